@@ -14,11 +14,15 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod any;
 pub mod duel2048;
 pub mod error;
 pub mod game;
 pub mod gomoku;
+#[cfg(feature = "serde")]
+pub mod replay;
 pub mod reversi;
 
+pub use any::{AnyGame, AnyMove, GameConfig};
 pub use error::{ConfigError, ForbiddenKind, IllegalMove, ParseMoveError};
 pub use game::{EndReason, Game, Outcome, Seat};

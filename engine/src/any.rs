@@ -1,0 +1,196 @@
+//! One type over all games, for code that learns the game at run time (the referee's command
+//! line, replays, the web player). Enum dispatch: no allocation, no trait objects.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::duel2048::{self, Duel};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
+use crate::game::{Game, Outcome, Seat};
+use crate::gomoku::{self, Gomoku};
+use crate::reversi::{self, Reversi};
+
+/// A game and its configuration, as replays and tournament configs write it:
+/// `{"name": "reversi", "size": 16}`, `{"name": "gomoku", "size": 15, "rule": "renju"}`,
+/// `{"name": "duel2048", "rounds": 500, "random": {"seed": 7}}`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "name", rename_all = "snake_case"))]
+pub enum GameConfig {
+    Reversi(reversi::Config),
+    Gomoku(gomoku::Config),
+    Duel2048(duel2048::Config),
+}
+
+/// The games arbiter knows, by the names used on the command line and in replays.
+pub const GAME_NAMES: [&str; 3] = [Reversi::NAME, Gomoku::NAME, Duel::NAME];
+
+impl GameConfig {
+    /// The default configuration of the game called `name` (seed defaults: 16 x 16 Reversi,
+    /// 15 x 15 freestyle Gomoku, the 500-round duel with seed 0).
+    pub fn default_for(name: &str) -> Result<GameConfig, ConfigError> {
+        match name {
+            "reversi" | "othello" => Ok(GameConfig::Reversi(reversi::Config::default())),
+            "gomoku" | "gobang" => Ok(GameConfig::Gomoku(gomoku::Config::default())),
+            "duel2048" | "2048" => Ok(GameConfig::Duel2048(duel2048::Config::default())),
+            other => Err(ConfigError::new(alloc::format!(
+                "unknown game {other:?}: expected one of reversi, gomoku, duel2048"
+            ))),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            GameConfig::Reversi(_) => Reversi::NAME,
+            GameConfig::Gomoku(_) => Gomoku::NAME,
+            GameConfig::Duel2048(_) => Duel::NAME,
+        }
+    }
+}
+
+/// A position of any game.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Reversi(Reversi),
+    Gomoku(Gomoku),
+    Duel2048(Duel),
+}
+
+/// A ply of any game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AnyMove {
+    Reversi(reversi::Move),
+    Gomoku(gomoku::Point),
+    Duel2048(duel2048::Move),
+}
+
+/// Why a move given as text cannot be played.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    Parse(ParseMoveError),
+    Illegal(IllegalMove),
+    /// A move of another game (programming error in the caller, reported rather than panicking).
+    WrongGame,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::Illegal(e) => write!(f, "illegal move: {e}"),
+            MoveError::WrongGame => f.write_str("the move belongs to another game"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MoveError {}
+
+/// Calls the same method on whichever game `$self` holds.
+macro_rules! dispatch {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            AnyGame::Reversi($g) => $body,
+            AnyGame::Gomoku($g) => $body,
+            AnyGame::Duel2048($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    pub fn new(config: &GameConfig) -> Result<AnyGame, ConfigError> {
+        Ok(match config {
+            GameConfig::Reversi(c) => AnyGame::Reversi(Reversi::new(c)?),
+            GameConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c)?),
+            GameConfig::Duel2048(c) => AnyGame::Duel2048(Duel::new(c)?),
+        })
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnyGame::Reversi(_) => Reversi::NAME,
+            AnyGame::Gomoku(_) => Gomoku::NAME,
+            AnyGame::Duel2048(_) => Duel::NAME,
+        }
+    }
+
+    pub fn config(&self) -> GameConfig {
+        match self {
+            AnyGame::Reversi(g) => GameConfig::Reversi(*g.config()),
+            AnyGame::Gomoku(g) => GameConfig::Gomoku(*g.config()),
+            AnyGame::Duel2048(g) => GameConfig::Duel2048(g.config().clone()),
+        }
+    }
+
+    pub fn to_move(&self) -> Option<Seat> {
+        dispatch!(self, g => g.to_move())
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, g => g.outcome())
+    }
+
+    pub fn ply(&self) -> usize {
+        dispatch!(self, g => g.ply())
+    }
+
+    pub fn scores(&self) -> [i64; 2] {
+        dispatch!(self, g => g.scores())
+    }
+
+    pub fn forced_move(&self) -> Option<AnyMove> {
+        match self {
+            AnyGame::Reversi(g) => g.forced_move().map(AnyMove::Reversi),
+            AnyGame::Gomoku(g) => g.forced_move().map(AnyMove::Gomoku),
+            AnyGame::Duel2048(g) => g.forced_move().map(AnyMove::Duel2048),
+        }
+    }
+
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
+        fn collect<G: Game>(g: &G, wrap: fn(G::Move) -> AnyMove) -> Vec<AnyMove> {
+            let mut out = Vec::new();
+            g.legal_moves(&mut out);
+            out.into_iter().map(wrap).collect()
+        }
+        match self {
+            AnyGame::Reversi(g) => collect(g, AnyMove::Reversi),
+            AnyGame::Gomoku(g) => collect(g, AnyMove::Gomoku),
+            AnyGame::Duel2048(g) => collect(g, AnyMove::Duel2048),
+        }
+    }
+
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, ParseMoveError> {
+        Ok(match self {
+            AnyGame::Reversi(g) => AnyMove::Reversi(g.parse_move(text)?),
+            AnyGame::Gomoku(g) => AnyMove::Gomoku(g.parse_move(text)?),
+            AnyGame::Duel2048(g) => AnyMove::Duel2048(g.parse_move(text)?),
+        })
+    }
+
+    pub fn format_move(&self, mv: AnyMove) -> String {
+        match (self, mv) {
+            (AnyGame::Reversi(g), AnyMove::Reversi(m)) => g.format_move(m),
+            (AnyGame::Gomoku(g), AnyMove::Gomoku(m)) => g.format_move(m),
+            (AnyGame::Duel2048(g), AnyMove::Duel2048(m)) => g.format_move(m),
+            _ => String::from("?"),
+        }
+    }
+
+    pub fn play(&mut self, mv: AnyMove) -> Result<(), MoveError> {
+        match (self, mv) {
+            (AnyGame::Reversi(g), AnyMove::Reversi(m)) => g.play(m),
+            (AnyGame::Gomoku(g), AnyMove::Gomoku(m)) => g.play(m),
+            (AnyGame::Duel2048(g), AnyMove::Duel2048(m)) => g.play(m),
+            _ => return Err(MoveError::WrongGame),
+        }
+        .map_err(MoveError::Illegal)
+    }
+
+    /// Reads and plays a move given as text; returns the move read.
+    pub fn play_text(&mut self, text: &str) -> Result<AnyMove, MoveError> {
+        let mv = self.parse_move(text).map_err(MoveError::Parse)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+}

@@ -1,0 +1,537 @@
+//! The replay document: one versioned JSON object holding everything needed to rebuild every
+//! frame of a game through the engine. Specified in `docs/replay-format.md` (with a JSON Schema
+//! in `docs/replay.schema.json`).
+//!
+//! Reading is strict: [`Replay::from_json`] rejects unknown fields, wrong versions, and (through
+//! [`Replay::rebuild`]) any move the rules refuse or a result the moves contradict, each with an
+//! error naming the problem.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::any::{AnyGame, AnyMove, GameConfig};
+use crate::game::{Outcome, Seat};
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "arbiter-replay";
+/// The format version this engine reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A whole game.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replay {
+    /// Always `"arbiter-replay"`.
+    pub format: String,
+    /// Always [`VERSION`] for documents this engine writes.
+    pub version: u32,
+    /// The game and its configuration (size, rule, random sequence or seed).
+    pub game: GameConfig,
+    /// Moves played from the initial position before the players took over (an opening from a
+    /// tournament's book). Not attributed to the players.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<String>,
+    /// Exactly two players, seat 0 (moves first) and seat 1.
+    pub players: Vec<Player>,
+    /// Every ply after the opening, forced ones (pass, skip) included.
+    pub moves: Vec<MoveRecord>,
+    /// How the game ended.
+    pub result: GameResult,
+    /// Per-seat scores at the end (discs, stones, tile sums), as the engine counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<[i64; 2]>,
+    /// Free text about the game (tournament, round, date, importer), not checked.
+    #[serde(default, skip_serializing_if = "Meta::is_empty")]
+    pub meta: Meta,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub name: String,
+    pub seat: Seat,
+    /// The command line that ran the bot, or where the player came from (`builtin:greedy`,
+    /// a record file's path ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRecord {
+    pub seat: Seat,
+    /// The move in the game's canonical notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Wall-clock thinking time in milliseconds, when measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
+    /// CPU time of the bot's process tree in milliseconds, when measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
+    /// The bot's DEBUG / MESSAGE output while it thought about this move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+}
+
+impl MoveRecord {
+    pub fn new(seat: Seat, mv: String) -> MoveRecord {
+        MoveRecord {
+            seat,
+            mv,
+            time_ms: None,
+            cpu_ms: None,
+            log: None,
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Where the game came from when it was not played by arbiter (an importer's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The last lines of each seat's stderr, kept with a failure verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<[String; 2]>,
+}
+
+impl Meta {
+    pub fn is_empty(&self) -> bool {
+        *self == Meta::default()
+    }
+}
+
+/// How the game ended: a winner or a draw (`winner: null`), and why.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameResult {
+    pub winner: Option<Seat>,
+    pub reason: Reason,
+}
+
+/// Why the game ended. Every reason but `normal` and `aborted` names the seat at fault, which
+/// lost.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Reason {
+    /// The game ended by its rules; the engine's outcome must agree.
+    Normal,
+    /// The seat sent a move the rules refuse.
+    IllegalMove {
+        seat: Seat,
+        #[serde(rename = "move")]
+        mv: String,
+        why: String,
+    },
+    /// The seat sent a line that is not a move.
+    MalformedOutput { seat: Seat, line: String },
+    /// The seat wrote when no answer was expected.
+    OutOfTurn { seat: Seat, line: String },
+    /// The seat exceeded the time for one move.
+    MoveTime { seat: Seat, limit_ms: u64 },
+    /// The seat exceeded its total time for the game.
+    GameTime { seat: Seat, limit_ms: u64 },
+    /// The seat's program crashed (exit code or signal).
+    Crash {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_code: Option<i32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signal: Option<i32>,
+    },
+    /// The seat used more memory than allowed.
+    Memory { seat: Seat, limit_bytes: u64 },
+    /// The seat's program exited before the game was over.
+    ExitedEarly {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_code: Option<i32>,
+    },
+    /// The seat's program could not be started.
+    FailedToStart { seat: Seat, error: String },
+    /// The seat did not answer the handshake in time.
+    NoHandshake { seat: Seat },
+    /// Any other protocol violation by the seat.
+    ProtocolError { seat: Seat, message: String },
+    /// Stopped by the referee for a reason that is no seat's fault (both bots failed to start,
+    /// the tournament was cancelled ...).
+    Aborted { message: String },
+}
+
+impl Reason {
+    /// The seat at fault, if any.
+    pub fn culprit(&self) -> Option<Seat> {
+        match self {
+            Reason::Normal | Reason::Aborted { .. } => None,
+            Reason::IllegalMove { seat, .. }
+            | Reason::MalformedOutput { seat, .. }
+            | Reason::OutOfTurn { seat, .. }
+            | Reason::MoveTime { seat, .. }
+            | Reason::GameTime { seat, .. }
+            | Reason::Crash { seat, .. }
+            | Reason::Memory { seat, .. }
+            | Reason::ExitedEarly { seat, .. }
+            | Reason::FailedToStart { seat, .. }
+            | Reason::NoHandshake { seat }
+            | Reason::ProtocolError { seat, .. } => Some(*seat),
+        }
+    }
+
+    /// A short code for tables and statistics (`illegal_move`, `move_time` ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Reason::Normal => "normal",
+            Reason::IllegalMove { .. } => "illegal_move",
+            Reason::MalformedOutput { .. } => "malformed_output",
+            Reason::OutOfTurn { .. } => "out_of_turn",
+            Reason::MoveTime { .. } => "move_time",
+            Reason::GameTime { .. } => "game_time",
+            Reason::Crash { .. } => "crash",
+            Reason::Memory { .. } => "memory",
+            Reason::ExitedEarly { .. } => "exited_early",
+            Reason::FailedToStart { .. } => "failed_to_start",
+            Reason::NoHandshake { .. } => "no_handshake",
+            Reason::ProtocolError { .. } => "protocol_error",
+            Reason::Aborted { .. } => "aborted",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    /// What a student reads: "illegal move d3 (the move flips no disc)".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Normal => f.write_str("normal end"),
+            Reason::IllegalMove { mv, why, .. } => write!(f, "illegal move {mv} ({why})"),
+            Reason::MalformedOutput { line, .. } => write!(f, "malformed output {line:?}"),
+            Reason::OutOfTurn { line, .. } => write!(f, "output out of turn {line:?}"),
+            Reason::MoveTime { limit_ms, .. } => write!(f, "move time exceeded ({limit_ms} ms)"),
+            Reason::GameTime { limit_ms, .. } => write!(f, "game time exceeded ({limit_ms} ms)"),
+            Reason::Crash {
+                exit_code: Some(c), ..
+            } => write!(f, "crashed (exit code {c})"),
+            Reason::Crash {
+                signal: Some(s), ..
+            } => write!(f, "crashed (signal {s})"),
+            Reason::Crash { .. } => f.write_str("crashed"),
+            Reason::Memory { limit_bytes, .. } => {
+                write!(
+                    f,
+                    "memory limit exceeded ({} MB)",
+                    limit_bytes / (1024 * 1024)
+                )
+            }
+            Reason::ExitedEarly {
+                exit_code: Some(c), ..
+            } => {
+                write!(f, "exited before the end (exit code {c})")
+            }
+            Reason::ExitedEarly { .. } => f.write_str("exited before the end"),
+            Reason::FailedToStart { error, .. } => write!(f, "failed to start: {error}"),
+            Reason::NoHandshake { .. } => f.write_str("no answer to the handshake"),
+            Reason::ProtocolError { message, .. } => write!(f, "protocol error: {message}"),
+            Reason::Aborted { message } => write!(f, "aborted: {message}"),
+        }
+    }
+}
+
+/// Why a replay cannot be read or does not hold together.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ReplayError {
+    /// Not JSON, or JSON of the wrong shape (serde's message with line and column).
+    Json(String),
+    /// JSON, but not an arbiter replay (no or another `format`).
+    NotAReplay(String),
+    UnsupportedVersion {
+        found: u32,
+    },
+    /// The game configuration is unusable.
+    Config(String),
+    /// The players list is not exactly seat 0 and seat 1.
+    Players(String),
+    /// An opening move cannot be played.
+    Opening {
+        index: usize,
+        mv: String,
+        why: String,
+    },
+    /// Move `number` (1-based) cannot be played.
+    Move {
+        number: usize,
+        seat: Seat,
+        mv: String,
+        why: String,
+    },
+    /// The result contradicts the moves.
+    Result(String),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Json(e) => write!(f, "malformed replay JSON: {e}"),
+            ReplayError::NotAReplay(e) => write!(f, "not an arbiter replay: {e}"),
+            ReplayError::UnsupportedVersion { found } => write!(
+                f,
+                "unsupported replay version {found} (this build reads version {VERSION})"
+            ),
+            ReplayError::Config(e) => write!(f, "replay has an invalid game: {e}"),
+            ReplayError::Players(e) => write!(f, "replay players: {e}"),
+            ReplayError::Opening { index, mv, why } => {
+                write!(
+                    f,
+                    "opening move {} ({mv}) cannot be played: {why}",
+                    index + 1
+                )
+            }
+            ReplayError::Move {
+                number,
+                seat,
+                mv,
+                why,
+            } => {
+                write!(
+                    f,
+                    "move {number} ({seat} player, {mv}) cannot be played: {why}"
+                )
+            }
+            ReplayError::Result(e) => write!(f, "replay result contradicts the moves: {e}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ReplayError {}
+
+/// A replay whose moves were all played through the engine: the start position and every ply.
+#[derive(Clone, Debug)]
+pub struct Rebuilt {
+    /// The position after the opening (frame 0).
+    pub start: AnyGame,
+    /// Each ply, parsed.
+    pub moves: Vec<AnyMove>,
+    /// The final position (the last frame).
+    pub end: AnyGame,
+}
+
+impl Rebuilt {
+    /// Frames are the start position and the position after each move.
+    pub fn frame_count(&self) -> usize {
+        self.moves.len() + 1
+    }
+
+    /// The position of frame `k` (0 = start), replayed from the start; `None` past the end.
+    pub fn frame(&self, k: usize) -> Option<AnyGame> {
+        if k > self.moves.len() {
+            return None;
+        }
+        let mut g = self.start.clone();
+        for &mv in &self.moves[..k] {
+            // Checked once in `Replay::rebuild`, so this cannot fail; stay total anyway.
+            g.play(mv).ok()?;
+        }
+        Some(g)
+    }
+}
+
+impl Replay {
+    /// A fresh replay for a game about to be played.
+    pub fn new(game: GameConfig, players: [Player; 2]) -> Replay {
+        Replay {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            game,
+            opening: Vec::new(),
+            players: players.into(),
+            moves: Vec::new(),
+            result: GameResult {
+                winner: None,
+                reason: Reason::Aborted {
+                    message: "unfinished".to_string(),
+                },
+            },
+            scores: None,
+            meta: Meta::default(),
+        }
+    }
+
+    /// Parses and checks the envelope (format, version, fields). Use [`Replay::rebuild`] to
+    /// check the moves and result too, or [`Replay::read`] for both.
+    pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ReplayError::Json(e.to_string()))?;
+        let obj = value
+            .as_object()
+            .ok_or_else(|| ReplayError::NotAReplay("the document is not a JSON object".into()))?;
+        match obj.get("format").and_then(|f| f.as_str()) {
+            Some(FORMAT) => {}
+            Some(other) => {
+                return Err(ReplayError::NotAReplay(format!(
+                    "format is {other:?}, expected {FORMAT:?}"
+                )))
+            }
+            None => return Err(ReplayError::NotAReplay("no \"format\" field".into())),
+        }
+        match obj.get("version").and_then(|v| v.as_u64()) {
+            Some(v) if v == u64::from(VERSION) => {}
+            Some(v) => {
+                return Err(ReplayError::UnsupportedVersion {
+                    found: u32::try_from(v).unwrap_or(u32::MAX),
+                })
+            }
+            None => {
+                return Err(ReplayError::Json(
+                    "\"version\" must be a whole number".into(),
+                ))
+            }
+        }
+        serde_json::from_value(value).map_err(|e| ReplayError::Json(e.to_string()))
+    }
+
+    /// Parses, then rebuilds every move through the engine.
+    pub fn read(text: &str) -> Result<(Replay, Rebuilt), ReplayError> {
+        let replay = Replay::from_json(text)?;
+        let rebuilt = replay.rebuild()?;
+        Ok((replay, rebuilt))
+    }
+
+    pub fn to_json(&self) -> String {
+        // Serializing plain data structures to a String cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The position after the opening.
+    pub fn start_position(&self) -> Result<AnyGame, ReplayError> {
+        let mut g = AnyGame::new(&self.game).map_err(|e| ReplayError::Config(e.message))?;
+        for (index, mv) in self.opening.iter().enumerate() {
+            g.play_text(mv).map_err(|e| ReplayError::Opening {
+                index,
+                mv: mv.clone(),
+                why: e.to_string(),
+            })?;
+        }
+        Ok(g)
+    }
+
+    /// Plays every move through the engine and checks the result against the final position.
+    pub fn rebuild(&self) -> Result<Rebuilt, ReplayError> {
+        self.check_players()?;
+        let start = self.start_position()?;
+        let mut g = start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (i, rec) in self.moves.iter().enumerate() {
+            let err = |why: String| ReplayError::Move {
+                number: i + 1,
+                seat: rec.seat,
+                mv: rec.mv.clone(),
+                why,
+            };
+            match g.to_move() {
+                None => return Err(err("the game was already over".into())),
+                Some(s) if s != rec.seat => {
+                    return Err(err(format!("it was the {s} player's turn")))
+                }
+                Some(_) => {}
+            }
+            moves.push(g.play_text(&rec.mv).map_err(|e| err(e.to_string()))?);
+        }
+        self.check_result(&g)?;
+        Ok(Rebuilt {
+            start,
+            moves,
+            end: g,
+        })
+    }
+
+    fn check_players(&self) -> Result<(), ReplayError> {
+        match self.players.as_slice() {
+            [a, b] if a.seat == Seat::First && b.seat == Seat::Second => Ok(()),
+            [_, _] => Err(ReplayError::Players(
+                "list seat 0 first, then seat 1".into(),
+            )),
+            p => Err(ReplayError::Players(format!(
+                "expected 2 players, found {}",
+                p.len()
+            ))),
+        }
+    }
+
+    fn check_result(&self, end: &AnyGame) -> Result<(), ReplayError> {
+        let bad = |m: String| Err(ReplayError::Result(m));
+        let r = &self.result;
+        match (&r.reason, end.outcome()) {
+            (Reason::Normal, None) => {
+                return bad("the result says the game ended normally, but it is not over".into())
+            }
+            (Reason::Normal, Some(Outcome { winner, .. })) if winner != r.winner => {
+                return bad(format!(
+                    "the result names winner {}, but the final position gives {}",
+                    seat_name(r.winner),
+                    seat_name(winner)
+                ))
+            }
+            (Reason::Normal, Some(_)) => {}
+            (reason, Some(_)) => {
+                return bad(format!(
+                    "the moves end the game by its rules, but the result says {}",
+                    reason.code()
+                ))
+            }
+            (Reason::IllegalMove { seat, mv, .. }, None) => {
+                if end.to_move() != Some(*seat) {
+                    return bad(format!(
+                        "an illegal move by the {seat} player, but it was not their turn"
+                    ));
+                }
+                let mut probe = end.clone();
+                if probe.play_text(mv).is_ok() {
+                    return bad(format!(
+                        "the result calls {mv} illegal, but the rules allow it"
+                    ));
+                }
+            }
+            (_, None) => {}
+        }
+        if let Some(culprit) = r.reason.culprit() {
+            if r.winner != Some(culprit.other()) {
+                return bad(format!(
+                    "the {culprit} player is at fault ({}), so the {} player must win",
+                    r.reason.code(),
+                    culprit.other()
+                ));
+            }
+        }
+        if let (Reason::Normal, Some(scores)) = (&r.reason, self.scores) {
+            if scores != end.scores() {
+                return bad(format!(
+                    "scores {:?} differ from the final position's {:?}",
+                    scores,
+                    end.scores()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn seat_name(s: Option<Seat>) -> Box<str> {
+    match s {
+        Some(s) => format!("the {s} player").into_boxed_str(),
+        None => "a draw".into(),
+    }
+}
