@@ -20,6 +20,8 @@ pub mod error;
 pub mod game;
 pub mod gomoku;
 #[cfg(feature = "serde")]
+pub mod import;
+#[cfg(feature = "serde")]
 pub mod replay;
 pub mod reversi;
 

@@ -1,0 +1,190 @@
+//! Seed 003's Gobang bridge logs: a JSON array of games (or one game object), each
+//! `{"ForbiddenRule", "WinPlayer", "Wincode", "Black", "White", "MoveLog": [[isBlack, row, col]]}`.
+//!
+//! Coordinates: the bridge writes `MOVE A3` with the letter as the column and row 1 at the
+//! bottom; `MoveLog` holds (row, col) in that numbering. Whether they count from 1 or 0 the
+//! logs do not say, so [`Base::Detect`] decides per file: any 0 means 0-based, else 1-based.
+//! The original approximated renju; a move it judged forbidden that full RIF renju allows is
+//! reported as a warning, and the engine's verdict stands.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde_json::Value;
+
+use super::ImportError;
+use crate::any::GameConfig;
+use crate::game::{Game, Seat};
+use crate::gomoku::{Config, Gomoku, Point, Rule};
+use crate::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
+
+const SIZE: u8 = 15;
+
+/// How `MoveLog` counts rows and columns.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Base {
+    Zero,
+    One,
+    Detect,
+}
+
+/// The replays of a log file, and what did not agree with the rules.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    pub replays: Vec<Replay>,
+    pub warnings: Vec<String>,
+}
+
+pub fn import(text: &str, base: Base) -> Result<Imported, ImportError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ImportError::at(0, format!("not valid JSON: {e}")))?;
+    let games = match value {
+        Value::Array(a) => a,
+        obj @ Value::Object(_) => alloc::vec![obj],
+        _ => return Err(ImportError::at(0, "expected a JSON array of games or one game object")),
+    };
+    let base = match base {
+        Base::Detect => detect_base(&games),
+        b => b,
+    };
+    let mut out = Imported { replays: Vec::new(), warnings: Vec::new() };
+    for (i, g) in games.iter().enumerate() {
+        let replay = import_game(g, base, &mut out.warnings)
+            .map_err(|message| ImportError::Game { game: i, message })?;
+        out.replays.push(replay);
+    }
+    Ok(out)
+}
+
+fn detect_base(games: &[Value]) -> Base {
+    let zero = games.iter().any(|g| {
+        g.get("MoveLog").and_then(Value::as_array).is_some_and(|log| {
+            log.iter().any(|m| {
+                m.as_array()
+                    .is_some_and(|m| m.iter().skip(1).any(|v| v.as_i64() == Some(0)))
+            })
+        })
+    });
+    if zero {
+        Base::Zero
+    } else {
+        Base::One
+    }
+}
+
+fn player(v: Option<&Value>, seat: Seat) -> Player {
+    let (name, command) = match v {
+        Some(Value::Object(o)) => {
+            let cmd = o.get("CmdLine").and_then(Value::as_str).map(str::to_string);
+            let name = cmd
+                .as_deref()
+                .and_then(|c| c.rsplit(['/', '\\']).next())
+                .unwrap_or("bot")
+                .to_string();
+            (name, cmd)
+        }
+        Some(Value::String(s)) => (s.clone(), None),
+        _ => (String::from("unknown"), None),
+    };
+    Player { name, seat, command }
+}
+
+fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Replay, String> {
+    let obj = g.as_object().ok_or("a game is not a JSON object")?;
+    let rule = match obj.get("ForbiddenRule").and_then(Value::as_str) {
+        Some("On") => Rule::Renju,
+        Some("Off") | None => Rule::Freestyle,
+        Some(other) => return Err(format!("ForbiddenRule {other:?} is neither \"On\" nor \"Off\"")),
+    };
+    let wincode = obj.get("Wincode").and_then(Value::as_str).unwrap_or("Still Playing");
+    let win_player = match obj.get("WinPlayer") {
+        Some(Value::Bool(true)) => Some(Seat::First),
+        Some(Value::Bool(false)) => Some(Seat::Second),
+        Some(Value::Null) | None => None,
+        Some(other) => return Err(format!("WinPlayer {other} is not true, false or null")),
+    };
+    let log = obj
+        .get("MoveLog")
+        .and_then(Value::as_array)
+        .ok_or("no MoveLog array")?;
+    let config = Config { size: SIZE, rule };
+    let mut game = Gomoku::new(&config).map_err(|e| e.message)?;
+    let mut moves = Vec::new();
+    let mut illegal = None;
+    for (k, m) in log.iter().enumerate() {
+        let number = k + 1;
+        let entry = m.as_array().ok_or_else(|| format!("move {number} is not an array"))?;
+        let (is_black, row, col) = match entry.as_slice() {
+            [Value::Bool(b), r, c] => (*b, r.as_i64(), c.as_i64()),
+            _ => return Err(format!("move {number} is not [isBlack, row, col]")),
+        };
+        let (Some(row), Some(col)) = (row, col) else {
+            return Err(format!("move {number} has a non-integer coordinate"));
+        };
+        let seat = if is_black { Seat::First } else { Seat::Second };
+        let off = if base == Base::One { 1 } else { 0 };
+        let (x, y) = (col - off, i64::from(SIZE) - 1 - (row - off));
+        if !(0..i64::from(SIZE)).contains(&x) || !(0..i64::from(SIZE)).contains(&y) {
+            return Err(format!("move {number} ({row}, {col}) is off the 15 x 15 board"));
+        }
+        let p = Point { x: x as u8, y: y as u8 };
+        if game.to_move() != Some(seat) {
+            return Err(format!("move {number} is by the wrong colour"));
+        }
+        let text = game.format_move(p);
+        match game.play(p) {
+            Ok(()) => moves.push(MoveRecord::new(seat, text)),
+            Err(e) if number == log.len() => {
+                illegal = Some(Reason::IllegalMove { seat, mv: text, why: e.to_string() });
+            }
+            Err(e) => return Err(format!("move {number} ({text}) cannot be played: {e}")),
+        }
+    }
+    let (winner, reason) = match (wincode, illegal) {
+        (_, Some(reason)) => (reason.culprit().map(Seat::other), reason),
+        ("Five in a row" | "Draw", None) => match game.outcome() {
+            Some(o) => {
+                if o.winner != win_player {
+                    warnings.push(format!(
+                        "the log's winner ({:?}) differs from the rules' ({:?}); the rules' stands",
+                        win_player, o.winner
+                    ));
+                }
+                (o.winner, Reason::Normal)
+            }
+            None => return Err(format!("Wincode {wincode:?} but the moves do not end the game")),
+        },
+        ("Forbidden", None) => {
+            warnings.push(
+                "the log says black played a forbidden point, but RIF renju allows every move; \
+                 the game is imported as unfinished"
+                    .to_string(),
+            );
+            (None, Reason::Aborted { message: "forbidden by the original, allowed by RIF renju".into() })
+        }
+        ("Timeout", None) => {
+            let seat = game.to_move().ok_or("Timeout after the game ended")?;
+            (Some(seat.other()), Reason::MoveTime { seat, limit_ms: 0 })
+        }
+        ("Non-empty position", None) => {
+            let seat = win_player.map(Seat::other).ok_or("Non-empty position without a winner")?;
+            (
+                Some(seat.other()),
+                Reason::ProtocolError { seat, message: "played on an occupied point".into() },
+            )
+        }
+        (code, None) => (None, Reason::Aborted { message: format!("unfinished ({code})") }),
+    };
+    let mut replay = Replay::new(
+        GameConfig::Gomoku(config),
+        [player(obj.get("Black"), Seat::First), player(obj.get("White"), Seat::Second)],
+    );
+    replay.moves = moves;
+    replay.result = GameResult { winner, reason };
+    if replay.result.reason == Reason::Normal {
+        replay.scores = Some(game.scores());
+    }
+    replay.meta = Meta { source: Some("gobang bridge log".into()), ..Meta::default() };
+    Ok(replay)
+}

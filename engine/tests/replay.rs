@@ -1,0 +1,225 @@
+//! The replay document: round trips through JSON, and strict reading of bad documents.
+
+use arbiter_engine::any::{AnyGame, GameConfig};
+use arbiter_engine::duel2048::{self, RandomSource};
+use arbiter_engine::replay::{GameResult, MoveRecord, Player, Reason, Replay, ReplayError};
+use arbiter_engine::{gomoku, reversi, Seat};
+use proptest::prelude::*;
+
+/// A tiny deterministic generator for picking moves.
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+fn players() -> [Player; 2] {
+    [
+        Player { name: "alpha".into(), seat: Seat::First, command: Some("./alpha".into()) },
+        Player { name: "beta <b>".into(), seat: Seat::Second, command: None },
+    ]
+}
+
+/// A random game played to its end (or `max_plies`), as a replay.
+fn random_replay(config: GameConfig, seed: u64, max_plies: usize) -> Replay {
+    let mut rng = Lcg(seed);
+    let mut game = AnyGame::new(&config).unwrap();
+    let mut replay = Replay::new(config, players());
+    while let Some(seat) = game.to_move() {
+        if replay.moves.len() >= max_plies {
+            break;
+        }
+        let moves = game.legal_moves();
+        let mv = moves[rng.below(moves.len())];
+        let text = game.format_move(mv);
+        game.play(mv).unwrap();
+        let mut rec = MoveRecord::new(seat, text);
+        rec.time_ms = Some(rng.below(1000) as f64 / 8.0);
+        if rng.below(4) == 0 {
+            rec.log = Some(format!("depth {} \"quoted\"\n", rng.below(9)));
+        }
+        replay.moves.push(rec);
+    }
+    replay.result = match game.outcome() {
+        Some(o) => GameResult { winner: o.winner, reason: Reason::Normal },
+        None => {
+            let seat = game.to_move().unwrap();
+            GameResult { winner: Some(seat.other()), reason: Reason::MoveTime { seat, limit_ms: 5000 } }
+        }
+    };
+    replay.scores = Some(game.scores());
+    replay
+}
+
+fn configs() -> Vec<GameConfig> {
+    vec![
+        GameConfig::Reversi(reversi::Config { size: 8 }),
+        GameConfig::Reversi(reversi::Config { size: 16 }),
+        GameConfig::Reversi(reversi::Config { size: 4 }),
+        GameConfig::Gomoku(gomoku::Config { size: 15, rule: gomoku::Rule::Renju }),
+        GameConfig::Gomoku(gomoku::Config { size: 9, rule: gomoku::Rule::Standard }),
+        GameConfig::Duel2048(duel2048::Config { rounds: 60, random: RandomSource::Seed(3) }),
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 5,
+            random: RandomSource::Sequence(vec![0, 720_719, 5, 77, 12345]),
+        }),
+    ]
+}
+
+#[test]
+fn written_and_read_back_is_unchanged() {
+    for (i, config) in configs().into_iter().enumerate() {
+        for seed in 0..5 {
+            let replay = random_replay(config.clone(), seed * 31 + i as u64, 10_000);
+            for text in [replay.to_json(), replay.to_json_pretty()] {
+                let (back, rebuilt) = Replay::read(&text).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(back, replay);
+                assert_eq!(rebuilt.frame_count(), replay.moves.len() + 1);
+                assert_eq!(rebuilt.end.scores(), replay.scores.unwrap());
+                let last = rebuilt.frame(replay.moves.len()).unwrap();
+                assert_eq!(last.scores(), rebuilt.end.scores());
+                assert!(rebuilt.frame(replay.moves.len() + 1).is_none());
+            }
+        }
+    }
+}
+
+#[test]
+fn normal_and_failure_results_are_accepted_when_consistent() {
+    // A failure mid-game: the culprit loses.
+    let replay = random_replay(GameConfig::Reversi(reversi::Config { size: 8 }), 1, 10);
+    assert_eq!(replay.result.reason.code(), "move_time");
+    Replay::read(&replay.to_json()).unwrap();
+}
+
+fn expect_err(text: &str) -> ReplayError {
+    match Replay::read(text) {
+        Ok(_) => panic!("accepted a bad replay: {text}"),
+        Err(e) => e,
+    }
+}
+
+fn sample() -> Replay {
+    random_replay(GameConfig::Reversi(reversi::Config { size: 8 }), 7, 10_000)
+}
+
+fn edit(f: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    f(&mut v);
+    v.to_string()
+}
+
+#[test]
+fn envelope_errors_name_the_problem() {
+    assert!(matches!(expect_err("{ not json"), ReplayError::Json(_)));
+    assert!(matches!(expect_err("[1, 2]"), ReplayError::NotAReplay(_)));
+    assert!(matches!(expect_err("{\"moves\": []}"), ReplayError::NotAReplay(_)));
+    let e = expect_err(&edit(|v| v["format"] = "saiblo".into()));
+    assert!(e.to_string().contains("saiblo"), "{e}");
+    let e = expect_err(&edit(|v| v["version"] = 2.into()));
+    assert_eq!(e, ReplayError::UnsupportedVersion { found: 2 });
+    assert!(e.to_string().contains("version 2"));
+    let e = expect_err(&edit(|v| v["colour"] = "red".into()));
+    assert!(e.to_string().contains("colour"), "{e}");
+    let e = expect_err(&edit(|v| v["moves"][0]["tiem_ms"] = 3.into()));
+    assert!(e.to_string().contains("tiem_ms"), "{e}");
+    let e = expect_err(&edit(|v| v["game"]["name"] = "chess".into()));
+    assert!(matches!(e, ReplayError::Json(_)), "{e}");
+    let e = expect_err(&edit(|v| v["game"]["size"] = 7.into()));
+    assert!(matches!(e, ReplayError::Config(_)), "{e}");
+    let e = expect_err(&edit(|v| v["players"].as_array_mut().unwrap().pop().map(|_| ()).unwrap()));
+    assert!(matches!(e, ReplayError::Players(_)), "{e}");
+}
+
+#[test]
+fn an_illegal_move_is_reported_with_its_number() {
+    let e = expect_err(&edit(|v| v["moves"][4]["move"] = "a1".into()));
+    match &e {
+        ReplayError::Move { number, mv, .. } => {
+            assert_eq!(*number, 5);
+            assert_eq!(mv, "a1");
+        }
+        other => panic!("{other}"),
+    }
+    assert!(e.to_string().starts_with("move 5 ("), "{e}");
+    let e = expect_err(&edit(|v| v["moves"][2]["move"] = "zz9".into()));
+    assert!(matches!(e, ReplayError::Move { number: 3, .. }), "{e}");
+    let e = expect_err(&edit(|v| v["moves"][1]["seat"] = 0.into()));
+    assert!(e.to_string().contains("turn"), "{e}");
+    let e = expect_err(&edit(|v| {
+        let m = v["moves"][0].clone();
+        v["moves"].as_array_mut().unwrap().push(m);
+    }));
+    assert!(matches!(e, ReplayError::Move { .. }), "{e}");
+}
+
+#[test]
+fn results_that_contradict_the_moves_are_rejected() {
+    let replay = sample();
+    let winner = replay.result.winner;
+    // Wrong winner for a normal end.
+    let e = expect_err(&edit(|v| {
+        v["result"]["winner"] = match winner {
+            Some(Seat::First) => 1.into(),
+            _ => 0.into(),
+        }
+    }));
+    assert!(matches!(e, ReplayError::Result(_)), "{e}");
+    // Normal end claimed while the game goes on.
+    let e = expect_err(&edit(|v| {
+        v["moves"].as_array_mut().unwrap().truncate(10);
+    }));
+    assert!(matches!(e, ReplayError::Result(_)), "{e}");
+    // A failure verdict after the game ended by its rules.
+    let e = expect_err(&edit(|v| {
+        v["result"] = serde_json::json!({"winner": 1, "reason": {"kind": "crash", "seat": 0, "signal": 11}});
+    }));
+    assert!(e.to_string().contains("crash"), "{e}");
+    // Scores that differ.
+    let e = expect_err(&edit(|v| v["scores"] = serde_json::json!([1, 2])));
+    assert!(e.to_string().contains("scores"), "{e}");
+    // An "illegal" move the rules allow, and a culprit named winner.
+    let short = random_replay(GameConfig::Reversi(reversi::Config { size: 8 }), 7, 6);
+    let mut g = AnyGame::new(&short.game).unwrap();
+    for m in &short.moves {
+        g.play_text(&m.mv).unwrap();
+    }
+    let legal = g.format_move(g.legal_moves()[0]);
+    let seat = g.to_move().unwrap();
+    let mut bad = short.clone();
+    bad.result = GameResult {
+        winner: Some(seat.other()),
+        reason: Reason::IllegalMove { seat, mv: legal, why: "x".into() },
+    };
+    assert!(matches!(Replay::read(&bad.to_json()), Err(ReplayError::Result(_))));
+    let mut bad = short.clone();
+    bad.result = GameResult { winner: Some(seat), reason: Reason::MoveTime { seat, limit_ms: 1 } };
+    assert!(matches!(Replay::read(&bad.to_json()), Err(ReplayError::Result(_))));
+    // The same verdict with a really illegal move is fine.
+    let mut ok = short;
+    ok.result = GameResult {
+        winner: Some(seat.other()),
+        reason: Reason::IllegalMove { seat, mv: "a1".into(), why: "occupied or no flips".into() },
+    };
+    Replay::read(&ok.to_json()).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn arbitrary_text_never_panics(s in "\\PC{0,200}") {
+        let _ = Replay::read(&s);
+    }
+
+    #[test]
+    fn mutated_replays_never_panic(pos in 0usize..4000, byte in any::<u8>()) {
+        let mut text = sample().to_json().into_bytes();
+        let i = pos % text.len();
+        text[i] = byte;
+        if let Ok(s) = String::from_utf8(text) {
+            let _ = Replay::read(&s);
+        }
+    }
+}

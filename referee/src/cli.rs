@@ -1,0 +1,133 @@
+//! The command line: one subcommand per job.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Referee for AI-bot contests on Reversi, Gomoku and the 2048 duel",
+    long_about = "arbiter plays bots against each other under contest limits, judges every \
+                  failure, writes replays and reports.\n\nGames: reversi (any even size 4..16), \
+                  gomoku (freestyle, standard, renju), duel2048 (seed 000's 2048 duel)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show a position: board, side to move, legal moves, renju forbidden points, outcome.
+    Inspect(InspectArgs),
+    /// Count Reversi move paths to a depth (the standard perft convention).
+    Perft(PerftArgs),
+    /// Read replay files.
+    #[command(subcommand)]
+    Replay(ReplayCommand),
+    /// Convert the seeds' own game records into arbiter replays.
+    #[command(subcommand)]
+    Import(ImportCommand),
+}
+
+/// Game selection shared by commands that build a position.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// reversi, gomoku or duel2048
+    pub game: String,
+    /// Board size (reversi: even 4..16, default 16; gomoku: 5..26, default 15)
+    #[arg(long)]
+    pub size: Option<u8>,
+    /// Gomoku rule
+    #[arg(long, value_enum)]
+    pub rule: Option<RuleArg>,
+    /// 2048 duel: seed of the random sequence
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// 2048 duel: number of rounds (default 500)
+    #[arg(long)]
+    pub rounds: Option<u16>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleArg {
+    Freestyle,
+    Standard,
+    Renju,
+}
+
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Moves from the start, separated by spaces or semicolons, in the game's notation
+    /// (reversi "d3 c5" or row,col "2,3 4,2"; gomoku "H8 I9" or x,y "7,7";
+    /// duel2048 "0,3 1,6 left right")
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Print JSON instead of a picture
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Only reversi has published perft counts
+    pub game: String,
+    #[arg(long, default_value_t = 8)]
+    pub size: u8,
+    #[arg(long)]
+    pub depth: u32,
+    /// Also print the count below each first move
+    #[arg(long)]
+    pub divide: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ReplayCommand {
+    /// Print a replay's frames as text boards (checks every move through the engine)
+    Show {
+        file: PathBuf,
+        /// Only this frame (0 = the start position)
+        #[arg(long)]
+        frame: Option<usize>,
+        /// Print JSON instead of pictures
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ImportCommand {
+    /// A sessdsa.2048 record file (seed 000) -> one replay
+    Sessdsa {
+        record: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// A Gobang bridge JSON log (seed 003) -> one replay per game in a directory
+    Gobang {
+        log: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+        /// How MoveLog counts rows and columns (detected when absent)
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=1))]
+        base: Option<u8>,
+    },
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Inspect(a) => commands::inspect::run(&a),
+        Command::Perft(a) => commands::perft::run(&a),
+        Command::Replay(ReplayCommand::Show { file, frame, json }) => {
+            commands::replay::show(&file, frame, json)
+        }
+        Command::Import(cmd) => commands::import::run(cmd),
+    }
+}

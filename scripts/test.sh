@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every test arbiter has, from a fresh checkout: set-up, formatting, lints, the no_std/wasm
+# build of the engine, and the test suites. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+
+step "set-up"
+bash scripts/setup.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "engine builds for wasm32-unknown-unknown without std"
+cargo build -p arbiter-engine --target wasm32-unknown-unknown --no-default-features --features serde
+
+step "tests"
+cargo test --workspace --release
