@@ -1,13 +1,24 @@
 //! Gomoku on an N x N board (5 <= N <= 26, default 15) under freestyle, standard or renju rules.
 //!
-//! STUB: the public API the rest of the workspace builds on. Bodies are being written.
+//! Black ([`Seat::First`]) moves first; there are no passes. A five wins: five or more in a row
+//! under freestyle, exactly five under standard (an overline wins for nobody, play goes on),
+//! and under renju exactly five for black and five or more for white, black being barred from
+//! the forbidden points of [`renju`]. A full board without a win is a draw.
+//!
+//! Notation ([`Game::format_move`]): column letter (`A` = x 0, through `Z` on 26 x 26, `I`
+//! included) then the row number counted from the bottom (`size - y`), as seed 003 writes
+//! moves: the centre of 15 x 15 is `H8`. [`Game::parse_move`] also reads the Gomocup form
+//! `x,y` (0-based column, row from the top).
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt::Write;
 
+mod lines;
 pub mod renju;
 
 use crate::error::{ConfigError, ForbiddenKind, IllegalMove, ParseMoveError};
-use crate::game::{Game, Outcome, Seat};
+use crate::game::{EndReason, Game, Outcome, Seat};
+use lines::{run_through_center, Lines, CENTER, DIRS, MAX_SIZE};
 
 /// The rule variant (Gomocup's `INFO rule` bitmask: 0 freestyle, 1 standard, 4 renju).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -40,6 +51,11 @@ impl Default for Config {
     }
 }
 
+/// Smallest board side: a five must fit.
+pub const MIN_SIZE: u8 = 5;
+/// Largest board side: one letter per column.
+pub const MAX_BOARD_SIZE: u8 = MAX_SIZE as u8;
+
 /// A point: `x` is the column (0 = left, letter A), `y` the row (0 = top), as Gomocup numbers
 /// them. In the canonical notation (`H8`, seed 003) the number is `size - y`: row 1 is the bottom.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -48,27 +64,202 @@ pub struct Point {
     pub y: u8,
 }
 
+impl Point {
+    pub const fn new(x: u8, y: u8) -> Point {
+        Point { x, y }
+    }
+}
+
+/// The last move's winning run: where it starts and in which direction it goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct WinRun {
+    start: Point,
+    dir: usize,
+    len: u8,
+}
+
 #[derive(Clone, Debug)]
 pub struct Gomoku {
     config: Config,
+    lines: Lines,
+    history: Vec<Point>,
+    counts: [u16; 2],
+    to_move: Seat,
+    outcome: Option<Outcome>,
+    win: Option<WinRun>,
 }
 
+const NOTATION: &str =
+    "a point like H8 (column letter, row number counted from the bottom) or x,y (0-based column and row from the top)";
+
 impl Gomoku {
-    pub fn stone(&self, _p: Point) -> Option<Seat> {
-        todo!()
+    /// A position set up from stones, for analysis or to resume a game (Gomocup's `BOARD`).
+    /// The stones become the history in the order given. Lines already on the board are not
+    /// judged: the game is running, `to_move` plays next (a full board is a draw).
+    pub fn from_stones(
+        config: &Config,
+        stones: &[(Point, Seat)],
+        to_move: Seat,
+    ) -> Result<Gomoku, ConfigError> {
+        let mut game = Gomoku::new(config)?;
+        for &(p, seat) in stones {
+            if !game.on_board(p) {
+                return Err(ConfigError::new("a stone is off the board"));
+            }
+            if game.stone(p).is_some() {
+                return Err(ConfigError::new("two stones on one point"));
+            }
+            game.lines.put(seat.index(), p.x, p.y);
+            game.counts[seat.index()] += 1;
+            game.history.push(p);
+        }
+        game.to_move = to_move;
+        if game.is_full() {
+            game.outcome = Some(Outcome {
+                winner: None,
+                reason: EndReason::BoardFull,
+            });
+        }
+        Ok(game)
     }
+
+    /// Board side.
+    pub fn size(&self) -> u8 {
+        self.config.size
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.config.rule
+    }
+
+    /// The stone on `p`; `None` for an empty point or one off the board.
+    pub fn stone(&self, p: Point) -> Option<Seat> {
+        if !self.on_board(p) {
+            return None;
+        }
+        self.lines
+            .colour(p.x, p.y)
+            .and_then(Seat::from_index)
+    }
+
     /// Stones in the order they were played.
     pub fn history(&self) -> &[Point] {
-        todo!()
+        &self.history
     }
-    /// Under renju, every empty point forbidden for black (whoever is to move), with why.
-    /// Empty under other rules.
+
+    /// Under renju, every empty point forbidden for black (whoever is to move), with why, in
+    /// row-major order (top row first). Empty under other rules.
     pub fn forbidden_points(&self) -> Vec<(Point, ForbiddenKind)> {
-        todo!()
+        if self.config.rule != Rule::Renju {
+            return Vec::new();
+        }
+        renju::forbidden_points(&self.lines)
+            .into_iter()
+            .map(|((x, y), k)| (Point { x, y }, k))
+            .collect()
     }
-    /// The winning line, once someone has made it.
+
+    /// Under renju, why black may not play `p` now (whoever is to move); `None` when black may,
+    /// when `p` is taken or off the board, and under other rules.
+    pub fn forbidden_kind(&self, p: Point) -> Option<ForbiddenKind> {
+        if self.config.rule != Rule::Renju || !self.on_board(p) || !self.lines.is_empty(p.x, p.y)
+        {
+            return None;
+        }
+        let mut scratch = self.lines.clone();
+        renju::forbidden_at(&mut scratch, p.x, p.y)
+    }
+
+    /// The winning line (every stone of the run the last move made), once someone has made it.
     pub fn winning_line(&self) -> Option<Vec<Point>> {
-        todo!()
+        let run = self.win?;
+        let (dx, dy) = DIRS[run.dir];
+        Some(
+            (0..run.len as i32)
+                .map(|i| Point {
+                    x: (run.start.x as i32 + i * dx as i32) as u8,
+                    y: (run.start.y as i32 + i * dy as i32) as u8,
+                })
+                .collect(),
+        )
+    }
+
+    fn on_board(&self, p: Point) -> bool {
+        p.x < self.config.size && p.y < self.config.size
+    }
+
+    fn is_full(&self) -> bool {
+        self.history.len() == self.config.size as usize * self.config.size as usize
+    }
+
+    /// Whether a run of `len` (6 meaning 6 or more) wins for `seat` under the rule.
+    fn run_wins(&self, seat: Seat, len: u32) -> bool {
+        match (self.config.rule, seat) {
+            (Rule::Freestyle, _) | (Rule::Renju, Seat::Second) => len >= 5,
+            (Rule::Standard, _) | (Rule::Renju, Seat::First) => len == 5,
+        }
+    }
+
+    /// The full run through `p` in direction `d` for colour `c`.
+    fn run_at(&self, c: usize, d: usize, p: Point) -> WinRun {
+        let (dx, dy) = DIRS[d];
+        let n = self.config.size as i32;
+        let same = |k: i32| {
+            let x = p.x as i32 + k * dx as i32;
+            let y = p.y as i32 + k * dy as i32;
+            (0..n).contains(&x) && (0..n).contains(&y) && self.lines.colour(x as u8, y as u8) == Some(c)
+        };
+        let mut back = 0;
+        while same(-(back + 1)) {
+            back += 1;
+        }
+        let mut fwd = 0;
+        while same(fwd + 1) {
+            fwd += 1;
+        }
+        WinRun {
+            start: Point {
+                x: (p.x as i32 - back * dx as i32) as u8,
+                y: (p.y as i32 - back * dy as i32) as u8,
+            },
+            dir: d,
+            len: (back + fwd + 1) as u8,
+        }
+    }
+
+    /// Puts the side to move's stone on the empty point `p` and judges the result.
+    fn place(&mut self, p: Point) {
+        let seat = self.to_move;
+        let c = seat.index();
+        self.lines.put(c, p.x, p.y);
+        self.counts[c] += 1;
+        self.history.push(p);
+        for d in 0..4 {
+            let (s, _) = self.lines.window(c, d, p.x, p.y);
+            if self.run_wins(seat, run_through_center(s | CENTER)) {
+                self.win = Some(self.run_at(c, d, p));
+                self.outcome = Some(Outcome {
+                    winner: Some(seat),
+                    reason: EndReason::Five,
+                });
+                return;
+            }
+        }
+        if self.is_full() {
+            self.outcome = Some(Outcome {
+                winner: None,
+                reason: EndReason::BoardFull,
+            });
+            return;
+        }
+        self.to_move = seat.other();
+    }
+
+    fn parse_number(text: &str) -> Option<u32> {
+        if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        text.parse().ok()
     }
 }
 
@@ -76,40 +267,147 @@ impl Game for Gomoku {
     type Move = Point;
     type Config = Config;
     const NAME: &'static str = "gomoku";
-    fn new(_config: &Config) -> Result<Self, ConfigError> {
-        todo!()
+
+    fn new(config: &Config) -> Result<Self, ConfigError> {
+        if !(MIN_SIZE..=MAX_BOARD_SIZE).contains(&config.size) {
+            return Err(ConfigError::new(alloc::format!(
+                "gomoku board size must be {MIN_SIZE}..={MAX_BOARD_SIZE}, not {}",
+                config.size
+            )));
+        }
+        Ok(Gomoku {
+            config: *config,
+            lines: Lines::new(config.size),
+            history: Vec::new(),
+            counts: [0; 2],
+            to_move: Seat::First,
+            outcome: None,
+            win: None,
+        })
     }
+
     fn config(&self) -> &Config {
         &self.config
     }
+
     fn to_move(&self) -> Option<Seat> {
-        todo!()
+        match self.outcome {
+            Some(_) => None,
+            None => Some(self.to_move),
+        }
     }
+
+    /// Gomoku has no passes.
     fn forced_move(&self) -> Option<Point> {
         None
     }
-    fn legal_moves(&self, _out: &mut Vec<Point>) {
-        todo!()
+
+    /// Every empty point, less black's forbidden points under renju.
+    fn legal_moves(&self, out: &mut Vec<Point>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let restricted = self.config.rule == Rule::Renju && self.to_move == Seat::First;
+        let mut scratch = if restricted {
+            Some(self.lines.clone())
+        } else {
+            None
+        };
+        for y in 0..self.config.size {
+            let mut empty = self.lines.empty_row(y);
+            while empty != 0 {
+                let x = empty.trailing_zeros() as u8;
+                empty &= empty - 1;
+                if let Some(scratch) = scratch.as_mut() {
+                    if renju::forbidden_at(scratch, x, y).is_some() {
+                        continue;
+                    }
+                }
+                out.push(Point { x, y });
+            }
+        }
     }
-    fn play(&mut self, _mv: Point) -> Result<(), IllegalMove> {
-        todo!()
+
+    fn play(&mut self, mv: Point) -> Result<(), IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if !self.on_board(mv) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if !self.lines.is_empty(mv.x, mv.y) {
+            return Err(IllegalMove::Occupied);
+        }
+        if self.to_move == Seat::First {
+            if let Some(kind) = self.forbidden_kind(mv) {
+                return Err(IllegalMove::Forbidden(kind));
+            }
+        }
+        self.place(mv);
+        Ok(())
     }
-    fn play_unchecked(&mut self, _mv: Point) {
-        todo!()
+
+    /// Skips the renju check; an off-board or taken point, or a finished game, is ignored.
+    fn play_unchecked(&mut self, mv: Point) {
+        if self.outcome.is_none() && self.on_board(mv) && self.lines.is_empty(mv.x, mv.y) {
+            self.place(mv);
+        }
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        self.outcome
     }
-    fn parse_move(&self, _text: &str) -> Result<Point, ParseMoveError> {
-        todo!()
+
+    /// Reads `H8` (column letter, row number from the bottom) or Gomocup's `x,y` (0-based,
+    /// row from the top), case-insensitive, surrounding blanks ignored.
+    fn parse_move(&self, text: &str) -> Result<Point, ParseMoveError> {
+        let err = || ParseMoveError::new(text, NOTATION);
+        let t = text.trim();
+        let n = self.config.size as u32;
+        let (x, y) = if let Some((a, b)) = t.split_once(',') {
+            let x = Self::parse_number(a.trim()).ok_or_else(err)?;
+            let y = Self::parse_number(b.trim()).ok_or_else(err)?;
+            if x >= n || y >= n {
+                return Err(err());
+            }
+            (x, y)
+        } else {
+            let mut chars = t.chars();
+            let letter = chars.next().ok_or_else(err)?;
+            if !letter.is_ascii_alphabetic() {
+                return Err(err());
+            }
+            let x = (letter.to_ascii_uppercase() as u32) - ('A' as u32);
+            let number = Self::parse_number(chars.as_str()).ok_or_else(err)?;
+            if x >= n || number == 0 || number > n {
+                return Err(err());
+            }
+            (x, n - number)
+        };
+        Ok(Point {
+            x: x as u8,
+            y: y as u8,
+        })
     }
-    fn format_move(&self, _mv: Point) -> String {
-        todo!()
+
+    /// `H8` style; a point off this board (which no legal move is) is written `x,y`.
+    fn format_move(&self, mv: Point) -> String {
+        let mut s = String::new();
+        if self.on_board(mv) {
+            s.push((b'A' + mv.x) as char);
+            let _ = write!(s, "{}", self.config.size - mv.y);
+        } else {
+            let _ = write!(s, "{},{}", mv.x, mv.y);
+        }
+        s
     }
+
     fn ply(&self) -> usize {
-        todo!()
+        self.history.len()
     }
+
+    /// Stones on the board per seat.
     fn scores(&self) -> [i64; 2] {
-        todo!()
+        [self.counts[0] as i64, self.counts[1] as i64]
     }
 }

@@ -1,11 +1,30 @@
 //! Reversi (Othello) on any even N x N board, 4 <= N <= 16, on bitboards.
 //!
-//! STUB: the public API the rest of the workspace builds on. Bodies are being written.
+//! # Rules
+//! White starts on (N/2-1, N/2-1) and (N/2, N/2), black on (N/2-1, N/2) and (N/2, N/2-1); black
+//! ([`Seat::First`]) moves first. A disc must flip at least one opponent disc (along any of the
+//! eight directions). A side with no such move must pass ([`Move::Pass`], offered by
+//! [`Game::forced_move`]); the game ends when neither side can move, and more discs wins.
+//!
+//! # Notation
+//! Canonical ([`Game::format_move`]): column letter then row number counted from the top,
+//! `a1` = (row 0, col 0), `d3` = (row 2, col 3); and `pass`. [`Game::parse_move`] also reads
+//! seed 001's `ROW COL` (0-based, `2 3`), `ROW,COL`, and `PASS` / `PA`, in any letter case.
+//!
+//! # Speed
+//! Boards up to 8 x 8 live in one `u64` per colour (8 squares a row), larger ones in 256 bits
+//! (16 squares a row); see the `plane` module. Move generation is one shift-and-mask fill per direction
+//! pair; [`perft`] counts its last ply in bulk.
+
+mod plane;
+
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt;
 
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
-use crate::game::{Game, Outcome, Seat};
+use crate::game::{EndReason, Game, Outcome, Seat};
+use plane::{Plane, U256};
 
 /// Board size; even, 4..=16. Default 16 (seed 001's contest).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -20,6 +39,25 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// The smallest and largest board sizes.
+    pub const MIN_SIZE: u8 = 4;
+    pub const MAX_SIZE: u8 = 16;
+
+    /// `Ok` when the size names a playable board.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let n = self.size;
+        if !(Self::MIN_SIZE..=Self::MAX_SIZE).contains(&n) || n % 2 != 0 {
+            return Err(ConfigError::new(alloc::format!(
+                "reversi board size must be an even number from {} to {}, got {n}",
+                Self::MIN_SIZE,
+                Self::MAX_SIZE
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A ply: a disc at (row, col), both 0-based from the top-left (seed 001's `ROW COL`), or a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
@@ -27,65 +65,545 @@ pub enum Move {
     Pass,
 }
 
-#[derive(Clone, Debug)]
-pub struct Reversi {
-    config: Config,
+/// The discs per colour, on the plane that fits the board.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Board {
+    /// N <= 8: 8 squares a row in a `u64`.
+    Narrow { discs: [u64; 2], mask: u64 },
+    /// 10 <= N <= 16: 16 squares a row in 256 bits.
+    Wide { discs: [U256; 2], mask: U256 },
 }
 
-impl Reversi {
-    /// The disc on (row, col), if any.
-    pub fn disc(&self, _row: u8, _col: u8) -> Option<Seat> {
-        todo!()
+/// A set of squares of either plane (legal moves, flipped discs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Set {
+    Narrow(u64),
+    Wide(U256),
+}
+
+impl Set {
+    fn is_empty(self) -> bool {
+        match self {
+            Set::Narrow(s) => s.is_empty(),
+            Set::Wide(s) => s.is_empty(),
+        }
     }
+    fn count(self) -> u32 {
+        match self {
+            Set::Narrow(s) => s.count(),
+            Set::Wide(s) => s.count(),
+        }
+    }
+    fn has(self, sq: u32) -> bool {
+        match self {
+            Set::Narrow(s) => s.has(sq),
+            Set::Wide(s) => s.has(sq),
+        }
+    }
+    fn pop_lowest(&mut self) -> Option<u32> {
+        match self {
+            Set::Narrow(s) => s.pop_lowest(),
+            Set::Wide(s) => s.pop_lowest(),
+        }
+    }
+}
+
+impl Board {
+    fn new(n: u8) -> Board {
+        let n = u32::from(n);
+        let (lo, hi) = (n / 2 - 1, n / 2);
+        if n <= 8 {
+            let at = |r: u32, c: u32| <u64 as Plane>::square(r * 8 + c);
+            Board::Narrow {
+                discs: [at(lo, hi) | at(hi, lo), at(lo, lo) | at(hi, hi)],
+                mask: plane::board_mask(n),
+            }
+        } else {
+            let at = |r: u32, c: u32| U256::square(r * 16 + c);
+            Board::Wide {
+                discs: [at(lo, hi) | at(hi, lo), at(lo, lo) | at(hi, hi)],
+                mask: plane::board_mask(n),
+            }
+        }
+    }
+
+    fn stride(&self) -> u32 {
+        match self {
+            Board::Narrow { .. } => 8,
+            Board::Wide { .. } => 16,
+        }
+    }
+
+    /// Where `seat` may place a disc.
+    fn legal(&self, seat: Seat) -> Set {
+        let (me, you) = (seat.index(), seat.other().index());
+        match self {
+            Board::Narrow { discs, mask } => Set::Narrow(u64::moves(discs[me], discs[you]) & mask),
+            Board::Wide { discs, mask } => Set::Wide(U256::moves(discs[me], discs[you]) & *mask),
+        }
+    }
+
+    /// The discs a disc of `seat` on `sq` would flip (`sq` empty and on the board).
+    fn flips(&self, seat: Seat, sq: u32) -> Set {
+        let (me, you) = (seat.index(), seat.other().index());
+        match self {
+            Board::Narrow { discs, .. } => Set::Narrow(u64::flips(sq, discs[me], discs[you])),
+            Board::Wide { discs, .. } => Set::Wide(U256::flips(sq, discs[me], discs[you])),
+        }
+    }
+
+    /// Puts a disc of `seat` on `sq` and turns `flips` over.
+    fn apply(&mut self, seat: Seat, sq: u32, flips: Set) {
+        let (me, you) = (seat.index(), seat.other().index());
+        match (self, flips) {
+            (Board::Narrow { discs, .. }, Set::Narrow(f)) => {
+                discs[me] = discs[me] | f | u64::square(sq);
+                discs[you] = discs[you] & !f;
+            }
+            (Board::Wide { discs, .. }, Set::Wide(f)) => {
+                discs[me] = discs[me] | f | U256::square(sq);
+                discs[you] = discs[you] & !f;
+            }
+            // Sets always come from the same board; nothing sensible to do otherwise.
+            _ => {}
+        }
+    }
+
+    fn disc(&self, sq: u32) -> Option<Seat> {
+        let has = |seat: Seat| match self {
+            Board::Narrow { discs, .. } => discs[seat.index()].has(sq),
+            Board::Wide { discs, .. } => discs[seat.index()].has(sq),
+        };
+        Seat::BOTH.into_iter().find(|&s| has(s))
+    }
+
+    fn counts(&self) -> [u16; 2] {
+        // At most 256 discs per colour: the casts cannot truncate.
+        match self {
+            Board::Narrow { discs, .. } => [discs[0].count() as u16, discs[1].count() as u16],
+            Board::Wide { discs, .. } => [discs[0].count() as u16, discs[1].count() as u16],
+        }
+    }
+
+    fn set(&mut self, sq: u32, seat: Seat) {
+        match self {
+            Board::Narrow { discs, .. } => {
+                discs[seat.index()] = discs[seat.index()] | u64::square(sq);
+                let o = seat.other().index();
+                discs[o] = discs[o] & !u64::square(sq);
+            }
+            Board::Wide { discs, .. } => {
+                discs[seat.index()] = discs[seat.index()] | U256::square(sq);
+                let o = seat.other().index();
+                discs[o] = discs[o] & !U256::square(sq);
+            }
+        }
+    }
+}
+
+/// What the side to move does next.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum State {
+    /// It has at least one placement.
+    Place,
+    /// It has none, the opponent has some: it must pass.
+    Pass,
+    /// Neither side can move.
+    Over,
+}
+
+/// A Reversi position: board, side to move, plies played. One type for every size; the
+/// bitboard behind it depends on the size.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Reversi {
+    config: Config,
+    board: Board,
+    /// The side to move (when the game is over: the side that would be next).
+    side: Seat,
+    state: State,
+    ply: usize,
+}
+
+impl core::hash::Hash for Reversi {
+    /// The board (its mask names the size), the side to move and the ply.
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        self.config.size.hash(h);
+        self.board.hash(h);
+        self.side.hash(h);
+        self.ply.hash(h);
+    }
+}
+
+/// The squares where the side to move may place a disc, as (row, col), row-major order.
+/// Built by [`Reversi::legal_places`].
+#[derive(Clone, Debug)]
+pub struct Places {
+    set: Set,
+    stride: u32,
+}
+
+impl Iterator for Places {
+    type Item = (u8, u8);
+    fn next(&mut self) -> Option<(u8, u8)> {
+        let sq = self.set.pop_lowest()?;
+        // Squares are below 256 and the stride is 8 or 16: both parts fit in u8.
+        Some(((sq / self.stride) as u8, (sq % self.stride) as u8))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.set.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Places {}
+
+impl Reversi {
+    /// The board's side length N.
+    pub fn size(&self) -> u8 {
+        self.config.size
+    }
+
+    /// The disc on (row, col), if any (`None` also off the board).
+    pub fn disc(&self, row: u8, col: u8) -> Option<Seat> {
+        self.square(row, col).and_then(|sq| self.board.disc(sq))
+    }
+
     /// Discs per seat (first = black).
     pub fn counts(&self) -> [u16; 2] {
-        todo!()
+        self.board.counts()
+    }
+
+    /// The squares where the side to move may place a disc (none when it must pass or the game
+    /// is over), row-major. Cheap: one move generation, then a bit scan per square.
+    pub fn legal_places(&self) -> Places {
+        let set = match self.state {
+            State::Place => self.board.legal(self.side),
+            State::Pass | State::Over => self.empty_set(),
+        };
+        Places {
+            set,
+            stride: self.board.stride(),
+        }
+    }
+
+    /// How many placements `seat` would have if it were to move now (mobility, for bots).
+    pub fn mobility(&self, seat: Seat) -> u32 {
+        self.board.legal(seat).count()
+    }
+
+    /// Whether the side to move may place a disc on (row, col).
+    pub fn is_legal_place(&self, row: u8, col: u8) -> bool {
+        self.state == State::Place
+            && self
+                .square(row, col)
+                .is_some_and(|sq| self.board.legal(self.side).has(sq))
+    }
+
+    /// The discs `mv` would turn over, row-major; empty for a pass or an illegal move.
+    pub fn flipped_by(&self, mv: Move) -> Vec<(u8, u8)> {
+        let mut out = Vec::new();
+        if let Ok(Some((_, mut flips))) = self.check(mv) {
+            let stride = self.board.stride();
+            while let Some(f) = flips.pop_lowest() {
+                out.push(((f / stride) as u8, (f % stride) as u8));
+            }
+        }
+        out
+    }
+
+    /// A position from its discs: `cells` row-major, `size * size` entries, and the side to
+    /// move (who passes at once if it has no move). `ply()` starts at 0. For puzzles, tests and
+    /// bots that resume from a given board.
+    pub fn from_cells(
+        config: &Config,
+        cells: &[Option<Seat>],
+        to_move: Seat,
+    ) -> Result<Reversi, ConfigError> {
+        config.validate()?;
+        let n = usize::from(config.size);
+        if cells.len() != n * n {
+            return Err(ConfigError::new(alloc::format!(
+                "a {n} x {n} reversi board has {} cells, got {}",
+                n * n,
+                cells.len()
+            )));
+        }
+        let mut pos = Reversi::start(*config);
+        for seat in Seat::BOTH {
+            // Clear the start discs.
+            match &mut pos.board {
+                Board::Narrow { discs, .. } => discs[seat.index()] = 0,
+                Board::Wide { discs, .. } => discs[seat.index()] = U256::EMPTY,
+            }
+        }
+        let stride = pos.board.stride() as usize;
+        for (i, cell) in cells.iter().enumerate() {
+            if let Some(seat) = cell {
+                pos.board.set(((i / n) * stride + i % n) as u32, *seat);
+            }
+        }
+        pos.side = to_move;
+        pos.state = pos.state_for(to_move);
+        Ok(pos)
+    }
+
+    /// The start position of a valid configuration.
+    fn start(config: Config) -> Reversi {
+        let mut pos = Reversi {
+            config,
+            board: Board::new(config.size),
+            side: Seat::First,
+            state: State::Place,
+            ply: 0,
+        };
+        pos.state = pos.state_for(Seat::First);
+        pos
+    }
+
+    fn empty_set(&self) -> Set {
+        match self.board {
+            Board::Narrow { .. } => Set::Narrow(0),
+            Board::Wide { .. } => Set::Wide(U256::EMPTY),
+        }
+    }
+
+    /// The plane index of (row, col), `None` off the board.
+    fn square(&self, row: u8, col: u8) -> Option<u32> {
+        let n = self.config.size;
+        (row < n && col < n).then(|| u32::from(row) * self.board.stride() + u32::from(col))
+    }
+
+    /// What `seat` does if it is to move now.
+    fn state_for(&self, seat: Seat) -> State {
+        if !self.board.legal(seat).is_empty() {
+            State::Place
+        } else if !self.board.legal(seat.other()).is_empty() {
+            State::Pass
+        } else {
+            State::Over
+        }
+    }
+
+    /// Checks `mv`; for a placement returns its square and the discs it flips, for a (legal)
+    /// pass `None`. Order of checks: game over, off board, occupied, must pass, no flips.
+    fn check(&self, mv: Move) -> Result<Option<(u32, Set)>, IllegalMove> {
+        if self.state == State::Over {
+            return Err(IllegalMove::GameOver);
+        }
+        match mv {
+            Move::Pass => match self.state {
+                State::Pass => Ok(None),
+                _ => Err(IllegalMove::CannotPass),
+            },
+            Move::Place { row, col } => {
+                let sq = self.square(row, col).ok_or(IllegalMove::OffBoard)?;
+                if self.board.disc(sq).is_some() {
+                    return Err(IllegalMove::Occupied);
+                }
+                if self.state == State::Pass {
+                    return Err(IllegalMove::MustPass);
+                }
+                let flips = self.board.flips(self.side, sq);
+                if flips.is_empty() {
+                    return Err(IllegalMove::NoFlips);
+                }
+                Ok(Some((sq, flips)))
+            }
+        }
+    }
+
+    /// Plays a checked move.
+    fn apply(&mut self, checked: Option<(u32, Set)>) {
+        if let Some((sq, flips)) = checked {
+            self.board.apply(self.side, sq, flips);
+        }
+        self.side = self.side.other();
+        self.state = self.state_for(self.side);
+        self.ply += 1;
     }
 }
 
 /// Leaf count at `depth` plies (a pass is a ply; a finished game is one leaf).
-pub fn perft(_pos: &Reversi, _depth: u32) -> u64 {
-    todo!()
+pub fn perft(pos: &Reversi, depth: u32) -> u64 {
+    if depth == 0 || pos.state == State::Over {
+        return 1;
+    }
+    let (me, you) = (pos.side.index(), pos.side.other().index());
+    match &pos.board {
+        Board::Narrow { discs, mask } => plane::perft(discs[me], discs[you], *mask, depth),
+        Board::Wide { discs, mask } => plane::perft(discs[me], discs[you], *mask, depth),
+    }
+}
+
+/// What `parse_move` reads, for its errors.
+const NOTATION: &str = "a square like d3 (column letter, row from the top), `ROW COL` or \
+                        `ROW,COL` (0-based), or pass";
+
+/// Reads a decimal number of at most three digits (no sign).
+fn parse_index(text: &str) -> Option<u32> {
+    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// Reads `text` as (row, col) on any board up to 16 x 16, without the board check.
+fn parse_square(text: &str) -> Option<(u32, u32)> {
+    let bytes = text.as_bytes();
+    let first = *bytes.first()?;
+    if first.is_ascii_alphabetic() {
+        // Algebraic: column letter, then 1-based row.
+        let col = u32::from(first.to_ascii_lowercase() - b'a');
+        let row = parse_index(text.get(1..)?)?.checked_sub(1)?;
+        return Some((row, col));
+    }
+    let (r, c) = match text.split_once(',') {
+        Some((r, c)) => (r.trim(), c.trim()),
+        None => {
+            let mut parts = text.split_ascii_whitespace();
+            let r = parts.next()?;
+            let c = parts.next()?;
+            if parts.next().is_some() {
+                return None;
+            }
+            (r, c)
+        }
+    };
+    Some((parse_index(r)?, parse_index(c)?))
 }
 
 impl Game for Reversi {
     type Move = Move;
     type Config = Config;
     const NAME: &'static str = "reversi";
-    fn new(_config: &Config) -> Result<Self, ConfigError> {
-        todo!()
+
+    fn new(config: &Config) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Reversi::start(*config))
     }
+
     fn config(&self) -> &Config {
         &self.config
     }
+
     fn to_move(&self) -> Option<Seat> {
-        todo!()
+        match self.state {
+            State::Over => None,
+            State::Place | State::Pass => Some(self.side),
+        }
     }
+
     fn forced_move(&self) -> Option<Move> {
-        todo!()
+        (self.state == State::Pass).then_some(Move::Pass)
     }
-    fn legal_moves(&self, _out: &mut Vec<Move>) {
-        todo!()
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        match self.state {
+            State::Over => {}
+            State::Pass => out.push(Move::Pass),
+            State::Place => out.extend(
+                self.legal_places()
+                    .map(|(row, col)| Move::Place { row, col }),
+            ),
+        }
     }
-    fn play(&mut self, _mv: Move) -> Result<(), IllegalMove> {
-        todo!()
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let checked = self.check(mv)?;
+        self.apply(checked);
+        Ok(())
     }
-    fn play_unchecked(&mut self, _mv: Move) {
-        todo!()
+
+    fn play_unchecked(&mut self, mv: Move) {
+        // The checks cost little next to the flips; an illegal move is simply ignored.
+        let _ = self.play(mv);
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        if self.state != State::Over {
+            return None;
+        }
+        let discs = self.counts();
+        let winner = match discs[0].cmp(&discs[1]) {
+            core::cmp::Ordering::Greater => Some(Seat::First),
+            core::cmp::Ordering::Less => Some(Seat::Second),
+            core::cmp::Ordering::Equal => None,
+        };
+        Some(Outcome {
+            winner,
+            reason: EndReason::NoMoves { discs },
+        })
     }
-    fn parse_move(&self, _text: &str) -> Result<Move, ParseMoveError> {
-        todo!()
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("pa") {
+            return Ok(Move::Pass);
+        }
+        let (row, col) = parse_square(t).ok_or_else(|| ParseMoveError::new(text, NOTATION))?;
+        let n = u32::from(self.config.size);
+        if row >= n || col >= n {
+            return Err(ParseMoveError::new(
+                text,
+                "a square on the board (rows and columns 0..N-1, or a1 up to the board's size)",
+            ));
+        }
+        // Both are below 16 here.
+        Ok(Move::Place {
+            row: row as u8,
+            col: col as u8,
+        })
     }
-    fn format_move(&self, _mv: Move) -> String {
-        todo!()
+
+    fn format_move(&self, mv: Move) -> String {
+        match mv {
+            Move::Pass => String::from("pass"),
+            Move::Place { row, col } if col < 26 && row < u8::MAX => {
+                alloc::format!("{}{}", char::from(b'a' + col), row + 1)
+            }
+            // Not a square of any board: fall back to the raw coordinates.
+            Move::Place { row, col } => alloc::format!("{row} {col}"),
+        }
     }
+
     fn ply(&self) -> usize {
-        todo!()
+        self.ply
     }
+
     fn scores(&self) -> [i64; 2] {
-        todo!()
+        let c = self.counts();
+        [i64::from(c[0]), i64::from(c[1])]
+    }
+}
+
+/// The board as text, one row a line from the top: `X` black, `O` white, `.` empty.
+impl fmt::Display for Reversi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.config.size;
+        for row in 0..n {
+            for col in 0..n {
+                f.write_str(match self.disc(row, col) {
+                    Some(Seat::First) => "X",
+                    Some(Seat::Second) => "O",
+                    None => ".",
+                })?;
+            }
+            f.write_str("\n")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Reversi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Reversi {{ size: {}, ply: {}, to_move: {:?}, discs: {:?}\n{}}}",
+            self.config.size,
+            self.ply,
+            self.to_move(),
+            self.counts(),
+            self
+        )
     }
 }
