@@ -50,6 +50,9 @@ impl GameConfig {
 }
 
 /// A position of any game.
+// Positions are values that get cloned per frame; boxing the large one would cost an
+// allocation per clone for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Reversi(Reversi),

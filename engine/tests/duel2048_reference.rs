@@ -361,7 +361,8 @@ fn play_both(mut d: Duel, mut r: RefGame, rng: &mut Rng, policy: u8, stats: &mut
             }
         }
         let before = r.board.clone();
-        d.play(mv).unwrap_or_else(|e| panic!("{ctx}: {mv:?} refused: {e}"));
+        d.play(mv)
+            .unwrap_or_else(|e| panic!("{ctx}: {mv:?} refused: {e}"));
         r.play(mv);
         if let Move::Slide(_) = mv {
             // A cell that held the opponent's tile and now holds the mover's, merged.

@@ -10,15 +10,26 @@ use proptest::prelude::*;
 struct Lcg(u64);
 impl Lcg {
     fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
 }
 
 fn players() -> [Player; 2] {
     [
-        Player { name: "alpha".into(), seat: Seat::First, command: Some("./alpha".into()) },
-        Player { name: "beta <b>".into(), seat: Seat::Second, command: None },
+        Player {
+            name: "alpha".into(),
+            seat: Seat::First,
+            command: Some("./alpha".into()),
+        },
+        Player {
+            name: "beta <b>".into(),
+            seat: Seat::Second,
+            command: None,
+        },
     ]
 }
 
@@ -43,10 +54,19 @@ fn random_replay(config: GameConfig, seed: u64, max_plies: usize) -> Replay {
         replay.moves.push(rec);
     }
     replay.result = match game.outcome() {
-        Some(o) => GameResult { winner: o.winner, reason: Reason::Normal },
+        Some(o) => GameResult {
+            winner: o.winner,
+            reason: Reason::Normal,
+        },
         None => {
             let seat = game.to_move().unwrap();
-            GameResult { winner: Some(seat.other()), reason: Reason::MoveTime { seat, limit_ms: 5000 } }
+            GameResult {
+                winner: Some(seat.other()),
+                reason: Reason::MoveTime {
+                    seat,
+                    limit_ms: 5000,
+                },
+            }
         }
     };
     replay.scores = Some(game.scores());
@@ -58,9 +78,18 @@ fn configs() -> Vec<GameConfig> {
         GameConfig::Reversi(reversi::Config { size: 8 }),
         GameConfig::Reversi(reversi::Config { size: 16 }),
         GameConfig::Reversi(reversi::Config { size: 4 }),
-        GameConfig::Gomoku(gomoku::Config { size: 15, rule: gomoku::Rule::Renju }),
-        GameConfig::Gomoku(gomoku::Config { size: 9, rule: gomoku::Rule::Standard }),
-        GameConfig::Duel2048(duel2048::Config { rounds: 60, random: RandomSource::Seed(3) }),
+        GameConfig::Gomoku(gomoku::Config {
+            size: 15,
+            rule: gomoku::Rule::Renju,
+        }),
+        GameConfig::Gomoku(gomoku::Config {
+            size: 9,
+            rule: gomoku::Rule::Standard,
+        }),
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 60,
+            random: RandomSource::Seed(3),
+        }),
         GameConfig::Duel2048(duel2048::Config {
             rounds: 5,
             random: RandomSource::Sequence(vec![0, 720_719, 5, 77, 12345]),
@@ -115,7 +144,10 @@ fn edit(f: impl FnOnce(&mut serde_json::Value)) -> String {
 fn envelope_errors_name_the_problem() {
     assert!(matches!(expect_err("{ not json"), ReplayError::Json(_)));
     assert!(matches!(expect_err("[1, 2]"), ReplayError::NotAReplay(_)));
-    assert!(matches!(expect_err("{\"moves\": []}"), ReplayError::NotAReplay(_)));
+    assert!(matches!(
+        expect_err("{\"moves\": []}"),
+        ReplayError::NotAReplay(_)
+    ));
     let e = expect_err(&edit(|v| v["format"] = "saiblo".into()));
     assert!(e.to_string().contains("saiblo"), "{e}");
     let e = expect_err(&edit(|v| v["version"] = 2.into()));
@@ -129,7 +161,14 @@ fn envelope_errors_name_the_problem() {
     assert!(matches!(e, ReplayError::Json(_)), "{e}");
     let e = expect_err(&edit(|v| v["game"]["size"] = 7.into()));
     assert!(matches!(e, ReplayError::Config(_)), "{e}");
-    let e = expect_err(&edit(|v| v["players"].as_array_mut().unwrap().pop().map(|_| ()).unwrap()));
+    let e = expect_err(&edit(|v| {
+        v["players"]
+            .as_array_mut()
+            .unwrap()
+            .pop()
+            .map(|_| ())
+            .unwrap()
+    }));
     assert!(matches!(e, ReplayError::Players(_)), "{e}");
 }
 
@@ -174,7 +213,8 @@ fn results_that_contradict_the_moves_are_rejected() {
     assert!(matches!(e, ReplayError::Result(_)), "{e}");
     // A failure verdict after the game ended by its rules.
     let e = expect_err(&edit(|v| {
-        v["result"] = serde_json::json!({"winner": 1, "reason": {"kind": "crash", "seat": 0, "signal": 11}});
+        v["result"] =
+            serde_json::json!({"winner": 1, "reason": {"kind": "crash", "seat": 0, "signal": 11}});
     }));
     assert!(e.to_string().contains("crash"), "{e}");
     // Scores that differ.
@@ -191,17 +231,34 @@ fn results_that_contradict_the_moves_are_rejected() {
     let mut bad = short.clone();
     bad.result = GameResult {
         winner: Some(seat.other()),
-        reason: Reason::IllegalMove { seat, mv: legal, why: "x".into() },
+        reason: Reason::IllegalMove {
+            seat,
+            mv: legal,
+            why: "x".into(),
+        },
     };
-    assert!(matches!(Replay::read(&bad.to_json()), Err(ReplayError::Result(_))));
+    assert!(matches!(
+        Replay::read(&bad.to_json()),
+        Err(ReplayError::Result(_))
+    ));
     let mut bad = short.clone();
-    bad.result = GameResult { winner: Some(seat), reason: Reason::MoveTime { seat, limit_ms: 1 } };
-    assert!(matches!(Replay::read(&bad.to_json()), Err(ReplayError::Result(_))));
+    bad.result = GameResult {
+        winner: Some(seat),
+        reason: Reason::MoveTime { seat, limit_ms: 1 },
+    };
+    assert!(matches!(
+        Replay::read(&bad.to_json()),
+        Err(ReplayError::Result(_))
+    ));
     // The same verdict with a really illegal move is fine.
     let mut ok = short;
     ok.result = GameResult {
         winner: Some(seat.other()),
-        reason: Reason::IllegalMove { seat, mv: "a1".into(), why: "occupied or no flips".into() },
+        reason: Reason::IllegalMove {
+            seat,
+            mv: "a1".into(),
+            why: "occupied or no flips".into(),
+        },
     };
     Replay::read(&ok.to_json()).unwrap();
 }

@@ -121,7 +121,9 @@ fn legal_squares(g: &Reversi) -> Vec<(u8, u8)> {
 
 fn reversi_rows(g: &Reversi) -> Vec<String> {
     let n = g.size();
-    (0..n).map(|r| (0..n).map(|c| stone(g.disc(r, c))).collect()).collect()
+    (0..n)
+        .map(|r| (0..n).map(|c| stone(g.disc(r, c))).collect())
+        .collect()
 }
 
 fn gomoku_rows(g: &Gomoku) -> Vec<String> {
@@ -155,7 +157,11 @@ fn seat_json(s: Option<Seat>) -> Value {
 
 /// Everything `inspect --json` and `replay show --json` say about one position.
 pub fn position_json(game: &AnyGame) -> Value {
-    let legal: Vec<String> = game.legal_moves().into_iter().map(|m| game.format_move(m)).collect();
+    let legal: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.format_move(m))
+        .collect();
     let outcome = game.outcome().map(|o| {
         json!({ "winner": seat_json(o.winner), "reason": serde_json::to_value(o.reason).unwrap_or(Value::Null) })
     });
@@ -194,7 +200,11 @@ pub fn status_line(game: &AnyGame) -> String {
             format!("game over: {who} ({})", end_reason_text(&o.reason))
         }
         (None, Some(s)) => match game.forced_move() {
-            Some(m) => format!("{} to move: must {}", seat_label(game, s), game.format_move(m)),
+            Some(m) => format!(
+                "{} to move: must {}",
+                seat_label(game, s),
+                game.format_move(m)
+            ),
             None => format!("{} to move", seat_label(game, s)),
         },
         (None, None) => "no side to move".to_string(),
@@ -217,7 +227,10 @@ pub fn end_reason_text(r: &arbiter_engine::EndReason) -> String {
         NoMoves { discs } => format!("no moves left, discs {} to {}", discs[0], discs[1]),
         Five => "five in a row".to_string(),
         BoardFull => "board full".to_string(),
-        Levels { level: Some(l), counts } => {
+        Levels {
+            level: Some(l),
+            counts,
+        } => {
             format!("level {l} decides, {} tiles to {}", counts[0], counts[1])
         }
         Levels { level: None, .. } => "all levels equal".to_string(),

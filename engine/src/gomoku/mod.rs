@@ -137,9 +137,7 @@ impl Gomoku {
         if !self.on_board(p) {
             return None;
         }
-        self.lines
-            .colour(p.x, p.y)
-            .and_then(Seat::from_index)
+        self.lines.colour(p.x, p.y).and_then(Seat::from_index)
     }
 
     /// Stones in the order they were played.
@@ -162,8 +160,7 @@ impl Gomoku {
     /// Under renju, why black may not play `p` now (whoever is to move); `None` when black may,
     /// when `p` is taken or off the board, and under other rules.
     pub fn forbidden_kind(&self, p: Point) -> Option<ForbiddenKind> {
-        if self.config.rule != Rule::Renju || !self.on_board(p) || !self.lines.is_empty(p.x, p.y)
-        {
+        if self.config.rule != Rule::Renju || !self.on_board(p) || !self.lines.is_empty(p.x, p.y) {
             return None;
         }
         let mut scratch = self.lines.clone();
@@ -207,7 +204,9 @@ impl Gomoku {
         let same = |k: i32| {
             let x = p.x as i32 + k * dx as i32;
             let y = p.y as i32 + k * dy as i32;
-            (0..n).contains(&x) && (0..n).contains(&y) && self.lines.colour(x as u8, y as u8) == Some(c)
+            (0..n).contains(&x)
+                && (0..n).contains(&y)
+                && self.lines.colour(x as u8, y as u8) == Some(c)
         };
         let mut back = 0;
         while same(-(back + 1)) {

@@ -42,13 +42,21 @@ pub fn import(text: &str, base: Base) -> Result<Imported, ImportError> {
     let games = match value {
         Value::Array(a) => a,
         obj @ Value::Object(_) => alloc::vec![obj],
-        _ => return Err(ImportError::at(0, "expected a JSON array of games or one game object")),
+        _ => {
+            return Err(ImportError::at(
+                0,
+                "expected a JSON array of games or one game object",
+            ))
+        }
     };
     let base = match base {
         Base::Detect => detect_base(&games),
         b => b,
     };
-    let mut out = Imported { replays: Vec::new(), warnings: Vec::new() };
+    let mut out = Imported {
+        replays: Vec::new(),
+        warnings: Vec::new(),
+    };
     for (i, g) in games.iter().enumerate() {
         let replay = import_game(g, base, &mut out.warnings)
             .map_err(|message| ImportError::Game { game: i, message })?;
@@ -59,12 +67,14 @@ pub fn import(text: &str, base: Base) -> Result<Imported, ImportError> {
 
 fn detect_base(games: &[Value]) -> Base {
     let zero = games.iter().any(|g| {
-        g.get("MoveLog").and_then(Value::as_array).is_some_and(|log| {
-            log.iter().any(|m| {
-                m.as_array()
-                    .is_some_and(|m| m.iter().skip(1).any(|v| v.as_i64() == Some(0)))
+        g.get("MoveLog")
+            .and_then(Value::as_array)
+            .is_some_and(|log| {
+                log.iter().any(|m| {
+                    m.as_array()
+                        .is_some_and(|m| m.iter().skip(1).any(|v| v.as_i64() == Some(0)))
+                })
             })
-        })
     });
     if zero {
         Base::Zero
@@ -87,7 +97,11 @@ fn player(v: Option<&Value>, seat: Seat) -> Player {
         Some(Value::String(s)) => (s.clone(), None),
         _ => (String::from("unknown"), None),
     };
-    Player { name, seat, command }
+    Player {
+        name,
+        seat,
+        command,
+    }
 }
 
 fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Replay, String> {
@@ -95,9 +109,16 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
     let rule = match obj.get("ForbiddenRule").and_then(Value::as_str) {
         Some("On") => Rule::Renju,
         Some("Off") | None => Rule::Freestyle,
-        Some(other) => return Err(format!("ForbiddenRule {other:?} is neither \"On\" nor \"Off\"")),
+        Some(other) => {
+            return Err(format!(
+                "ForbiddenRule {other:?} is neither \"On\" nor \"Off\""
+            ))
+        }
     };
-    let wincode = obj.get("Wincode").and_then(Value::as_str).unwrap_or("Still Playing");
+    let wincode = obj
+        .get("Wincode")
+        .and_then(Value::as_str)
+        .unwrap_or("Still Playing");
     let win_player = match obj.get("WinPlayer") {
         Some(Value::Bool(true)) => Some(Seat::First),
         Some(Value::Bool(false)) => Some(Seat::Second),
@@ -114,7 +135,9 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
     let mut illegal = None;
     for (k, m) in log.iter().enumerate() {
         let number = k + 1;
-        let entry = m.as_array().ok_or_else(|| format!("move {number} is not an array"))?;
+        let entry = m
+            .as_array()
+            .ok_or_else(|| format!("move {number} is not an array"))?;
         let (is_black, row, col) = match entry.as_slice() {
             [Value::Bool(b), r, c] => (*b, r.as_i64(), c.as_i64()),
             _ => return Err(format!("move {number} is not [isBlack, row, col]")),
@@ -126,9 +149,14 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
         let off = if base == Base::One { 1 } else { 0 };
         let (x, y) = (col - off, i64::from(SIZE) - 1 - (row - off));
         if !(0..i64::from(SIZE)).contains(&x) || !(0..i64::from(SIZE)).contains(&y) {
-            return Err(format!("move {number} ({row}, {col}) is off the 15 x 15 board"));
+            return Err(format!(
+                "move {number} ({row}, {col}) is off the 15 x 15 board"
+            ));
         }
-        let p = Point { x: x as u8, y: y as u8 };
+        let p = Point {
+            x: x as u8,
+            y: y as u8,
+        };
         if game.to_move() != Some(seat) {
             return Err(format!("move {number} is by the wrong colour"));
         }
@@ -136,7 +164,11 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
         match game.play(p) {
             Ok(()) => moves.push(MoveRecord::new(seat, text)),
             Err(e) if number == log.len() => {
-                illegal = Some(Reason::IllegalMove { seat, mv: text, why: e.to_string() });
+                illegal = Some(Reason::IllegalMove {
+                    seat,
+                    mv: text,
+                    why: e.to_string(),
+                });
             }
             Err(e) => return Err(format!("move {number} ({text}) cannot be played: {e}")),
         }
@@ -153,7 +185,11 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
                 }
                 (o.winner, Reason::Normal)
             }
-            None => return Err(format!("Wincode {wincode:?} but the moves do not end the game")),
+            None => {
+                return Err(format!(
+                    "Wincode {wincode:?} but the moves do not end the game"
+                ))
+            }
         },
         ("Forbidden", None) => {
             warnings.push(
@@ -161,30 +197,51 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
                  the game is imported as unfinished"
                     .to_string(),
             );
-            (None, Reason::Aborted { message: "forbidden by the original, allowed by RIF renju".into() })
+            (
+                None,
+                Reason::Aborted {
+                    message: "forbidden by the original, allowed by RIF renju".into(),
+                },
+            )
         }
         ("Timeout", None) => {
             let seat = game.to_move().ok_or("Timeout after the game ended")?;
             (Some(seat.other()), Reason::MoveTime { seat, limit_ms: 0 })
         }
         ("Non-empty position", None) => {
-            let seat = win_player.map(Seat::other).ok_or("Non-empty position without a winner")?;
+            let seat = win_player
+                .map(Seat::other)
+                .ok_or("Non-empty position without a winner")?;
             (
                 Some(seat.other()),
-                Reason::ProtocolError { seat, message: "played on an occupied point".into() },
+                Reason::ProtocolError {
+                    seat,
+                    message: "played on an occupied point".into(),
+                },
             )
         }
-        (code, None) => (None, Reason::Aborted { message: format!("unfinished ({code})") }),
+        (code, None) => (
+            None,
+            Reason::Aborted {
+                message: format!("unfinished ({code})"),
+            },
+        ),
     };
     let mut replay = Replay::new(
         GameConfig::Gomoku(config),
-        [player(obj.get("Black"), Seat::First), player(obj.get("White"), Seat::Second)],
+        [
+            player(obj.get("Black"), Seat::First),
+            player(obj.get("White"), Seat::Second),
+        ],
     );
     replay.moves = moves;
     replay.result = GameResult { winner, reason };
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
     }
-    replay.meta = Meta { source: Some("gobang bridge log".into()), ..Meta::default() };
+    replay.meta = Meta {
+        source: Some("gobang bridge log".into()),
+        ..Meta::default()
+    };
     Ok(replay)
 }

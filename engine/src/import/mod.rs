@@ -18,14 +18,22 @@ pub enum ImportError {
     /// Something on `line` (1-based; 0 = the file as a whole) is wrong.
     Syntax { line: usize, message: String },
     /// After move `move_number` the record's board differs from the engine's.
-    BoardMismatch { line: usize, move_number: usize, expected: String, actual: String },
+    BoardMismatch {
+        line: usize,
+        move_number: usize,
+        expected: String,
+        actual: String,
+    },
     /// Game `game` (0-based, in a file holding several) is wrong.
     Game { game: usize, message: String },
 }
 
 impl ImportError {
     pub(crate) fn at(line: usize, message: impl Into<String>) -> ImportError {
-        ImportError::Syntax { line, message: message.into() }
+        ImportError::Syntax {
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -34,7 +42,12 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Syntax { line: 0, message } => f.write_str(message),
             ImportError::Syntax { line, message } => write!(f, "line {line}: {message}"),
-            ImportError::BoardMismatch { line, move_number, expected, actual } => write!(
+            ImportError::BoardMismatch {
+                line,
+                move_number,
+                expected,
+                actual,
+            } => write!(
                 f,
                 "line {line}: the board after move {move_number} differs from the rules.\n\
                  record says:\n{expected}engine says:\n{actual}"

@@ -33,7 +33,7 @@ enum DecisionText {
     Direction(String),
 }
 
-/// Converts a record file's text into a replay. `name` is used when the header names no player.
+/// Converts a record file's text into a replay.
 pub fn import(text: &str) -> Result<Replay, ImportError> {
     let mut names = [String::from("player0"), String::from("player1")];
     let mut date = None;
@@ -48,9 +48,9 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
             if line.starts_with("*****complete record") {
                 in_record = true;
             } else if let Some(rest) = line.strip_prefix("player0:") {
-                names[0] = rest.trim().to_string();
+                names[0] = player_name(rest);
             } else if let Some(rest) = line.strip_prefix("player1:") {
-                names[1] = rest.trim().to_string();
+                names[1] = player_name(rest);
             } else if let Some(rest) = line.strip_prefix("time:") {
                 date = Some(rest.trim().to_string());
             }
@@ -76,25 +76,39 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
             let _ = rest;
             match decisions.last_mut() {
                 Some(d) if d.board.is_none() => d.board = Some((first_line, board)),
-                _ => return Err(ImportError::at(line_no, "a board (&p) that follows no decision")),
+                _ => {
+                    return Err(ImportError::at(
+                        line_no,
+                        "a board (&p) that follows no decision",
+                    ))
+                }
             }
         } else if let Some(rest) = line.strip_prefix("&e:") {
             events.push((line_no, rest.trim().to_string()));
         } else {
             return Err(ImportError::at(
                 line_no,
-                format!("expected a line starting with &d, &p or &e, found {:?}", clip(line)),
+                format!(
+                    "expected a line starting with &d, &p or &e, found {:?}",
+                    clip(line)
+                ),
             ));
         }
     }
     if !in_record {
-        return Err(ImportError::at(0, "no \"*****complete record*****\" line: not a sessdsa record"));
+        return Err(ImportError::at(
+            0,
+            "no \"*****complete record*****\" line: not a sessdsa record",
+        ));
     }
 
     let rounds = 500u16.max(decisions.iter().map(|d| d.round + 1).max().unwrap_or(0));
     let (violation, result_events) = classify_events(&events)?;
     let sequence = rebuild_sequence(rounds, &decisions, violation.as_ref())?;
-    let config = Config { rounds, random: RandomSource::Sequence(sequence) };
+    let config = Config {
+        rounds,
+        random: RandomSource::Sequence(sequence),
+    };
     let mut game = Duel::new(&config).map_err(|e| ImportError::at(0, e.message))?;
 
     let mut moves = Vec::new();
@@ -145,15 +159,26 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
         (Some(reason), _, ev) => (ev.winner.or(reason.culprit().map(Seat::other)), reason),
         (None, Some((seat, kind, line)), _) => {
             let reason = match kind.as_str() {
-                "time out" => Reason::GameTime { seat, limit_ms: MAXTIME_MS },
-                "run time error" => Reason::Crash { seat, exit_code: None, signal: None },
-                other if other.starts_with("illegal output") => {
-                    Reason::MalformedOutput { seat, line: String::new() }
-                }
+                "time out" => Reason::GameTime {
+                    seat,
+                    limit_ms: MAXTIME_MS,
+                },
+                "run time error" => Reason::Crash {
+                    seat,
+                    exit_code: None,
+                    signal: None,
+                },
+                other if other.starts_with("illegal output") => Reason::MalformedOutput {
+                    seat,
+                    line: String::new(),
+                },
                 other => {
                     return Err(ImportError::at(
                         line,
-                        format!("violation {other:?} by player {} but no decision to judge", seat.index()),
+                        format!(
+                            "violation {other:?} by player {} but no decision to judge",
+                            seat.index()
+                        ),
                     ))
                 }
             };
@@ -177,7 +202,9 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
                 }
                 None => (
                     ev.winner,
-                    Reason::Aborted { message: "the record ends before the last round".into() },
+                    Reason::Aborted {
+                        message: "the record ends before the last round".into(),
+                    },
                 ),
             }
         }
@@ -186,8 +213,16 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
     let mut replay = Replay::new(
         GameConfig::Duel2048(config),
         [
-            Player { name: names[0].clone(), seat: Seat::First, command: None },
-            Player { name: names[1].clone(), seat: Seat::Second, command: None },
+            Player {
+                name: names[0].clone(),
+                seat: Seat::First,
+                command: None,
+            },
+            Player {
+                name: names[1].clone(),
+                seat: Seat::Second,
+                command: None,
+            },
         ],
     );
     replay.moves = moves;
@@ -195,7 +230,11 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
     }
-    replay.meta = Meta { date, source: Some("sessdsa record".into()), ..Meta::default() };
+    replay.meta = Meta {
+        date,
+        source: Some("sessdsa record".into()),
+        ..Meta::default()
+    };
     Ok(replay)
 }
 
@@ -207,15 +246,23 @@ impl DecisionText {
     }
 }
 
+/// `0 from path ai/player.py` -> `ai/player.py`.
+fn player_name(header: &str) -> String {
+    let header = header.trim();
+    header
+        .split_once(" from path ")
+        .map_or(header, |(_, path)| path.trim())
+        .to_string()
+}
+
 fn parse_decision(line_no: usize, rest: &str) -> Result<Decision, ImportError> {
     // `<round>:player <0|1> set position (r, c)` or `... set direction right`
     let (round, body) = rest
         .split_once(':')
         .ok_or_else(|| ImportError::at(line_no, "a decision line without ':'"))?;
-    let round: u16 = round
-        .trim()
-        .parse()
-        .map_err(|_| ImportError::at(line_no, format!("round {:?} is not a number", clip(round))))?;
+    let round: u16 = round.trim().parse().map_err(|_| {
+        ImportError::at(line_no, format!("round {:?} is not a number", clip(round)))
+    })?;
     let body = body.trim();
     let body = body
         .strip_prefix("player ")
@@ -226,16 +273,30 @@ fn parse_decision(line_no: usize, rest: &str) -> Result<Decision, ImportError> {
     let seat = match seat {
         "0" => Seat::First,
         "1" => Seat::Second,
-        s => return Err(ImportError::at(line_no, format!("player {s:?} is neither 0 nor 1"))),
+        s => {
+            return Err(ImportError::at(
+                line_no,
+                format!("player {s:?} is neither 0 nor 1"),
+            ))
+        }
     };
     let what = if let Some(p) = body.strip_prefix("set position") {
         DecisionText::Position(p.trim().to_string())
     } else if let Some(d) = body.strip_prefix("set direction") {
         DecisionText::Direction(d.trim().to_string())
     } else {
-        return Err(ImportError::at(line_no, format!("unknown decision {:?}", clip(body))));
+        return Err(ImportError::at(
+            line_no,
+            format!("unknown decision {:?}", clip(body)),
+        ));
     };
-    Ok(Decision { line_no, round, seat, what, board: None })
+    Ok(Decision {
+        line_no,
+        round,
+        seat,
+        what,
+        board: None,
+    })
 }
 
 /// The game's result as the `&e` lines tell it.
@@ -247,9 +308,15 @@ struct ResultEvents {
 
 type Violation = (Seat, String, usize);
 
-fn classify_events(events: &[(usize, String)]) -> Result<(Option<Violation>, ResultEvents), ImportError> {
+fn classify_events(
+    events: &[(usize, String)],
+) -> Result<(Option<Violation>, ResultEvents), ImportError> {
     let mut violation = None;
-    let mut result = ResultEvents { known: false, winner: None, line: 0 };
+    let mut result = ResultEvents {
+        known: false,
+        winner: None,
+        line: 0,
+    };
     for (line, e) in events {
         let seat_of = |s: &str| match s {
             "0" => Some(Seat::First),
@@ -259,17 +326,28 @@ fn classify_events(events: &[(usize, String)]) -> Result<(Option<Violation>, Res
         if let Some(rest) = e.strip_prefix("player ") {
             let (who, what) = rest.split_once(' ').unwrap_or((rest, ""));
             let Some(seat) = seat_of(who) else {
-                return Err(ImportError::at(*line, format!("event names player {who:?}")));
+                return Err(ImportError::at(
+                    *line,
+                    format!("event names player {who:?}"),
+                ));
             };
             if let Some(kind) = what.strip_prefix("violate by ") {
                 violation = Some((seat, kind.trim().to_string(), *line));
             } else if what == "time out" || what == "run time error" {
                 violation = Some((seat, what.to_string(), *line));
             } else if what.starts_with("win") {
-                result = ResultEvents { known: true, winner: Some(seat), line: *line };
+                result = ResultEvents {
+                    known: true,
+                    winner: Some(seat),
+                    line: *line,
+                };
             }
         } else if e == "tied" {
-            result = ResultEvents { known: true, winner: None, line: *line };
+            result = ResultEvents {
+                known: true,
+                winner: None,
+                line: *line,
+            };
         }
         // `check level 7`, `level 7 tied by 1`: scoring commentary, checked by the outcome.
     }
@@ -283,9 +361,16 @@ fn violation_reason(d: &Decision, text: &str, why: String, v: Option<&Violation>
             DecisionText::Position(_) => "position",
             DecisionText::Direction(_) => "direction",
         };
-        Reason::MalformedOutput { seat: d.seat, line: format!("{what} {text}") }
+        Reason::MalformedOutput {
+            seat: d.seat,
+            line: format!("{what} {text}"),
+        }
     } else {
-        Reason::IllegalMove { seat: d.seat, mv: text.to_string(), why }
+        Reason::IllegalMove {
+            seat: d.seat,
+            mv: text.to_string(),
+            why,
+        }
     }
 }
 
@@ -315,8 +400,11 @@ fn rebuild_sequence(
     // (modulus, residue, whether the value must hit it): a placement the record judged
     // "not achievable" must stay illegal, so its round's value has to miss it.
     let mut constraints: Vec<Vec<(u32, u32, bool)>> = vec![Vec::new(); usize::from(rounds)];
-    let mut game = Duel::new(&Config { rounds, random: RandomSource::Sequence(seq.clone()) })
-        .map_err(|e| ImportError::at(0, e.message))?;
+    let mut game = Duel::new(&Config {
+        rounds,
+        random: RandomSource::Sequence(seq.clone()),
+    })
+    .map_err(|e| ImportError::at(0, e.message))?;
     for (k, d) in decisions.iter().enumerate() {
         skip_forced(&mut game, &mut Vec::new());
         let is_last = k + 1 == decisions.len();
@@ -331,7 +419,15 @@ fn rebuild_sequence(
                             let violating = is_last && violation.is_some_and(|v| v.0 == d.seat);
                             constraints[r].push((free.len() as u32, idx as u32, !violating));
                             seq[r] = solve(&constraints[r]).ok_or_else(|| {
-                                ImportError::at(d.line_no, "placements of this round contradict each other")
+                                ImportError::at(
+                                    d.line_no,
+                                    format!(
+                                        "round {}: no random value makes this own-half placement and \
+                                         the round's other one both legal (the record may come from \
+                                         a platform version with other placement rules)",
+                                        d.round
+                                    ),
+                                )
                             })?;
                             if violating {
                                 break;
@@ -345,27 +441,43 @@ fn rebuild_sequence(
             }
         }
         let text = d.what.text();
-        let ok = game.parse_move(text).ok().map(|mv| game.play(mv).is_ok()).unwrap_or(false);
+        let ok = game
+            .parse_move(text)
+            .ok()
+            .map(|mv| game.play(mv).is_ok())
+            .unwrap_or(false);
         if !ok {
             if is_last && violation.is_some() {
                 break;
             }
-            return Err(ImportError::at(d.line_no, format!("decision {:?} cannot be played", clip(text))));
+            return Err(ImportError::at(
+                d.line_no,
+                format!("decision {:?} cannot be played", clip(text)),
+            ));
         }
     }
     Ok(seq)
 }
 
 /// The position after decisions `0..=upto` under `seq`.
-fn replay_prefix(rounds: u16, seq: &[u32], decisions: &[Decision], upto: usize) -> Result<Duel, ImportError> {
-    let mut game = Duel::new(&Config { rounds, random: RandomSource::Sequence(seq.to_vec()) })
-        .map_err(|e| ImportError::at(0, e.message))?;
+fn replay_prefix(
+    rounds: u16,
+    seq: &[u32],
+    decisions: &[Decision],
+    upto: usize,
+) -> Result<Duel, ImportError> {
+    let mut game = Duel::new(&Config {
+        rounds,
+        random: RandomSource::Sequence(seq.to_vec()),
+    })
+    .map_err(|e| ImportError::at(0, e.message))?;
     for d in &decisions[..=upto] {
         skip_forced(&mut game, &mut Vec::new());
         let mv = game
             .parse_move(d.what.text())
             .map_err(|e| ImportError::at(d.line_no, e.to_string()))?;
-        game.play(mv).map_err(|e| ImportError::at(d.line_no, e.to_string()))?;
+        game.play(mv)
+            .map_err(|e| ImportError::at(d.line_no, e.to_string()))?;
     }
     Ok(game)
 }
@@ -417,7 +529,11 @@ fn solve(constraints: &[(u32, u32, bool)]) -> Option<u32> {
 }
 
 fn normalize(board: &str) -> Vec<&str> {
-    board.lines().map(str::trim).filter(|l| !l.is_empty()).collect()
+    board
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 fn who(w: Option<Seat>) -> String {
@@ -441,28 +557,46 @@ pub fn write_record(replay: &Replay) -> Result<String, crate::replay::ReplayErro
     let rebuilt = replay.rebuild()?;
     let mut out = String::new();
     for p in &replay.players {
-        let _ = writeln!(out, "player{}: {} from path {}", p.seat.index(), p.seat.index(), p.name);
+        let _ = writeln!(
+            out,
+            "player{}: {} from path {}",
+            p.seat.index(),
+            p.seat.index(),
+            p.name
+        );
     }
-    let _ = writeln!(out, "time: {}", replay.meta.date.as_deref().unwrap_or("unknown"));
+    let _ = writeln!(
+        out,
+        "time: {}",
+        replay.meta.date.as_deref().unwrap_or("unknown")
+    );
     let r = &replay.result;
     let culprit = r.reason.culprit().map(|s| format!("player {}", s.index()));
     let none = || String::from("None");
     let (timeout, violator, error) = match &r.reason {
-        Reason::GameTime { .. } | Reason::MoveTime { .. } => (culprit.unwrap_or_else(none), none(), none()),
-        Reason::Crash { .. } | Reason::ExitedEarly { .. } | Reason::FailedToStart { .. } | Reason::Memory { .. } => {
-            (none(), none(), culprit.unwrap_or_else(none))
+        Reason::GameTime { .. } | Reason::MoveTime { .. } => {
+            (culprit.unwrap_or_else(none), none(), none())
         }
+        Reason::Crash { .. }
+        | Reason::ExitedEarly { .. }
+        | Reason::FailedToStart { .. }
+        | Reason::Memory { .. } => (none(), none(), culprit.unwrap_or_else(none)),
         Reason::Normal | Reason::Aborted { .. } => (none(), none(), none()),
         _ => (none(), culprit.unwrap_or_else(none), none()),
     };
-    let winner = r.winner.map(|s| format!("player {}", s.index())).unwrap_or_else(none);
+    let winner = r
+        .winner
+        .map(|s| format!("player {}", s.index()))
+        .unwrap_or_else(none);
     let _ = writeln!(out, "*****basic record*****");
     let _ = writeln!(out, "| timeout | violator | error | winner |");
     let _ = writeln!(out, "| {timeout} | {violator} | {error} | {winner} |");
     let _ = writeln!(out, "*****");
     let _ = writeln!(out, "|player| 1| 2| 3| 4| 5| 6| 7| 8| 9| 10| 11| 12| 13|");
     let crate::any::AnyGame::Duel2048(end) = &rebuilt.end else {
-        return Err(crate::replay::ReplayError::Config("not a 2048-duel replay".into()));
+        return Err(crate::replay::ReplayError::Config(
+            "not a 2048-duel replay".into(),
+        ));
     };
     for seat in Seat::BOTH {
         let counts = end.level_counts(seat);
@@ -475,11 +609,17 @@ pub fn write_record(replay: &Replay) -> Result<String, crate::replay::ReplayErro
     let _ = writeln!(out, "*****complete record*****");
     let mut game = rebuilt.start.clone();
     for (rec, &mv) in replay.moves.iter().zip(&rebuilt.moves) {
-        let crate::any::AnyGame::Duel2048(g) = &game else { break };
+        let crate::any::AnyGame::Duel2048(g) = &game else {
+            break;
+        };
         let round = g.round();
         let text = match mv {
-            crate::any::AnyMove::Duel2048(Move::Place { row, col }) => format!("position ({row}, {col})"),
-            crate::any::AnyMove::Duel2048(Move::Slide(d)) => format!("direction {}", direction_name(d)),
+            crate::any::AnyMove::Duel2048(Move::Place { row, col }) => {
+                format!("position ({row}, {col})")
+            }
+            crate::any::AnyMove::Duel2048(Move::Slide(d)) => {
+                format!("direction {}", direction_name(d))
+            }
             _ => String::new(),
         };
         if game.play(mv).is_err() {
@@ -523,11 +663,14 @@ pub fn write_record(replay: &Replay) -> Result<String, crate::replay::ReplayErro
         reason => {
             // The failed decision itself, as the original logs it before the violation.
             let failed = match reason {
-                Reason::IllegalMove { seat, mv, .. } => Some((*seat, match end.parse_move(mv) {
-                    Ok(Move::Place { row, col }) => format!("({row}, {col})"),
-                    Ok(Move::Slide(d)) => String::from(direction_name(d)),
-                    _ => mv.clone(),
-                })),
+                Reason::IllegalMove { seat, mv, .. } => Some((
+                    *seat,
+                    match end.parse_move(mv) {
+                        Ok(Move::Place { row, col }) => format!("({row}, {col})"),
+                        Ok(Move::Slide(d)) => String::from(direction_name(d)),
+                        _ => mv.clone(),
+                    },
+                )),
                 Reason::MalformedOutput { seat, line } => Some((*seat, line.clone())),
                 _ => None,
             };
@@ -536,11 +679,18 @@ pub fn write_record(replay: &Replay) -> Result<String, crate::replay::ReplayErro
                     crate::error::StepKind::Place => "position",
                     crate::error::StepKind::Slide => "direction",
                 };
-                let _ = writeln!(out, "&d{}:player {} set {kind} {text}", end.round(), seat.index());
+                let _ = writeln!(
+                    out,
+                    "&d{}:player {} set {kind} {text}",
+                    end.round(),
+                    seat.index()
+                );
             }
             if let Some(seat) = reason.culprit() {
                 let what = match reason {
-                    Reason::IllegalMove { .. } if end.step_kind() == crate::error::StepKind::Slide => {
+                    Reason::IllegalMove { .. }
+                        if end.step_kind() == crate::error::StepKind::Slide =>
+                    {
                         "violate by not achievable direction"
                     }
                     Reason::IllegalMove { .. } => "violate by not achievable position",

@@ -36,7 +36,8 @@ pub fn run(cmd: ImportCommand) -> anyhow::Result<ExitCode> {
                 Some(_) => gobang::Base::One,
                 None => gobang::Base::Detect,
             };
-            let imported = gobang::import(&text, base).with_context(|| format!("{}", log.display()))?;
+            let imported =
+                gobang::import(&text, base).with_context(|| format!("{}", log.display()))?;
             std::fs::create_dir_all(&output)
                 .with_context(|| format!("cannot create {}", output.display()))?;
             for (i, replay) in imported.replays.iter().enumerate() {
@@ -46,7 +47,12 @@ pub fn run(cmd: ImportCommand) -> anyhow::Result<ExitCode> {
             for w in &imported.warnings {
                 eprintln!("warning: {w}");
             }
-            println!("{} -> {}: {} games", log.display(), output.display(), imported.replays.len());
+            println!(
+                "{} -> {}: {} games",
+                log.display(),
+                output.display(),
+                imported.replays.len()
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

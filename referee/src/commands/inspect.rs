@@ -17,14 +17,21 @@ pub fn run(a: &InspectArgs) -> anyhow::Result<ExitCode> {
             .map_err(|e| anyhow!("move {} ({mv}): {e}", i + 1))?;
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&text::position_json(&game))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&text::position_json(&game))?
+        );
         return Ok(ExitCode::SUCCESS);
     }
     print!("{}", text::board_picture(&game));
     println!("{}", text::status_line(&game));
     let scores = game.scores();
     println!("scores: {} {}", scores[0], scores[1]);
-    let legal: Vec<String> = game.legal_moves().into_iter().map(|m| game.format_move(m)).collect();
+    let legal: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.format_move(m))
+        .collect();
     if !legal.is_empty() {
         println!("legal moves ({}): {}", legal.len(), legal.join(" "));
     }

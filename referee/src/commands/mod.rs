@@ -18,13 +18,21 @@ pub fn game_config(a: &GameArgs) -> anyhow::Result<GameConfig> {
     match &mut config {
         GameConfig::Reversi(c) => {
             reject(a.rule.is_some(), "--rule", "gomoku")?;
-            reject(a.seed.is_some() || a.rounds.is_some(), "--seed/--rounds", "duel2048")?;
+            reject(
+                a.seed.is_some() || a.rounds.is_some(),
+                "--seed/--rounds",
+                "duel2048",
+            )?;
             if let Some(s) = a.size {
                 c.size = s;
             }
         }
         GameConfig::Gomoku(c) => {
-            reject(a.seed.is_some() || a.rounds.is_some(), "--seed/--rounds", "duel2048")?;
+            reject(
+                a.seed.is_some() || a.rounds.is_some(),
+                "--seed/--rounds",
+                "duel2048",
+            )?;
             if let Some(s) = a.size {
                 c.size = s;
             }

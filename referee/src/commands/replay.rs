@@ -20,7 +20,10 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
     let (replay, rebuilt) = load(path)?;
     let count = rebuilt.frame_count();
     let frames: Vec<usize> = match frame {
-        Some(k) if k >= count => bail!("frame {k} does not exist: the replay has frames 0..{}", count - 1),
+        Some(k) if k >= count => bail!(
+            "frame {k} does not exist: the replay has frames 0..{}",
+            count - 1
+        ),
         Some(k) => vec![k],
         None => (0..count).collect(),
     };
@@ -67,7 +70,10 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
             println!("\nframe 0: start");
         } else {
             let rec = &replay.moves[k - 1];
-            let time = rec.time_ms.map(|t| format!(" ({t:.0} ms)")).unwrap_or_default();
+            let time = rec
+                .time_ms
+                .map(|t| format!(" ({t:.0} ms)"))
+                .unwrap_or_default();
             println!(
                 "\nframe {k}: {} plays {}{time}",
                 text::seat_label(&game, rec.seat),
