@@ -1,0 +1,3 @@
+//! arbiter: referee for AI-bot contests on board games.
+
+pub mod process;
