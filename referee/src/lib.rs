@@ -1,6 +1,7 @@
-//! The `arbiter` referee as a library: the command line, text output, and (as they land) the
-//! bot processes, protocols, matches and tournaments.
+//! The `arbiter` referee as a library: the command line, text output, bot processes and their
+//! containment, protocols, matches and (as they land) tournaments.
 
 pub mod cli;
 pub mod commands;
+pub mod process;
 pub mod text;

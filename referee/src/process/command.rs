@@ -1,0 +1,157 @@
+//! How to start a bot: argv, working directory, extra environment.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+/// The command line of a bot, as the referee's configuration gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotCommand {
+    /// Program (first) and its arguments. Never empty.
+    pub argv: Vec<OsString>,
+    /// Working directory; the referee's own when `None`.
+    pub working_dir: Option<PathBuf>,
+    /// Variables added to (or replacing in) the inherited environment.
+    pub env: Vec<(OsString, OsString)>,
+}
+
+/// A command string that cannot be turned into an argv.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandParseError {
+    /// The string holds no word at all.
+    #[error("empty bot command")]
+    Empty,
+    /// Unbalanced quotes or a trailing backslash.
+    #[error("cannot split bot command {command:?}: {reason}")]
+    Quoting { command: String, reason: String },
+}
+
+impl BotCommand {
+    /// A command running `program` with no arguments.
+    pub fn new(program: impl Into<OsString>) -> Self {
+        BotCommand { argv: vec![program.into()], working_dir: None, env: Vec::new() }
+    }
+
+    /// Splits a shell-like string (`./bot --depth 3 'my arg'`) into words with
+    /// POSIX quoting rules; no expansion, no pipes, no shell is run.
+    pub fn parse(command: &str) -> Result<Self, CommandParseError> {
+        let words = shell_words::split(command).map_err(|e| CommandParseError::Quoting {
+            command: command.to_owned(),
+            reason: e.to_string(),
+        })?;
+        if words.is_empty() {
+            return Err(CommandParseError::Empty);
+        }
+        Ok(BotCommand {
+            argv: words.into_iter().map(OsString::from).collect(),
+            working_dir: None,
+            env: Vec::new(),
+        })
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
+        self.argv.push(arg.into());
+        self
+    }
+
+    /// Sets the working directory.
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.working_dir = Some(dir.into());
+        self
+    }
+
+    /// Adds one environment variable.
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// The program (argv\[0\]); empty if argv is empty.
+    pub fn program(&self) -> &OsStr {
+        self.argv.first().map(OsString::as_os_str).unwrap_or(OsStr::new(""))
+    }
+
+    /// Resolves the program the way `execvp` would (relative to the working
+    /// directory when it contains a slash, else through `PATH`), so that "not
+    /// found" and "not executable" are told apart before any fork.
+    pub(crate) fn resolve_program(&self) -> Result<PathBuf, ProgramProblem> {
+        use std::os::unix::ffi::OsStrExt;
+        let program = self.program();
+        if program.is_empty() {
+            return Err(ProgramProblem::NotFound);
+        }
+        if program.as_bytes().contains(&b'/') {
+            let path = Path::new(program);
+            let full = match (&self.working_dir, path.is_relative()) {
+                (Some(dir), true) => dir.join(path),
+                _ => path.to_path_buf(),
+            };
+            return check_executable(&full).map(|()| full);
+        }
+        let path_var = self
+            .env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone())
+            .or_else(|| std::env::var_os("PATH"))
+            .unwrap_or_else(|| OsString::from("/usr/local/bin:/usr/bin:/bin"));
+        let mut saw_non_executable = false;
+        for dir in std::env::split_paths(&path_var) {
+            let candidate = dir.join(program);
+            match check_executable(&candidate) {
+                Ok(()) => return Ok(candidate),
+                Err(ProgramProblem::NotExecutable) => saw_non_executable = true,
+                Err(ProgramProblem::NotFound) => {}
+            }
+        }
+        Err(if saw_non_executable { ProgramProblem::NotExecutable } else { ProgramProblem::NotFound })
+    }
+}
+
+/// Why a program cannot be started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ProgramProblem {
+    NotFound,
+    NotExecutable,
+}
+
+fn check_executable(path: &Path) -> Result<(), ProgramProblem> {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(path) {
+        Err(_) => Err(ProgramProblem::NotFound),
+        Ok(meta) if meta.is_dir() => Err(ProgramProblem::NotExecutable),
+        Ok(meta) if meta.permissions().mode() & 0o111 == 0 => Err(ProgramProblem::NotExecutable),
+        Ok(_) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_splits_quotes() {
+        let cmd = BotCommand::parse("python3 -u 'my bot.py' \"a b\"").map_err(|e| e.to_string());
+        let argv: Vec<OsString> =
+            ["python3", "-u", "my bot.py", "a b"].iter().map(OsString::from).collect();
+        assert_eq!(cmd.map(|c| c.argv), Ok(argv));
+    }
+
+    #[test]
+    fn parse_rejects_empty_and_bad_quotes() {
+        assert_eq!(BotCommand::parse("   "), Err(CommandParseError::Empty));
+        assert!(matches!(BotCommand::parse("a 'b"), Err(CommandParseError::Quoting { .. })));
+    }
+
+    #[test]
+    fn resolve_tells_missing_from_not_executable() {
+        assert_eq!(
+            BotCommand::new("/nonexistent/arbiter-bot").resolve_program(),
+            Err(ProgramProblem::NotFound)
+        );
+        assert_eq!(BotCommand::new("/etc/hostname-not-here-x").resolve_program(), Err(ProgramProblem::NotFound));
+        assert_eq!(BotCommand::new("/etc/passwd").resolve_program(), Err(ProgramProblem::NotExecutable));
+        assert!(BotCommand::new("sh").resolve_program().is_ok());
+    }
+}

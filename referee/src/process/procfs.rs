@@ -1,0 +1,167 @@
+//! Reading `/proc`: process tree, CPU times, environment markers, open pipes.
+//! Every reader tolerates processes vanishing mid-scan (they return `None`).
+
+use std::path::Path;
+use std::time::Duration;
+
+/// The fields of `/proc/<pid>/stat` the process layer needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ProcStat {
+    pub pid: i32,
+    pub state: u8,
+    pub ppid: i32,
+    pub pgrp: i32,
+    pub session: i32,
+    /// utime + stime, in clock ticks.
+    pub own_ticks: u64,
+    /// cutime + cstime (waited-for children), in clock ticks.
+    pub children_ticks: u64,
+}
+
+impl ProcStat {
+    pub(crate) fn is_zombie(&self) -> bool {
+        self.state == b'Z' || self.state == b'X'
+    }
+}
+
+/// Parses the text of `/proc/<pid>/stat`; `comm` may hold spaces and parentheses,
+/// so fields are counted from the last `)`.
+pub(crate) fn parse_stat(text: &str) -> Option<ProcStat> {
+    let open = text.find('(')?;
+    let pid = text.get(..open)?.trim().parse().ok()?;
+    let close = text.rfind(')')?;
+    let rest: Vec<&str> = text.get(close + 1..)?.split_whitespace().collect();
+    // rest[0] = state (field 3), so field n is rest[n - 3].
+    let field = |n: usize| rest.get(n - 3).copied();
+    let num = |n: usize| field(n).and_then(|f| f.parse::<i64>().ok());
+    let ticks = |n: usize| num(n).map(|v| v.max(0) as u64);
+    Some(ProcStat {
+        pid,
+        state: *field(3)?.as_bytes().first()?,
+        ppid: num(4)? as i32,
+        pgrp: num(5)? as i32,
+        session: num(6)? as i32,
+        own_ticks: ticks(14)? + ticks(15)?,
+        children_ticks: ticks(16)? + ticks(17)?,
+    })
+}
+
+pub(crate) fn read_stat(pid: i32) -> Option<ProcStat> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(&text)
+}
+
+/// Every visible process id (thread-group leaders only).
+pub(crate) fn list_pids() -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
+}
+
+/// All processes with their stat, one snapshot.
+pub(crate) fn snapshot() -> Vec<ProcStat> {
+    list_pids().into_iter().filter_map(read_stat).collect()
+}
+
+/// True when the process's environment contains exactly `entry` (`KEY=value`).
+pub(crate) fn environ_contains(pid: i32, entry: &[u8]) -> bool {
+    match std::fs::read(format!("/proc/{pid}/environ")) {
+        Ok(env) => env.split(|&b| b == 0).any(|e| e == entry),
+        Err(_) => false,
+    }
+}
+
+/// True when the process holds an fd on one of the given pipe inodes.
+pub(crate) fn holds_pipe(pid: i32, inodes: &[u64]) -> bool {
+    if inodes.is_empty() {
+        return false;
+    }
+    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read_link(e.path()).ok())
+        .filter_map(|target| pipe_inode(&target))
+        .any(|ino| inodes.contains(&ino))
+}
+
+fn pipe_inode(target: &Path) -> Option<u64> {
+    let s = target.to_str()?;
+    s.strip_prefix("pipe:[")?.strip_suffix(']')?.parse().ok()
+}
+
+/// Kernel clock ticks per second for `/proc/<pid>/stat` times.
+pub(crate) fn ticks_per_second() -> u64 {
+    use nix::unistd::{sysconf, SysconfVar};
+    match sysconf(SysconfVar::CLK_TCK) {
+        Ok(Some(t)) if t > 0 => t as u64,
+        _ => 100,
+    }
+}
+
+pub(crate) fn ticks_to_duration(ticks: u64) -> Duration {
+    let hz = ticks_per_second();
+    Duration::from_secs(ticks / hz) + Duration::from_nanos((ticks % hz) * 1_000_000_000 / hz)
+}
+
+/// Pids whose ancestry (by ppid) reaches `root`, `root` excluded.
+pub(crate) fn descendants(all: &[ProcStat], root: i32) -> Vec<i32> {
+    let mut found = vec![root];
+    let mut i = 0;
+    while let Some(&parent) = found.get(i) {
+        for p in all {
+            if p.ppid == parent && !found.contains(&p.pid) {
+                found.push(p.pid);
+            }
+        }
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_stat_with_odd_comm() {
+        let line = "1234 (a b) c)) S 1 1234 1234 0 -1 4194560 100 0 0 0 7 3 2 1 20 0 1 0 5 0 0";
+        let s = parse_stat(line);
+        assert_eq!(
+            s,
+            Some(ProcStat {
+                pid: 1234,
+                state: b'S',
+                ppid: 1,
+                pgrp: 1234,
+                session: 1234,
+                own_ticks: 10,
+                children_ticks: 3
+            })
+        );
+        assert_eq!(parse_stat("garbage"), None);
+    }
+
+    #[test]
+    fn own_process_is_readable() {
+        let me = std::process::id() as i32;
+        let s = read_stat(me);
+        assert_eq!(s.map(|s| s.pid), Some(me));
+        assert!(list_pids().contains(&me));
+    }
+
+    #[test]
+    fn descendants_follow_ppid_chains() {
+        let mk = |pid, ppid| ProcStat {
+            pid,
+            state: b'S',
+            ppid,
+            pgrp: pid,
+            session: pid,
+            own_ticks: 0,
+            children_ticks: 0,
+        };
+        let all = [mk(10, 1), mk(11, 10), mk(12, 11), mk(13, 1), mk(14, 12)];
+        let mut d = descendants(&all, 10);
+        d.sort();
+        assert_eq!(d, vec![11, 12, 14]);
+    }
+}
