@@ -11,10 +11,7 @@ const F: Seat = Seat::First;
 const S: Seat = Seat::Second;
 
 fn empty_rows() -> [[Cell; 8]; 4] {
-    let mut rows = [[Cell {
-        owner: F,
-        level: 0,
-    }; 8]; 4];
+    let mut rows = [[Cell { owner: F, level: 0 }; 8]; 4];
     for row in rows.iter_mut() {
         for (c, cell) in row.iter_mut().enumerate() {
             cell.owner = if c < 4 { F } else { S };
@@ -55,7 +52,10 @@ fn cell(owner: Seat, level: u8) -> Cell {
 
 #[test]
 fn note_example_cross_half_merge_and_ownership() {
-    let mut d = at(&[(0, 1, F, 1), (0, 3, F, 1), (0, 4, S, 1)], Step::FirstSlide);
+    let mut d = at(
+        &[(0, 1, F, 1), (0, 3, F, 1), (0, 4, S, 1)],
+        Step::FirstSlide,
+    );
     d.play(Move::Slide(Direction::Right)).unwrap();
     assert_eq!(d.cell(0, 3), cell(F, 1));
     assert_eq!(d.cell(0, 4), cell(F, 2));
@@ -113,12 +113,18 @@ fn merge_with_opponent_tile_inside_own_half() {
 #[test]
 fn merge_once_per_move() {
     // 1,1,2 sliding right: the 2 stays, the two 1s merge into a 2 beside it: 2,2, not 3.
-    let mut d = at(&[(0, 1, F, 1), (0, 2, F, 1), (0, 3, F, 2)], Step::FirstSlide);
+    let mut d = at(
+        &[(0, 1, F, 1), (0, 2, F, 1), (0, 3, F, 2)],
+        Step::FirstSlide,
+    );
     d.play(Move::Slide(Direction::Right)).unwrap();
     let row: Vec<u8> = (0..4).map(|c| d.cell(0, c).level).collect();
     assert_eq!(row, vec![0, 0, 2, 2]);
     // 1,1,2 sliding left: 1+1 -> 2 at col 0, the 2 stops beside it.
-    let mut d = at(&[(0, 0, F, 1), (0, 1, F, 1), (0, 2, F, 2)], Step::FirstSlide);
+    let mut d = at(
+        &[(0, 0, F, 1), (0, 1, F, 1), (0, 2, F, 2)],
+        Step::FirstSlide,
+    );
     d.play(Move::Slide(Direction::Left)).unwrap();
     let row: Vec<u8> = (0..4).map(|c| d.cell(0, c).level).collect();
     assert_eq!(row, vec![2, 2, 0, 0]);
@@ -268,7 +274,10 @@ fn slide_skipped_when_no_direction_changes_the_board() {
         vec![Move::Slide(Direction::Down), Move::Slide(Direction::Left)]
     );
     assert_eq!(d.play(Move::Skip), Err(IllegalMove::CannotPass));
-    assert_eq!(d.play(Move::Slide(Direction::Up)), Err(IllegalMove::NoChange));
+    assert_eq!(
+        d.play(Move::Slide(Direction::Up)),
+        Err(IllegalMove::NoChange)
+    );
     assert_eq!(
         d.play(Move::Place { row: 0, col: 0 }),
         Err(IllegalMove::WrongStep {
@@ -337,8 +346,13 @@ fn step_order_and_errors_at_the_start() {
 }
 
 fn final_outcome(tiles: &[(usize, usize, Seat, u8)]) -> arbiter_engine::Outcome {
-    let d = Duel::from_board(&seq_config(3, &[0; 3]), rows_with(tiles), 3, Step::FirstPlace)
-        .unwrap();
+    let d = Duel::from_board(
+        &seq_config(3, &[0; 3]),
+        rows_with(tiles),
+        3,
+        Step::FirstPlace,
+    )
+    .unwrap();
     assert_eq!(d.to_move(), None);
     d.outcome().unwrap()
 }
@@ -423,7 +437,10 @@ fn outcome_compares_levels_from_the_top() {
 
 #[test]
 fn scores_sum_two_to_the_level() {
-    let d = at(&[(0, 0, F, 3), (0, 6, F, 1), (3, 3, S, 10)], Step::FirstPlace);
+    let d = at(
+        &[(0, 0, F, 3), (0, 6, F, 1), (3, 3, S, 10)],
+        Step::FirstPlace,
+    );
     assert_eq!(d.scores(), [8 + 2, 1024]);
     assert_eq!(d.level_counts(F)[3], 1);
     assert_eq!(d.level_counts(F)[1], 1);
@@ -533,7 +550,10 @@ fn board_printout_errors() {
     assert_eq!(parse_board(&four(line)).unwrap(), empty_rows());
     let err = |t: &str| parse_board(t).unwrap_err();
     assert_eq!(err(&format!("{line}\n{line}\n{line}")).line, 0);
-    assert_eq!(err(&format!("{line}\n{line}\n{line}\n{line}\n{line}")).line, 0);
+    assert_eq!(
+        err(&format!("{line}\n{line}\n{line}\n{line}\n{line}")).line,
+        0
+    );
     assert_eq!(err(&four("+00 +00 +00 +00 -00 -00 -00")).line, 3);
     assert_eq!(err(&four("+00 +00 +00 +00 -00 -00 -00 -00 -00")).line, 3);
     assert_eq!(err(&four("+00 +00 +00 +00 -00 -00 -00 *00")).line, 3);

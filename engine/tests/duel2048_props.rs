@@ -14,11 +14,12 @@ fn config_strategy() -> impl Strategy<Value = Config> {
             random: RandomSource::Seed(seed),
         }),
         (1u16..40).prop_flat_map(|rounds| {
-            proptest::collection::vec(0u32..720_720, rounds as usize..rounds as usize + 3)
-                .prop_map(move |seq| Config {
+            proptest::collection::vec(0u32..720_720, rounds as usize..rounds as usize + 3).prop_map(
+                move |seq| Config {
                     rounds,
                     random: RandomSource::Sequence(seq),
-                })
+                },
+            )
         }),
     ]
 }
@@ -34,10 +35,7 @@ fn candidates() -> Vec<Move> {
             v.push(Move::Place { row, col });
         }
     }
-    v.push(Move::Place {
-        row: 255,
-        col: 255,
-    });
+    v.push(Move::Place { row: 255, col: 255 });
     v
 }
 

@@ -831,7 +831,10 @@ pub fn parse_move_text(text: &str) -> Result<Move, ParseMoveError> {
     };
     let (a, b) = match inner.split_once(',') {
         Some((a, b)) => (a.trim(), b.trim()),
-        None => inner.trim().split_once(char::is_whitespace).ok_or_else(err)?,
+        None => inner
+            .trim()
+            .split_once(char::is_whitespace)
+            .ok_or_else(err)?,
     };
     let b = b.trim();
     let num = |s: &str| -> Option<u8> {
@@ -901,7 +904,10 @@ pub fn parse_board(text: &str) -> Result<[[Cell; 8]; 4], BoardTextError> {
             line: 0,
             problem: "fewer than 4 lines",
         })?;
-        let e = |problem| BoardTextError { line: r + 1, problem };
+        let e = |problem| BoardTextError {
+            line: r + 1,
+            problem,
+        };
         let mut tokens = line.split_whitespace();
         for (c, cell) in row.iter_mut().enumerate() {
             let tok = tokens.next().ok_or(e("fewer than 8 cells"))?;
