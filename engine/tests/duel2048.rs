@@ -596,3 +596,29 @@ fn notation() {
     assert_eq!(d.format_move(Move::Slide(Direction::Left)), "left");
     assert_eq!(d.format_move(Move::Skip), "skip");
 }
+
+#[test]
+fn seed_document_record_slide() {
+    // The seed document's sample record: after `player 0 set position (0, 0)` and `player 1 set
+    // position (0, 4)`, `player 0 set direction right` prints `+00 +00 +00 +00 +02 -00 ...`.
+    // (Its two placements cannot both be `next` cells of one sequence value under the note's
+    // reversed order for the second player, so the board is set up directly.)
+    let before = parse_board(
+        "+01 +00 +00 +00 -01 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00",
+    )
+    .unwrap();
+    let mut d = Duel::from_board(&Config::default(), before, 0, Step::FirstSlide).unwrap();
+    d.play(d.parse_move("right").unwrap()).unwrap();
+    assert_eq!(
+        d.board_text(),
+        "+00 +00 +00 +00 +02 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00"
+    );
+    // The second player now owns no tile: its slide is skipped.
+    assert_eq!(d.forced_move(), Some(Move::Skip));
+}

@@ -35,7 +35,7 @@
 //! levels 13..1. Higher levels cannot occur in a game of up to 10000 rounds started from the
 //! empty board (at most 40000 points of tiles are ever placed, below 2^16, and a level above 13
 //! would need 16384), but a board built with [`Duel::from_board`] may hold them: such levels are
-//! compared first, each at its own level, above 13.
+//! compared first, each at its own level, above 13. A draw reports `level: None, counts: [0, 0]`.
 //!
 //! # Random sequence
 //! [`RandomSource::Seed`] draws the sequence with [`random_sequence`]: SplitMix64 over the seed,
@@ -403,6 +403,7 @@ impl Duel {
     /// board, the game about to play `step` of round `round` (`round == rounds` with
     /// `Step::FirstPlace`: the game is over). Empty cells must belong to their half's owner;
     /// levels are at most [`MAX_LEVEL`]. The board need not be reachable in a real game.
+    /// [`Game::ply`] then counts as if every earlier step had been played (`round * 4 + step`).
     pub fn from_board(
         config: &Config,
         rows: [[Cell; 8]; 4],
