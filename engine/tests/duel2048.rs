@@ -622,3 +622,13 @@ fn seed_document_record_slide() {
     // The second player now owns no tile: its slide is skipped.
     assert_eq!(d.forced_move(), Some(Move::Skip));
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn config_json_shape() {
+    let json = serde_json::to_string(&Config::default()).unwrap();
+    assert_eq!(json, r#"{"rounds":500,"random":{"seed":0}}"#);
+    let c: Config =
+        serde_json::from_str(r#"{"rounds":3,"random":{"sequence":[1,2,719999]}}"#).unwrap();
+    assert_eq!(c, seq_config(3, &[1, 2, 719_999]));
+}

@@ -309,6 +309,10 @@ fn assert_same(d: &Duel, r: &RefGame, ctx: &str) {
     for (s, b) in [(Seat::First, true), (Seat::Second, false)] {
         let want = r.board.get_next(b, r.round).map(|p| (p.0 as u8, p.1 as u8));
         assert_eq!(d.next_cell(s), want, "{ctx}: next cell of {s}");
+        for dir in Direction::ALL {
+            let want = r.board.clone().slide(b, dir.index());
+            assert_eq!(d.slide_changes(s, dir), want, "{ctx}: {s} {dir:?} changes");
+        }
     }
 }
 
