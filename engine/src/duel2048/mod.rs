@@ -910,6 +910,20 @@ pub fn parse_move_text(text: &str) -> Result<Move, ParseMoveError> {
     }
 }
 
+/// Slides `mover`'s tiles in `dir` on a board snapshot, whoever is to move; returns whether the
+/// board changed (the original `Chessboard.move`). For analysis tools and API adapters.
+pub fn slide_rows(rows: &mut [[Cell; 8]; 4], mover: Seat, dir: Direction) -> bool {
+    let mut cells = empty_board();
+    for (i, cell) in cells.iter_mut().enumerate() {
+        *cell = rows[i / 8][i % 8];
+    }
+    let changed = slide_cells(&mut cells, mover, dir);
+    for (i, cell) in cells.iter().enumerate() {
+        rows[i / 8][i % 8] = *cell;
+    }
+    changed
+}
+
 /// Writes `rows` as the original printout (see [`Duel::write_board`]).
 pub fn write_board_rows(rows: &[[Cell; 8]; 4], out: &mut String) {
     for (r, row) in rows.iter().enumerate() {
