@@ -61,7 +61,11 @@ fn assert_verdict(s: &Setup, want: Option<ForbiddenKind>) {
     match want {
         Some(kind) => {
             assert_eq!(g.play(s.star), Err(IllegalMove::Forbidden(kind)));
-            assert_eq!(g.stone(s.star), None, "a refused move leaves the board alone");
+            assert_eq!(
+                g.stone(s.star),
+                None,
+                "a refused move leaves the board alone"
+            );
             assert_eq!(g.ply(), s.game.ply());
             assert_eq!(g.to_move(), Some(Seat::First));
         }
@@ -264,10 +268,15 @@ fn three_whose_only_straight_four_point_is_an_overline_is_fake() {
     let s = renju((3, 2), &fake);
     assert_verdict(&s, None);
     // The straight-four point, judged with S on the board, is an overline.
-    let q1 = Point { x: s.star.x + 2, y: s.star.y };
+    let q1 = Point {
+        x: s.star.x + 2,
+        y: s.star.y,
+    };
     let mut with_s = s.game.clone();
     with_s.play(s.star).expect("S is allowed");
-    with_s.play(Point { x: 0, y: 14 }).expect("a white move far away");
+    with_s
+        .play(Point { x: 0, y: 14 })
+        .expect("a white move far away");
     assert_eq!(with_s.forbidden_kind(q1), Some(Overline));
 
     let real = [
@@ -314,10 +323,15 @@ fn three_whose_only_straight_four_point_is_a_double_three_is_fake() {
     // q1 is a four-three-three: a double-three, so S's row is a fake three and S is allowed.
     let s = renju((3, 2), &nested(false));
     assert_verdict(&s, None);
-    let q1 = Point { x: s.star.x + 2, y: s.star.y };
+    let q1 = Point {
+        x: s.star.x + 2,
+        y: s.star.y,
+    };
     let mut with_s = s.game.clone();
     with_s.play(s.star).expect("S is allowed");
-    with_s.play(Point { x: 14, y: 14 }).expect("a white move far away");
+    with_s
+        .play(Point { x: 14, y: 14 })
+        .expect("a white move far away");
     assert_eq!(with_s.forbidden_kind(q1), Some(DoubleThree));
 }
 
@@ -327,15 +341,25 @@ fn nested_fake_three_makes_the_outer_three_real_again() {
     // so S's row three is real: S is a double-three.
     let s = renju((3, 2), &nested(true));
     assert_verdict(&s, Some(DoubleThree));
-    let q1 = Point { x: s.star.x + 2, y: s.star.y };
-    let q2 = Point { x: q1.x, y: q1.y + 2 };
+    let q1 = Point {
+        x: s.star.x + 2,
+        y: s.star.y,
+    };
+    let q2 = Point {
+        x: q1.x,
+        y: q1.y + 2,
+    };
     let mut with_s = s.game.clone();
     with_s.play_unchecked(s.star);
-    with_s.play(Point { x: 14, y: 14 }).expect("a white move far away");
+    with_s
+        .play(Point { x: 14, y: 14 })
+        .expect("a white move far away");
     assert_eq!(with_s.forbidden_kind(q1), None);
     let mut with_q1 = with_s.clone();
     with_q1.play(q1).expect("q1 is allowed");
-    with_q1.play(Point { x: 14, y: 13 }).expect("a white move far away");
+    with_q1
+        .play(Point { x: 14, y: 13 })
+        .expect("a white move far away");
     assert_eq!(with_q1.forbidden_kind(q2), Some(Overline));
 }
 
@@ -594,7 +618,11 @@ fn standard_overline_wins_for_nobody() {
         assert!(s.game.forbidden_points().is_empty());
         let mut g = s.game.clone();
         assert_eq!(g.play(s.star), Ok(()));
-        assert_eq!(g.outcome(), None, "six in a row does not win under standard");
+        assert_eq!(
+            g.outcome(),
+            None,
+            "six in a row does not win under standard"
+        );
         assert_eq!(g.to_move(), Some(seat.other()));
         assert_eq!(g.winning_line(), None);
     }
@@ -640,7 +668,10 @@ fn forbidden_shapes_are_free_under_other_rules() {
 fn forbidden_points_listed_whoever_is_to_move() {
     let black = renju((3, 3), CROSS_THREES);
     let white = setup_with(15, Rule::Renju, (3, 3), CROSS_THREES, Seat::Second);
-    assert!(black.game.forbidden_points().contains(&(black.star, DoubleThree)));
+    assert!(black
+        .game
+        .forbidden_points()
+        .contains(&(black.star, DoubleThree)));
     assert_eq!(black.game.forbidden_points(), white.game.forbidden_points());
     // White to move: the point is an ordinary legal move for white.
     let mut moves = Vec::new();

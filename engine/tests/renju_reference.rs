@@ -256,7 +256,13 @@ fn diagram(n: u8, stones: &[(Point, Seat)]) -> String {
 
 /// `count` stones dropped at random within `spread` of the centre, black with probability
 /// `black_pct` percent (more black makes more forbidden shapes).
-fn random_stones(rng: &mut Rng, n: u8, count: usize, spread: u8, black_pct: u64) -> Vec<(Point, Seat)> {
+fn random_stones(
+    rng: &mut Rng,
+    n: u8,
+    count: usize,
+    spread: u8,
+    black_pct: u64,
+) -> Vec<(Point, Seat)> {
     let mut taken = vec![false; n as usize * n as usize];
     let mut out = Vec::new();
     let lo = (n / 2).saturating_sub(spread);

@@ -34,7 +34,9 @@ pub(crate) struct Lines {
 
 impl core::fmt::Debug for Lines {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Lines").field("n", &self.n).finish_non_exhaustive()
+        f.debug_struct("Lines")
+            .field("n", &self.n)
+            .finish_non_exhaustive()
     }
 }
 
