@@ -402,7 +402,7 @@ fn random_game(rng: &mut Rng, size: u8, rule: Rule, check_legality_every: usize)
         } else {
             assert!(forbidden.iter().all(|(p, _)| moves.contains(p)));
         }
-        if check_legality_every > 0 && g.ply() % check_legality_every == 0 {
+        if check_legality_every > 0 && g.ply().rem_euclid(check_legality_every) == 0 {
             // play accepts exactly the legal moves.
             for y in 0..size + 1 {
                 for x in 0..size + 1 {
