@@ -236,6 +236,8 @@ fn from_stones_setup() {
     assert_eq!(g.history(), &[pt(7, 7), pt(8, 8)]);
     assert_eq!(g.scores(), [1, 1]);
     assert_eq!(g.to_move(), Some(Seat::First));
+    assert_eq!(g.forbidden_kind(pt(15, 15)), None, "off the board");
+    assert_eq!(g.forbidden_kind(pt(7, 7)), None, "taken");
     assert!(Gomoku::from_stones(&config, &[(pt(15, 7), Seat::First)], Seat::First).is_err());
     assert!(Gomoku::from_stones(
         &config,
