@@ -596,3 +596,39 @@ fn notation() {
     assert_eq!(d.format_move(Move::Slide(Direction::Left)), "left");
     assert_eq!(d.format_move(Move::Skip), "skip");
 }
+
+#[test]
+fn seed_document_record_slide() {
+    // The seed document's sample record: after `player 0 set position (0, 0)` and `player 1 set
+    // position (0, 4)`, `player 0 set direction right` prints `+00 +00 +00 +00 +02 -00 ...`.
+    // (Its two placements cannot both be `next` cells of one sequence value under the note's
+    // reversed order for the second player, so the board is set up directly.)
+    let before = parse_board(
+        "+01 +00 +00 +00 -01 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00",
+    )
+    .unwrap();
+    let mut d = Duel::from_board(&Config::default(), before, 0, Step::FirstSlide).unwrap();
+    d.play(d.parse_move("right").unwrap()).unwrap();
+    assert_eq!(
+        d.board_text(),
+        "+00 +00 +00 +00 +02 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00\n\
+         +00 +00 +00 +00 -00 -00 -00 -00"
+    );
+    // The second player now owns no tile: its slide is skipped.
+    assert_eq!(d.forced_move(), Some(Move::Skip));
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn config_json_shape() {
+    let json = serde_json::to_string(&Config::default()).unwrap();
+    assert_eq!(json, r#"{"rounds":500,"random":{"seed":0}}"#);
+    let c: Config =
+        serde_json::from_str(r#"{"rounds":3,"random":{"sequence":[1,2,719999]}}"#).unwrap();
+    assert_eq!(c, seq_config(3, &[1, 2, 719_999]));
+}

@@ -35,7 +35,7 @@
 //! levels 13..1. Higher levels cannot occur in a game of up to 10000 rounds started from the
 //! empty board (at most 40000 points of tiles are ever placed, below 2^16, and a level above 13
 //! would need 16384), but a board built with [`Duel::from_board`] may hold them: such levels are
-//! compared first, each at its own level, above 13.
+//! compared first, each at its own level, above 13. A draw reports `level: None, counts: [0, 0]`.
 //!
 //! # Random sequence
 //! [`RandomSource::Seed`] draws the sequence with [`random_sequence`]: SplitMix64 over the seed,
@@ -258,6 +258,8 @@ pub struct Duel {
     round: u16,
     /// 0..=3, see [`Step`].
     step: u8,
+    /// Occupied cells, bit `row * 8 + col`; kept in step with `cells`.
+    occupied: u32,
     /// Directions that change the board for the mover (bit = `Direction as u8`); kept up to date
     /// whenever the current step is a slide.
     slide_mask: u8,
@@ -300,8 +302,16 @@ const fn lines(dir: Direction) -> (isize, isize, usize, usize, isize) {
 /// Slides `mover`'s tiles in `dir` (rules in the module docs); returns whether anything changed.
 fn slide_cells(cells: &mut [Cell; CELLS], mover: Seat, dir: Direction) -> bool {
     let (start, stride, len, count, line_step) = lines(dir);
+    let mine = owned_bits(cells, mover);
     let mut changed = false;
     for line in 0..count {
+        let line_bits = match dir {
+            Direction::Up | Direction::Down => COL0 << line,
+            Direction::Left | Direction::Right => 0xFF << (8 * line),
+        };
+        if mine & line_bits == 0 {
+            continue;
+        }
         let first = start + line as isize * line_step;
         let at = |k: usize| (first + k as isize * stride) as usize;
         // Positions (within the line) of tiles produced by a merge in this slide.
@@ -348,54 +358,93 @@ fn slide_cells(cells: &mut [Cell; CELLS], mover: Seat, dir: Direction) -> bool {
 ///
 /// A slide changes the board exactly when some mover tile's next cell is an empty cell of the
 /// mover's half or a tile of equal level: the first such tile in processing order still sees
-/// that when its turn comes, since nothing before it moved.
+/// that when its turn comes, since nothing before it moved. Computed on bit sets, branch-free.
 fn slide_mask(cells: &[Cell; CELLS], mover: Seat) -> u8 {
-    let mut mask = 0u8;
-    let open = |n: usize, level: u8| {
-        let c = cells[n];
-        (c.level == 0 && half_owner((n % 8) as u8) == mover) || c.level == level
-    };
-    for (i, c) in cells.iter().enumerate() {
-        if c.level == 0 || c.owner != mover {
-            continue;
-        }
-        let (row, col) = (i / 8, i % 8);
-        if row > 0 && open(i - 8, c.level) {
-            mask |= 1 << Direction::Up as u8;
-        }
-        if row < 3 && open(i + 8, c.level) {
-            mask |= 1 << Direction::Down as u8;
-        }
-        if col > 0 && open(i - 1, c.level) {
-            mask |= 1 << Direction::Left as u8;
-        }
-        if col < 7 && open(i + 1, c.level) {
-            mask |= 1 << Direction::Right as u8;
-        }
-        if mask == 0b1111 {
-            break;
-        }
+    let mut occupied = 0u32;
+    let mut mine = 0u32;
+    // Bit i: cells i and i + 8 (vertical) / i + 1 (horizontal, same row) hold equal tiles.
+    let mut eq_v = 0u32;
+    let mut eq_h = 0u32;
+    let mut levels = [0u8; CELLS + 8];
+    for (l, c) in levels.iter_mut().zip(cells) {
+        *l = c.level;
     }
-    mask
+    for (i, c) in cells.iter().enumerate() {
+        let full = c.level != 0;
+        occupied |= u32::from(full) << i;
+        mine |= u32::from(full & (c.owner == mover)) << i;
+        eq_v |= u32::from(full & (levels[i + 8] == c.level)) << i;
+        eq_h |= u32::from(full & (levels[i + 1] == c.level)) << i;
+    }
+    eq_h &= !COL7;
+    let open = !occupied & half_bits(mover);
+    let up = mine & ((open << 8) | (eq_v << 8));
+    let down = mine & ((open >> 8) | eq_v);
+    let left = mine & (((open << 1) & !COL0) | (eq_h << 1));
+    let right = mine & (((open >> 1) & !COL7) | eq_h);
+    u8::from(up != 0)
+        | u8::from(down != 0) << 1
+        | u8::from(left != 0) << 2
+        | u8::from(right != 0) << 3
 }
 
-/// `next(p, r)` on `cells` for the sequence value `value`.
-fn next_cell_of(cells: &[Cell; CELLS], seat: Seat, value: u32) -> Option<(u8, u8)> {
-    let (lo, hi) = match seat {
-        Seat::First => (0usize, 4usize),
-        Seat::Second => (4, 8),
-    };
-    let free = |i: usize| cells[i].level == 0 && (lo..hi).contains(&(i % 8));
-    let n = (0..CELLS).filter(|&i| free(i)).count();
+/// Column 0 of every row, as a bit set.
+const COL0: u32 = 0x0101_0101;
+/// Column 7 of every row, as a bit set.
+const COL7: u32 = 0x8080_8080;
+
+/// `seat`'s tiles as a bit set (bit `row * 8 + col`).
+fn owned_bits(cells: &[Cell; CELLS], seat: Seat) -> u32 {
+    cells.iter().enumerate().fold(0, |acc, (i, c)| {
+        acc | (u32::from(c.level != 0 && c.owner == seat) << i)
+    })
+}
+
+/// Bit `row * 8 + col` for each cell of the first player's half (columns 0..3).
+const FIRST_HALF: u32 = 0x0F0F_0F0F;
+
+/// The cells of `seat`'s half as a bit set (bit `row * 8 + col`).
+#[inline]
+const fn half_bits(seat: Seat) -> u32 {
+    match seat {
+        Seat::First => FIRST_HALF,
+        Seat::Second => !FIRST_HALF,
+    }
+}
+
+/// The occupied cells as a bit set (bit `row * 8 + col`).
+fn occupancy(cells: &[Cell; CELLS]) -> u32 {
+    cells
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, c)| acc | (u32::from(c.level != 0) << i))
+}
+
+/// `next(p, r)` for the sequence value `value`, given the occupied cells: the k-th free cell of
+/// `seat`'s half, counting in row-major order (bit order) for the first player and backwards
+/// for the second.
+fn next_cell_of(occupied: u32, seat: Seat, value: u32) -> Option<(u8, u8)> {
+    let mut free = !occupied & half_bits(seat);
+    let n = free.count_ones();
     if n == 0 {
         return None;
     }
-    let k = value as usize % n;
-    let found = match seat {
-        Seat::First => (0..CELLS).filter(|&i| free(i)).nth(k),
-        Seat::Second => (0..CELLS).rev().filter(|&i| free(i)).nth(k),
+    let k = value % n;
+    let i = match seat {
+        Seat::First => {
+            for _ in 0..k {
+                free &= free - 1;
+            }
+            free.trailing_zeros()
+        }
+        Seat::Second => {
+            for _ in 0..k {
+                free &= !(1u32 << (31 - free.leading_zeros()));
+            }
+            31 - free.leading_zeros()
+        }
     };
-    found.map(|i| ((i / 8) as u8, (i % 8) as u8))
+    Some(((i / 8) as u8, (i % 8) as u8))
 }
 
 impl Duel {
@@ -403,6 +452,7 @@ impl Duel {
     /// board, the game about to play `step` of round `round` (`round == rounds` with
     /// `Step::FirstPlace`: the game is over). Empty cells must belong to their half's owner;
     /// levels are at most [`MAX_LEVEL`]. The board need not be reachable in a real game.
+    /// [`Game::ply`] then counts as if every earlier step had been played (`round * 4 + step`).
     pub fn from_board(
         config: &Config,
         rows: [[Cell; 8]; 4],
@@ -432,6 +482,7 @@ impl Duel {
                 duel.cells[idx(r as u8, c as u8)] = *cell;
             }
         }
+        duel.occupied = occupancy(&duel.cells);
         duel.round = round;
         duel.step = step as u8;
         duel.refresh();
@@ -478,7 +529,7 @@ impl Duel {
     /// (`None` when that half is full or the game is over).
     pub fn next_cell(&self, seat: Seat) -> Option<(u8, u8)> {
         let value = *self.shared.sequence.get(self.round as usize)?;
-        next_cell_of(&self.cells, seat, value)
+        next_cell_of(self.occupied, seat, value)
     }
 
     /// The random sequence in use.
@@ -536,7 +587,7 @@ impl Duel {
     }
 
     fn board_full(&self) -> bool {
-        self.cells.iter().all(|c| c.level != 0)
+        self.occupied == u32::MAX
     }
 
     /// Whether the current step has no decision (the game must not be over).
@@ -635,6 +686,7 @@ impl Game for Duel {
             cells: empty_board(),
             round: 0,
             step: 0,
+            occupied: 0,
             slide_mask: 0,
         };
         duel.refresh();
@@ -672,12 +724,18 @@ impl Game for Duel {
         match self.step_kind() {
             StepKind::Place => {
                 let mover = self.mover();
-                let next = self.next_cell(mover);
-                for (i, c) in self.cells.iter().enumerate() {
-                    let (row, col) = ((i / 8) as u8, (i % 8) as u8);
-                    if c.level == 0 && (half_owner(col) != mover || next == Some((row, col))) {
-                        out.push(Move::Place { row, col });
-                    }
+                let mut cells = !self.occupied & half_bits(mover.other());
+                if let Some((row, col)) = self.next_cell(mover) {
+                    cells |= 1 << idx(row, col);
+                }
+                // Ascending bits: row-major order.
+                while cells != 0 {
+                    let i = cells.trailing_zeros() as u8;
+                    out.push(Move::Place {
+                        row: i / 8,
+                        col: i % 8,
+                    });
+                    cells &= cells - 1;
                 }
             }
             StepKind::Slide => {
@@ -731,11 +789,14 @@ impl Game for Duel {
                         owner: half_owner(col),
                         level: 1,
                     };
+                    self.occupied |= 1 << idx(row, col);
                 }
             }
             Move::Slide(d) => {
                 let mover = self.mover();
-                slide_cells(&mut self.cells, mover, d);
+                if slide_cells(&mut self.cells, mover, d) {
+                    self.occupied = occupancy(&self.cells);
+                }
             }
             Move::Skip => {}
         }
@@ -847,6 +908,20 @@ pub fn parse_move_text(text: &str) -> Result<Move, ParseMoveError> {
         (Some(row), Some(col)) if row < ROWS && col < COLS => Ok(Move::Place { row, col }),
         _ => Err(err()),
     }
+}
+
+/// Slides `mover`'s tiles in `dir` on a board snapshot, whoever is to move; returns whether the
+/// board changed (the original `Chessboard.move`). For analysis tools and API adapters.
+pub fn slide_rows(rows: &mut [[Cell; 8]; 4], mover: Seat, dir: Direction) -> bool {
+    let mut cells = empty_board();
+    for (i, cell) in cells.iter_mut().enumerate() {
+        *cell = rows[i / 8][i % 8];
+    }
+    let changed = slide_cells(&mut cells, mover, dir);
+    for (i, cell) in cells.iter().enumerate() {
+        rows[i / 8][i % 8] = *cell;
+    }
+    changed
 }
 
 /// Writes `rows` as the original printout (see [`Duel::write_board`]).

@@ -3,7 +3,9 @@
 //! Black ([`Seat::First`]) moves first; there are no passes. A five wins: five or more in a row
 //! under freestyle, exactly five under standard (an overline wins for nobody, play goes on),
 //! and under renju exactly five for black and five or more for white, black being barred from
-//! the forbidden points of [`renju`]. A full board without a win is a draw.
+//! the forbidden points of [`renju`]. A full board without a win is a draw; so is, under renju,
+//! a board whose every empty point is forbidden for black when black is to move (RIF would
+//! let black pass; this engine has no passes).
 //!
 //! Notation ([`Game::format_move`]): column letter (`A` = x 0, through `Z` on 26 x 26, `I`
 //! included) then the row number counted from the bottom (`size - y`), as seed 003 writes
@@ -95,7 +97,8 @@ const NOTATION: &str =
 impl Gomoku {
     /// A position set up from stones, for analysis or to resume a game (Gomocup's `BOARD`).
     /// The stones become the history in the order given. Lines already on the board are not
-    /// judged: the game is running, `to_move` plays next (a full board is a draw).
+    /// judged: the game is running and `to_move` plays next, unless the board is full (or,
+    /// under renju with black to move, has only forbidden points): then it is a draw.
     pub fn from_stones(
         config: &Config,
         stones: &[(Point, Seat)],
@@ -114,7 +117,7 @@ impl Gomoku {
             game.history.push(p);
         }
         game.to_move = to_move;
-        if game.is_full() {
+        if !game.side_to_move_has_a_point() {
             game.outcome = Some(Outcome {
                 winner: None,
                 reason: EndReason::BoardFull,
@@ -244,14 +247,34 @@ impl Gomoku {
                 return;
             }
         }
-        if self.is_full() {
+        self.to_move = seat.other();
+        if self.is_full() || !self.side_to_move_has_a_point() {
             self.outcome = Some(Outcome {
                 winner: None,
                 reason: EndReason::BoardFull,
             });
-            return;
         }
-        self.to_move = seat.other();
+    }
+
+    /// Whether the side to move has an empty point it may play. Only renju black can lack one
+    /// on a board with empty points (all of them forbidden); with no passes, that ends the
+    /// game as a full board would.
+    fn side_to_move_has_a_point(&self) -> bool {
+        if self.config.rule != Rule::Renju || self.to_move != Seat::First {
+            return !self.is_full();
+        }
+        let mut scratch = self.lines.clone();
+        (0..self.config.size).any(|y| {
+            let mut empty = self.lines.empty_row(y);
+            while empty != 0 {
+                let x = empty.trailing_zeros() as u8;
+                empty &= empty - 1;
+                if renju::forbidden_at(&mut scratch, x, y).is_none() {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     fn parse_number(text: &str) -> Option<u32> {

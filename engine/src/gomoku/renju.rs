@@ -12,6 +12,10 @@
 //! elsewhere. Otherwise: overline, then double-four (two fours, possibly in one line as in
 //! `X.XXX.X`), then double-three.
 //!
+//! The public entry points are [`super::Gomoku::forbidden_points`] and
+//! [`super::Gomoku::forbidden_kind`]; `play` refuses a forbidden point with
+//! [`crate::IllegalMove::Forbidden`] and `legal_moves` leaves it out when black is to move.
+//!
 //! Speed: each direction is an 11-cell window read from the line bitmasks (see `lines`), and
 //! fives, fours and threes are found with a handful of mask tests on it. A point whose windows
 //! hold too few black stones to form two threes or fours is rejected before any of that, and
