@@ -33,6 +33,90 @@ pub enum Command {
     /// Convert the seeds' own game records into arbiter replays.
     #[command(subcommand)]
     Import(ImportCommand),
+    /// Play games between two bots under contest limits, with colours alternating.
+    Match(Box<MatchArgs>),
+    /// Report which containment layers work on this machine.
+    Doctor,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "BOT is a command line (\"./my_bot\", \"python3 bot.py 16\") or a built-in \
+bot: builtin (greedy), builtin:random, builtin:N (search depth N).\n\n\
+Examples:\n  arbiter match reversi --size 8 bots/bin/reversi_greedy 'python3 bots/python/reversi_random.py 8' --games 4 -o out/\n  \
+arbiter match gomoku --rule renju builtin:2 ./brain --protocol-b gomocup --games 2\n  \
+arbiter match duel2048 --seed 7 'python3 bots/python/sessdsa_host.py ai.py' builtin:random"
+)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The first bot (seat 0 = black / first player in odd-numbered games)
+    #[arg(value_name = "BOT")]
+    pub bot_a: String,
+    /// The second bot
+    #[arg(value_name = "BOT")]
+    pub bot_b: String,
+    /// Names for the bots in replays and tables (default: from the command)
+    #[arg(long)]
+    pub name_a: Option<String>,
+    #[arg(long)]
+    pub name_b: Option<String>,
+    /// Number of games; colours alternate
+    #[arg(long, short = 'n', default_value_t = 2)]
+    pub games: usize,
+    /// A file of openings, one per line (moves separated by spaces); each is played with both
+    /// colours
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// The protocol both bots speak (default: reversi for reversi, gomocup for gomoku, duel for
+    /// duel2048)
+    #[arg(long)]
+    pub protocol: Option<String>,
+    /// The protocol of the first / second bot only
+    #[arg(long)]
+    pub protocol_a: Option<String>,
+    #[arg(long)]
+    pub protocol_b: Option<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Write replays (game-0001.json ...) and summary.json here
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Also append each game to a seed-003 Gobang bridge log (gomoku)
+    #[arg(long)]
+    pub gobang_log: Option<PathBuf>,
+    /// Print the summary as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// No per-game progress lines
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Contest limits; defaults come from the seeds (see docs/protocols.md).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Time for one move, in milliseconds (0 = none)
+    #[arg(long, value_name = "MS")]
+    pub move_time: Option<u64>,
+    /// A bot's total thinking time per game, in milliseconds (0 = none)
+    #[arg(long, value_name = "MS")]
+    pub game_time: Option<u64>,
+    /// Time to start and answer the handshake, in milliseconds
+    #[arg(long, value_name = "MS")]
+    pub handshake_time: Option<u64>,
+    /// Grace before a bot is judged late, in milliseconds (default 30)
+    #[arg(long, value_name = "MS")]
+    pub time_tolerance: Option<u64>,
+    /// Memory per bot in MB (0 = none; default 350)
+    #[arg(long, value_name = "MB")]
+    pub memory: Option<u64>,
+    /// Freeze bots between their turns (no thinking on the opponent's time)
+    #[arg(long)]
+    pub no_ponder: bool,
+    /// Pin the bots to these cores (default: two different cores)
+    #[arg(long, value_delimiter = ',', value_name = "CORES")]
+    pub cores: Option<Vec<usize>>,
 }
 
 /// Game selection shared by commands that build a position.
@@ -129,5 +213,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             commands::replay::show(&file, frame, json)
         }
         Command::Import(cmd) => commands::import::run(cmd),
+        Command::Match(a) => commands::matches::run(&a),
+        Command::Doctor => commands::doctor::run(),
     }
 }

@@ -3,5 +3,8 @@
 
 pub mod cli;
 pub mod commands;
+pub mod game;
 pub mod process;
+pub mod protocol;
+pub mod series;
 pub mod text;

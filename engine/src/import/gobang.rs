@@ -245,3 +245,57 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
     };
     Ok(replay)
 }
+
+/// One game as a Gobang bridge log entry (seed 003), so its viewer and scripts keep working.
+/// `exit_codes` are the bots' exit codes when known. Rows and columns are 1-based, row 1 at
+/// the bottom, as the bridge writes them.
+pub fn log_entry(replay: &Replay, exit_codes: [Option<i32>; 2]) -> Result<Value, String> {
+    use crate::replay::Reason;
+    let rebuilt = replay.rebuild().map_err(|e| e.to_string())?;
+    let crate::any::AnyGame::Gomoku(end) = &rebuilt.end else {
+        return Err("not a gomoku replay".into());
+    };
+    let size = i64::from(end.size());
+    let mut log = Vec::new();
+    for (rec, mv) in replay.moves.iter().zip(&rebuilt.moves) {
+        if let crate::any::AnyMove::Gomoku(p) = mv {
+            let row = size - i64::from(p.y);
+            let col = i64::from(p.x) + 1;
+            log.push(serde_json::json!([rec.seat == Seat::First, row, col]));
+        }
+    }
+    let code = match &replay.result.reason {
+        Reason::Normal => match end.outcome().map(|o| o.reason) {
+            Some(crate::game::EndReason::BoardFull) => "Draw".to_string(),
+            _ => "Five in a row".to_string(),
+        },
+        Reason::IllegalMove { why, .. } if why.contains("forbidden") => "Forbidden".to_string(),
+        Reason::IllegalMove { why, .. } if why.contains("occupied") => {
+            "Non-empty position".to_string()
+        }
+        Reason::MoveTime { .. } | Reason::GameTime { .. } => "Timeout".to_string(),
+        Reason::Aborted { .. } => "Still Playing".to_string(),
+        // Verdicts the bridge did not have keep arbiter's words.
+        other => other.to_string(),
+    };
+    let player = |i: usize| {
+        let p = replay.players.get(i);
+        serde_json::json!({
+            "PID": Value::Null,
+            "CmdLine": p.and_then(|p| p.command.clone()).unwrap_or_default(),
+            "ExitCode": exit_codes[i],
+        })
+    };
+    let rule = match end.rule() {
+        Rule::Renju => "On",
+        _ => "Off",
+    };
+    Ok(serde_json::json!({
+        "ForbiddenRule": rule,
+        "WinPlayer": replay.result.winner.map(|w| w == Seat::First),
+        "Wincode": code,
+        "Black": player(0),
+        "White": player(1),
+        "MoveLog": log,
+    }))
+}

@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
+pub mod doctor;
 pub mod import;
 pub mod inspect;
+pub mod matches;
 pub mod perft;
 pub mod replay;
 

@@ -1,0 +1,11 @@
+//! `arbiter doctor`: which containment layers work here.
+
+use std::process::ExitCode;
+
+use crate::process::{doctor, Containment};
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let containment = Containment::detect();
+    print!("{}", doctor::render(&containment));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,360 @@
+//! `arbiter match`: games between two bots, with progress, replays and a summary.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use arbiter_engine::any::GameConfig;
+use arbiter_engine::gomoku::Rule;
+use arbiter_engine::import::{gobang, sessdsa};
+use arbiter_engine::Seat;
+
+use super::game_config;
+use super::import::write;
+use crate::cli::{LimitArgs, MatchArgs};
+use crate::game::{BotSpec, GameLimits, GameSpec, Played, Seats};
+use crate::process::Containment;
+use crate::protocol::ProtocolKind;
+use crate::series::{self, MatchSpec, MatchSummary};
+use crate::text;
+
+pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
+    let config = game_config(&a.game)?;
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let openings = match &a.openings {
+        Some(path) => read_openings(path, &config)?,
+        None => Vec::new(),
+    };
+    let default = ProtocolKind::default_for(&config);
+    let shared = parse_protocol(a.protocol.as_deref())?.unwrap_or(default);
+    let protocols = [
+        parse_protocol(a.protocol_a.as_deref())?.unwrap_or(shared),
+        parse_protocol(a.protocol_b.as_deref())?.unwrap_or(shared),
+    ];
+    for p in protocols {
+        p.check(&config, !openings.is_empty())
+            .map_err(anyhow::Error::msg)?;
+    }
+    let bots = [
+        bot_spec(&a.bot_a, a.name_a.as_deref(), protocols[0], &config, "A")?,
+        bot_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
+    ];
+    let limits = limits(&config, &a.limits);
+    let containment = Containment::detect();
+    for w in containment.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let cores = match &a.limits.cores {
+        Some(c) if !c.is_empty() => [Some(c[0]), Some(c[1 % c.len()])],
+        _ => {
+            let cpus = containment.online_cpus();
+            match cpus {
+                [] => [None, None],
+                [one] => [Some(*one), Some(*one)],
+                [x, y, ..] => [Some(*x), Some(*y)],
+            }
+        }
+    };
+    if let Some(dir) = &a.output {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let scratch_root = std::env::temp_dir().join(format!("arbiter-scratch-{}", std::process::id()));
+    let seats = Seats {
+        cores,
+        scratch_root: scratch_root.clone(),
+    };
+    let spec = MatchSpec {
+        game: GameSpec {
+            config: config.clone(),
+            opening: Vec::new(),
+            limits,
+            event: None,
+        },
+        games: a.games,
+        openings,
+    };
+    let started = Instant::now();
+    let names = [bots[0].name.clone(), bots[1].name.clone()];
+    let mut save_error = None;
+    let summary = series::play(
+        &spec,
+        [&bots[0], &bots[1]],
+        &seats,
+        &containment,
+        |i, played| {
+            let path = match save_game(a, i, played) {
+                Ok(p) => p,
+                Err(e) => {
+                    save_error.get_or_insert(e);
+                    None
+                }
+            };
+            if !a.quiet {
+                eprintln!("{}", progress_line(i, a.games, played, &names));
+            }
+            path
+        },
+    );
+    let _ = std::fs::remove_dir_all(&scratch_root);
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    for w in &summary.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(dir) = &a.output {
+        write(
+            &dir.join("summary.json"),
+            &serde_json::to_string_pretty(&summary)?,
+        )?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print_summary(&summary, started.elapsed());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_protocol(p: Option<&str>) -> anyhow::Result<Option<ProtocolKind>> {
+    p.map(|s| s.parse::<ProtocolKind>().map_err(anyhow::Error::msg))
+        .transpose()
+}
+
+/// The seeds' limits, with the command line's changes (0 = no limit).
+pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
+    let mut l = GameLimits::default_for(config);
+    let opt = |ms: u64| (ms > 0).then(|| Duration::from_millis(ms));
+    if let Some(ms) = a.move_time {
+        l.time.per_move = opt(ms);
+    }
+    if let Some(ms) = a.game_time {
+        l.time.per_game = opt(ms);
+    }
+    if let Some(ms) = a.handshake_time {
+        l.time.handshake = Duration::from_millis(ms);
+    }
+    if let Some(ms) = a.time_tolerance {
+        l.time.tolerance = Duration::from_millis(ms);
+    }
+    if let Some(mb) = a.memory {
+        l.memory_bytes = (mb > 0).then_some(mb << 20);
+    }
+    l.ponder = !a.no_ponder;
+    l
+}
+
+/// A bot from the command line: a command, or `builtin[:random|:N]` for arbiter's own.
+pub fn bot_spec(
+    text: &str,
+    name: Option<&str>,
+    protocol: ProtocolKind,
+    config: &GameConfig,
+    fallback: &str,
+) -> anyhow::Result<BotSpec> {
+    let (command, default_name) = match text.strip_prefix("builtin") {
+        Some(rest) if rest.is_empty() || rest.starts_with(':') => {
+            let depth = match rest.trim_start_matches(':') {
+                "" | "greedy" => 1,
+                "random" => 0,
+                n => n.parse::<u32>().with_context(|| {
+                    format!(
+                        "builtin bot {text:?}: expected builtin, builtin:random or builtin:DEPTH"
+                    )
+                })?,
+            };
+            (
+                builtin_command(config, protocol, depth)?,
+                format!("builtin-{}", depth_name(depth)),
+            )
+        }
+        _ => {
+            let words =
+                shell_words::split(text).with_context(|| format!("bot command {text:?}"))?;
+            let Some(first) = words.iter().find(|w| !is_interpreter(w)).or(words.first()) else {
+                bail!("empty bot command");
+            };
+            let stem = Path::new(first)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(fallback);
+            (text.to_string(), stem.to_string())
+        }
+    };
+    Ok(BotSpec {
+        name: name.map_or(default_name, str::to_string),
+        command,
+        protocol,
+        working_dir: None,
+    })
+}
+
+fn is_interpreter(word: &str) -> bool {
+    let base = Path::new(word)
+        .file_name()
+        .and_then(|s| s.to_str())
+        .unwrap_or(word);
+    base.starts_with("python") || matches!(base, "node" | "java" | "pypy3" | "ruby" | "perl" | "-u")
+}
+
+fn depth_name(depth: u32) -> String {
+    match depth {
+        0 => "random".into(),
+        1 => "greedy".into(),
+        n => format!("depth{n}"),
+    }
+}
+
+/// The command line that runs `arbiter bot` for this game.
+fn builtin_command(
+    config: &GameConfig,
+    protocol: ProtocolKind,
+    depth: u32,
+) -> anyhow::Result<String> {
+    let exe = std::env::current_exe().context("cannot find the arbiter executable")?;
+    let exe = exe
+        .to_str()
+        .context("the arbiter executable's path is not UTF-8")?;
+    let mut cmd = format!(
+        "{} bot {} --depth {depth} --protocol {protocol}",
+        shell_words::quote(exe),
+        config.name()
+    );
+    match config {
+        GameConfig::Reversi(c) => cmd.push_str(&format!(" --size {}", c.size)),
+        GameConfig::Gomoku(c) => {
+            let rule = match c.rule {
+                Rule::Freestyle => "freestyle",
+                Rule::Standard => "standard",
+                Rule::Renju => "renju",
+            };
+            cmd.push_str(&format!(" --size {} --rule {rule}", c.size));
+        }
+        GameConfig::Duel2048(_) => {}
+    }
+    Ok(cmd)
+}
+
+fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec<String>>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let moves: Vec<String> = super::split_moves(line)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        // Check now, so a typo stops the match before any game is played.
+        let mut g = arbiter_engine::AnyGame::new(config)?;
+        for m in &moves {
+            g.play_text(m).map_err(|e| {
+                anyhow::anyhow!("{}:{}: opening move {m}: {e}", path.display(), i + 1)
+            })?;
+        }
+        if g.outcome().is_some() {
+            bail!("{}:{}: the opening ends the game", path.display(), i + 1);
+        }
+        out.push(moves);
+    }
+    if out.is_empty() {
+        bail!("{} holds no opening", path.display());
+    }
+    Ok(out)
+}
+
+fn save_game(a: &MatchArgs, i: usize, played: &Played) -> anyhow::Result<Option<String>> {
+    let codes = [0, 1].map(|s| played.exits[s].as_ref().and_then(|e| e.code));
+    if let Some(log) = &a.gobang_log {
+        if let Ok(entry) = gobang::log_entry(&played.replay, codes) {
+            append_json_array(log, entry)?;
+        }
+    }
+    let Some(dir) = &a.output else {
+        return Ok(None);
+    };
+    let path = series::replay_path(dir, i);
+    write(&path, &played.replay.to_json_pretty())?;
+    if matches!(played.replay.game, GameConfig::Duel2048(_)) {
+        if let Ok(record) = sessdsa::write_record(&played.replay) {
+            write(&path.with_extension("record.txt"), &record)?;
+        }
+    }
+    Ok(Some(path.display().to_string()))
+}
+
+/// Appends to a JSON array file (the Gobang bridge appends its log the same way).
+fn append_json_array(path: &Path, entry: serde_json::Value) -> anyhow::Result<()> {
+    let mut games: Vec<serde_json::Value> = match std::fs::read_to_string(path) {
+        Ok(text) if !text.trim().is_empty() => serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a JSON array of games", path.display()))?,
+        _ => Vec::new(),
+    };
+    games.push(entry);
+    write(path, &serde_json::to_string_pretty(&games)?)
+}
+
+fn progress_line(i: usize, total: usize, played: &Played, names: &[String; 2]) -> String {
+    let r = &played.replay;
+    let seat_names: Vec<&str> = r.players.iter().map(|p| p.name.as_str()).collect();
+    let start = r.start_position().ok();
+    let label = |s: Seat| start.as_ref().map_or("", |g| text::seat_label(g, s));
+    let result = match r.result.winner {
+        Some(w) => format!("{} wins", seat_names.get(w.index()).unwrap_or(&"?")),
+        None => "draw".to_string(),
+    };
+    let at = match r.result.reason.culprit() {
+        Some(_) => format!(" at move {}", r.moves.len() + 1),
+        None => String::new(),
+    };
+    let scores = r
+        .scores
+        .map(|s| format!(" {}-{}", s[0], s[1]))
+        .unwrap_or_default();
+    let _ = names;
+    format!(
+        "game {}/{total}: {} ({}) vs {} ({}): {result}, {}{at}{scores}",
+        i + 1,
+        seat_names.first().unwrap_or(&"?"),
+        label(Seat::First),
+        seat_names.get(1).unwrap_or(&"?"),
+        label(Seat::Second),
+        r.result.reason,
+    )
+}
+
+fn print_summary(s: &MatchSummary, elapsed: Duration) {
+    println!();
+    println!(
+        "{:<24} {:>5} {:>5} {:>5} {:>10}  failures",
+        "bot", "won", "drawn", "lost", "ms/move"
+    );
+    for (name, t) in s.bots.iter().zip(&s.totals) {
+        let per_move = if t.moves > 0 {
+            t.think_ms / t.moves as f64
+        } else {
+            0.0
+        };
+        let failures: Vec<String> = t
+            .failures
+            .iter()
+            .map(|(k, v)| format!("{k} x{v}"))
+            .collect();
+        println!(
+            "{:<24} {:>5} {:>5} {:>5} {:>10.2}  {}",
+            name,
+            t.wins,
+            t.draws,
+            t.losses,
+            per_move,
+            failures.join(", ")
+        );
+    }
+    println!("{} games in {:.1} s", s.games.len(), elapsed.as_secs_f64());
+}

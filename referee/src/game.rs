@@ -1,0 +1,625 @@
+//! One game between two bot processes: spawn, handshake, the move loop with clocks, the
+//! verdict, and the replay.
+//!
+//! The engine judges every move; this module only measures time and turns what the processes
+//! did into a verdict a student understands. Time is measured from the request being written
+//! to the answer line arriving; a bot is late only past the limit plus `tolerance`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
+use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
+use arbiter_engine::Seat;
+
+use crate::process::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
+use crate::protocol::{
+    Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
+};
+
+/// Clocks of one game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeControl {
+    /// From start to the end of the handshake.
+    pub handshake: Duration,
+    /// One move; `None` = only the game clock.
+    pub per_move: Option<Duration>,
+    /// The bot's own turns summed (handshake included, as in seed 001); `None` = unlimited.
+    pub per_game: Option<Duration>,
+    /// Grace for scheduling noise before a bot is judged late.
+    pub tolerance: Duration,
+}
+
+/// Everything a game is played under.
+#[derive(Clone, Debug)]
+pub struct GameLimits {
+    pub time: TimeControl,
+    pub memory_bytes: Option<u64>,
+    /// Processes and threads per bot (where a pids cgroup exists).
+    pub max_tasks: Option<u64>,
+    /// Bots may think on the opponent's turn (seed 001). `false` freezes them between turns.
+    pub ponder: bool,
+    pub log_caps: LogCaps,
+    /// Total stdout a bot may write in one game.
+    pub max_output_bytes: u64,
+    /// The longest line a bot may write.
+    pub max_line_bytes: usize,
+}
+
+impl GameLimits {
+    /// The seeds' limits: seed 001 for Reversi (5 s a move, 180 s a game, 350 MB), the same for
+    /// Gomoku, seed 000 for the 2048 duel (5 s of thinking in total, no move limit).
+    pub fn default_for(game: &GameConfig) -> GameLimits {
+        let (per_move, per_game) = match game {
+            GameConfig::Reversi(_) | GameConfig::Gomoku(_) => {
+                (Some(Duration::from_secs(5)), Some(Duration::from_secs(180)))
+            }
+            GameConfig::Duel2048(_) => (None, Some(Duration::from_secs(5))),
+        };
+        GameLimits {
+            time: TimeControl {
+                handshake: Duration::from_secs(5),
+                per_move,
+                per_game,
+                tolerance: Duration::from_millis(30),
+            },
+            memory_bytes: Some(350 << 20),
+            max_tasks: Some(64),
+            ponder: true,
+            log_caps: LogCaps::default(),
+            max_output_bytes: 64 << 20,
+            max_line_bytes: 64 * 1024,
+        }
+    }
+}
+
+/// A bot as a match or tournament names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    pub name: String,
+    /// A shell-like command line (`./bot 8`, `python3 bot.py`); no shell runs it.
+    pub command: String,
+    pub protocol: ProtocolKind,
+    pub working_dir: Option<PathBuf>,
+}
+
+/// A game to play.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    pub config: GameConfig,
+    /// Moves from the initial position before the bots take over.
+    pub opening: Vec<String>,
+    pub limits: GameLimits,
+    pub event: Option<String>,
+}
+
+/// Machine resources for one game.
+#[derive(Clone, Debug)]
+pub struct Seats {
+    /// The core each seat is pinned to.
+    pub cores: [Option<usize>; 2],
+    /// Where per-bot scratch directories are made (and removed after the game).
+    pub scratch_root: PathBuf,
+}
+
+/// A finished game.
+#[derive(Debug)]
+pub struct Played {
+    pub replay: Replay,
+    /// How each bot's process ended (`None` if it never started).
+    pub exits: [Option<ExitInfo>; 2],
+    /// Containment layers that could not be applied, and similar notes.
+    pub warnings: Vec<String>,
+}
+
+/// How many stderr lines a failure verdict keeps.
+const STDERR_LINES: usize = 20;
+
+struct Side {
+    wire: Option<Wire>,
+    protocol: Box<dyn Protocol>,
+    used: Duration,
+    cpu_seen: Duration,
+    scratch: PathBuf,
+    exit: Option<ExitInfo>,
+}
+
+/// Plays one game. `bots[0]` takes seat 0 (moves first). Never panics on anything a bot does;
+/// every failure becomes the result's reason.
+pub fn play(
+    spec: &GameSpec,
+    bots: [&BotSpec; 2],
+    seats: &Seats,
+    containment: &Containment,
+) -> Played {
+    let mut warnings = Vec::new();
+    let players = [player(bots[0], Seat::First), player(bots[1], Seat::Second)];
+    let mut replay = Replay::new(spec.config.clone(), players);
+    replay.opening = spec.opening.clone();
+    replay.meta = Meta {
+        event: spec.event.clone(),
+        date: Some(now_utc()),
+        ..Meta::default()
+    };
+
+    let mut game = match replay.start_position() {
+        Ok(g) => g,
+        Err(e) => {
+            replay.result = aborted(format!("cannot set up the game: {e}"));
+            return Played {
+                replay,
+                exits: [None, None],
+                warnings,
+            };
+        }
+    };
+
+    let mut sides: Vec<Side> = Vec::with_capacity(2);
+    for seat in Seat::BOTH {
+        let bot = bots[seat.index()];
+        let scratch = seats
+            .scratch_root
+            .join(format!("seat{}-{}", seat.index(), unique()));
+        sides.push(Side {
+            wire: None,
+            protocol: bot.protocol.start(),
+            used: Duration::ZERO,
+            cpu_seen: Duration::ZERO,
+            scratch,
+            exit: None,
+        });
+    }
+
+    let outcome = run(
+        spec,
+        bots,
+        seats,
+        containment,
+        &mut game,
+        &mut sides,
+        &mut replay,
+        &mut warnings,
+    );
+    replay.result = outcome;
+    finish(&mut sides, &replay.result, &game);
+    if replay.result.reason.culprit().is_some() {
+        let tails = [stderr_tail(&sides[0]), stderr_tail(&sides[1])];
+        if tails.iter().any(|t| !t.is_empty()) {
+            replay.meta.stderr = Some(tails);
+        }
+    }
+    if replay.result.reason == Reason::Normal {
+        replay.scores = Some(game.scores());
+    }
+    for side in &sides {
+        let _ = std::fs::remove_dir_all(&side.scratch);
+    }
+    let exits = [sides[0].exit.take(), sides[1].exit.take()];
+    Played {
+        replay,
+        exits,
+        warnings,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    spec: &GameSpec,
+    bots: [&BotSpec; 2],
+    seats: &Seats,
+    containment: &Containment,
+    game: &mut AnyGame,
+    sides: &mut [Side],
+    replay: &mut Replay,
+    warnings: &mut Vec<String>,
+) -> GameResult {
+    let limits = &spec.limits;
+    let info = LimitsInfo {
+        move_time: limits.time.per_move,
+        game_time: limits.time.per_game,
+        memory_bytes: limits.memory_bytes,
+    };
+
+    // Start both, then shake hands with both: a bot that cannot start loses, and if both
+    // cannot, nobody wins.
+    let mut failed: [Option<Reason>; 2] = [None, None];
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        match spawn(
+            bots[i],
+            &sides[i].scratch,
+            seats.cores[i],
+            limits,
+            containment,
+        ) {
+            Ok(process) => {
+                warnings.extend(process.warnings().iter().cloned());
+                sides[i].wire = Some(Wire::new(process, limits.log_caps));
+            }
+            Err(e) => failed[i] = Some(Reason::FailedToStart { seat, error: e }),
+        }
+    }
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        if failed[i].is_some() {
+            continue;
+        }
+        let side = &mut sides[i];
+        let Some(wire) = side.wire.as_mut() else {
+            continue;
+        };
+        let t0 = Instant::now();
+        let folder = side.scratch.to_str().map(str::to_owned);
+        let start = Start {
+            seat,
+            game,
+            limits: info,
+            folder: folder.as_deref(),
+            deadline: t0 + limits.time.handshake + limits.time.tolerance,
+        };
+        let result = side.protocol.start(wire, &start);
+        side.used += t0.elapsed();
+        // Start-up CPU (an interpreter loading) is not the first move's thinking.
+        side.cpu_seen = wire.process.cpu_time();
+        if let Err(fault) = result {
+            failed[i] = Some(verdict(seat, fault, side, limits, Phase::Handshake));
+        } else if !limits.ponder {
+            side.wire.as_mut().map(|w| w.process.freeze());
+        }
+    }
+    match failed {
+        [Some(a), Some(b)] => {
+            return aborted(format!("both bots failed: first: {a}; second: {b}"));
+        }
+        [Some(r), None] | [None, Some(r)] => return lose(r),
+        [None, None] => {}
+    }
+
+    loop {
+        if let Some(o) = game.outcome() {
+            return GameResult {
+                winner: o.winner,
+                reason: Reason::Normal,
+            };
+        }
+        let Some(seat) = game.to_move() else {
+            return aborted("the game has no side to move".into());
+        };
+        let (me, other) = (seat.index(), seat.other().index());
+        let before = game.clone();
+
+        if let Some(forced) = game.forced_move() {
+            if let Err(e) = game.play(forced) {
+                return aborted(format!("the engine refused its own forced move: {e}"));
+            }
+            replay
+                .moves
+                .push(MoveRecord::new(seat, before.format_move(forced)));
+            if let Err(r) = tell(sides, me, other, &before, forced, limits) {
+                return lose(r);
+            }
+            continue;
+        }
+
+        // Ask the side to move, on its clocks.
+        let side = &mut sides[me];
+        let Some(wire) = side.wire.as_mut() else {
+            return aborted("a bot has no process".into());
+        };
+        if !limits.ponder {
+            wire.process.thaw();
+        }
+        let game_left = limits.time.per_game.map(|g| g.saturating_sub(side.used));
+        let budget = match (limits.time.per_move, game_left) {
+            (Some(m), Some(g)) => m.min(g),
+            (Some(m), None) => m,
+            (None, Some(g)) => g,
+            (None, None) => Duration::from_secs(365 * 24 * 3600),
+        };
+        let t0 = Instant::now();
+        let ask = Ask {
+            game,
+            time_left: game_left,
+            deadline: t0 + budget + limits.time.tolerance,
+        };
+        let reply = side.protocol.ask(wire, &ask);
+        let elapsed = t0.elapsed();
+        side.used += elapsed;
+        let cpu_now = wire.process.cpu_time();
+        let cpu = cpu_now.saturating_sub(side.cpu_seen);
+        side.cpu_seen = cpu_now;
+        if !limits.ponder {
+            wire.process.freeze();
+        }
+        let log = wire.take_log();
+        let reply = match reply {
+            Ok(r) => r,
+            Err(fault) => {
+                let phase = Phase::Move {
+                    game_clock_bound: game_left.is_some_and(|g| {
+                        Some(g) < limits.time.per_move || limits.time.per_move.is_none()
+                    }),
+                };
+                return lose(verdict(seat, fault, side, limits, phase));
+            }
+        };
+        // Late answers lose even when they arrive within the read deadline's tolerance.
+        if let Some(m) = limits.time.per_move {
+            if elapsed > m + limits.time.tolerance {
+                return lose(Reason::MoveTime {
+                    seat,
+                    limit_ms: millis(m),
+                });
+            }
+        }
+        if let Some(g) = limits.time.per_game {
+            if side.used > g + limits.time.tolerance {
+                return lose(Reason::GameTime {
+                    seat,
+                    limit_ms: millis(g),
+                });
+            }
+        }
+        let mv = match reply {
+            Reply::Malformed(line) => return lose(Reason::MalformedOutput { seat, line }),
+            Reply::Move(mv) => mv,
+        };
+        if let Err(e) = game.play(mv) {
+            let why = match e {
+                arbiter_engine::any::MoveError::Illegal(i) => i.to_string(),
+                other => other.to_string(),
+            };
+            return lose(Reason::IllegalMove {
+                seat,
+                mv: move_text(&before, mv),
+                why,
+            });
+        }
+        let mut record = MoveRecord::new(seat, before.format_move(mv));
+        record.time_ms = Some(elapsed.as_secs_f64() * 1000.0);
+        record.cpu_ms = Some(cpu.as_secs_f64() * 1000.0);
+        record.log = log;
+        replay.moves.push(record);
+        if let Err(r) = tell(sides, other, me, &before, mv, limits) {
+            return lose(r);
+        }
+    }
+}
+
+/// After a ply by `mover`, tells both bots what they need to know: `listener` learns the
+/// opponent's move; a forced ply of the mover's own is announced to the mover too.
+fn tell(
+    sides: &mut [Side],
+    listener: usize,
+    mover: usize,
+    before: &AnyGame,
+    mv: AnyMove,
+    limits: &GameLimits,
+) -> Result<(), Reason> {
+    let forced = before.forced_move() == Some(mv);
+    for (i, is_mover) in [(mover, true), (listener, false)] {
+        if is_mover && !forced {
+            continue;
+        }
+        let seat = Seat::from_index(i).unwrap_or(Seat::First);
+        let side = &mut sides[i];
+        let Some(wire) = side.wire.as_mut() else {
+            continue;
+        };
+        let result = if is_mover {
+            side.protocol.own_forced(wire, before, mv)
+        } else {
+            side.protocol.opponent_moved(wire, before, mv)
+        };
+        if let Err(fault) = result {
+            return Err(verdict(seat, fault, side, limits, Phase::Between));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    Handshake,
+    Move { game_clock_bound: bool },
+    Between,
+}
+
+/// Turns a protocol fault into the verdict, looking at how the process ended when it did.
+fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase: Phase) -> Reason {
+    // A bot that died is judged by its death (a memory kill often shows first as a timeout or
+    // a closed pipe).
+    let dead = side
+        .wire
+        .as_mut()
+        .is_some_and(|w| w.process.try_wait().is_some());
+    if dead || matches!(fault, Fault::Closed { running: false }) {
+        if let Some(wire) = side.wire.as_mut() {
+            let exit = wire.process.finish(Duration::from_millis(200));
+            let reason = exit_reason(seat, &exit, limits);
+            side.exit = Some(exit);
+            return reason;
+        }
+    }
+    match fault {
+        Fault::Timeout => match phase {
+            Phase::Handshake => Reason::NoHandshake { seat },
+            Phase::Move {
+                game_clock_bound: true,
+            } => Reason::GameTime {
+                seat,
+                limit_ms: limits.time.per_game.map_or(0, millis),
+            },
+            _ => Reason::MoveTime {
+                seat,
+                limit_ms: limits.time.per_move.map_or(0, millis),
+            },
+        },
+        Fault::Closed { .. } => Reason::ProtocolError {
+            seat,
+            message: "closed its standard output while still running".into(),
+        },
+        Fault::Malformed(line) if phase == Phase::Handshake => Reason::ProtocolError {
+            seat,
+            message: format!("answered {line:?} to the handshake"),
+        },
+        Fault::Malformed(line) => Reason::MalformedOutput { seat, line },
+        Fault::OutOfTurn(line) => Reason::OutOfTurn { seat, line },
+        Fault::Protocol(message) => Reason::ProtocolError { seat, message },
+    }
+}
+
+fn exit_reason(seat: Seat, exit: &ExitInfo, limits: &GameLimits) -> Reason {
+    if exit.memory_exceeded {
+        return Reason::Memory {
+            seat,
+            limit_bytes: limits.memory_bytes.unwrap_or(0),
+        };
+    }
+    match (exit.code, exit.signal) {
+        (_, Some(signal)) => Reason::Crash {
+            seat,
+            exit_code: None,
+            signal: Some(signal),
+        },
+        (Some(0), None) => Reason::ExitedEarly {
+            seat,
+            exit_code: Some(0),
+        },
+        (Some(code), None) => Reason::Crash {
+            seat,
+            exit_code: Some(code),
+            signal: None,
+        },
+        (None, None) => Reason::ExitedEarly {
+            seat,
+            exit_code: None,
+        },
+    }
+}
+
+/// Ends the game for both bots: the end command, a moment to leave, then the whole tree dies.
+fn finish(sides: &mut [Side], result: &GameResult, game: &AnyGame) {
+    let _ = game;
+    for (i, side) in sides.iter_mut().enumerate() {
+        let seat = Seat::from_index(i).unwrap_or(Seat::First);
+        let standing = match result.winner {
+            None => Standing::Draw,
+            Some(w) if w == seat => Standing::Won,
+            Some(_) => Standing::Lost,
+        };
+        if let Some(wire) = side.wire.as_mut() {
+            if side.exit.is_none() {
+                wire.process.thaw();
+                side.protocol.end(wire, standing);
+                wire.linger(Duration::from_millis(100));
+                side.exit = Some(wire.process.finish(Duration::from_millis(100)));
+            }
+        }
+    }
+}
+
+fn stderr_tail(side: &Side) -> String {
+    let Some(wire) = side.wire.as_ref() else {
+        return String::new();
+    };
+    let bytes = wire.process.stderr_tail();
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n")
+}
+
+fn spawn(
+    bot: &BotSpec,
+    scratch: &Path,
+    core: Option<usize>,
+    limits: &GameLimits,
+    containment: &Containment,
+) -> Result<BotProcess, String> {
+    let mut command = BotCommand::parse(&bot.command).map_err(|e| e.to_string())?;
+    if let Some(dir) = &bot.working_dir {
+        command = command.current_dir(dir);
+    }
+    std::fs::create_dir_all(scratch)
+        .map_err(|e| format!("cannot create scratch directory {}: {e}", scratch.display()))?;
+    let process_limits = Limits {
+        memory_bytes: limits.memory_bytes,
+        cpu_core: core,
+        max_tasks: limits.max_tasks,
+        max_line_bytes: limits.max_line_bytes,
+        max_output_bytes: limits.max_output_bytes,
+        scratch_dir: Some(scratch.to_path_buf()),
+        ..Limits::default()
+    };
+    BotProcess::spawn(&command, &process_limits, containment).map_err(|e: SpawnError| e.to_string())
+}
+
+fn player(bot: &BotSpec, seat: Seat) -> Player {
+    Player {
+        name: bot.name.clone(),
+        seat,
+        command: Some(bot.command.clone()),
+    }
+}
+
+fn lose(reason: Reason) -> GameResult {
+    GameResult {
+        winner: reason.culprit().map(Seat::other),
+        reason,
+    }
+}
+
+fn aborted(message: String) -> GameResult {
+    GameResult {
+        winner: None,
+        reason: Reason::Aborted { message },
+    }
+}
+
+/// The move as written in the verdict: canonical when the engine can write it, else as sent.
+fn move_text(game: &AnyGame, mv: AnyMove) -> String {
+    let text = game.format_move(mv);
+    match game.parse_move(&text) {
+        Ok(back) if back == mv => text,
+        _ => format!("{mv:?}"),
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn unique() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// The current time as ISO 8601 UTC, without a date crate.
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}

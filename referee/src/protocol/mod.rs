@@ -1,0 +1,188 @@
+//! Bot protocols: how the referee tells a bot about the game and reads its moves.
+//!
+//! Each protocol is a small state machine over a [`Wire`] (one bot's process, with its log
+//! capture). The game runner (`crate::game`) owns the rules and the clocks; a protocol only
+//! encodes and decodes. Specified for bot authors in `docs/protocols.md`.
+//!
+//! - [`reversi`]: seed 001's brain protocol (START/PLACE/TURN/END, DEBUG).
+//! - [`gobang`]: seed 003's bridge protocol (READY, BLACK/WHITE, MOVE H8).
+//! - [`gomocup`]: the Gomocup protocol (START/INFO/BEGIN/TURN/BOARD/END).
+//! - [`duel`]: arbiter's line protocol for the 2048 duel.
+
+pub mod duel;
+pub mod gobang;
+pub mod gomocup;
+pub mod reversi;
+mod wire;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
+use arbiter_engine::Seat;
+
+pub use wire::{Fault, LogCaps, Wire};
+
+/// The protocols arbiter speaks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProtocolKind {
+    Reversi,
+    Gobang,
+    Gomocup,
+    Duel,
+}
+
+impl ProtocolKind {
+    pub const ALL: [ProtocolKind; 4] = [
+        ProtocolKind::Reversi,
+        ProtocolKind::Gobang,
+        ProtocolKind::Gomocup,
+        ProtocolKind::Duel,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ProtocolKind::Reversi => "reversi",
+            ProtocolKind::Gobang => "gobang",
+            ProtocolKind::Gomocup => "gomocup",
+            ProtocolKind::Duel => "duel",
+        }
+    }
+
+    /// The protocol a game uses unless told otherwise.
+    pub fn default_for(game: &GameConfig) -> ProtocolKind {
+        match game {
+            GameConfig::Reversi(_) => ProtocolKind::Reversi,
+            GameConfig::Gomoku(_) => ProtocolKind::Gomocup,
+            GameConfig::Duel2048(_) => ProtocolKind::Duel,
+        }
+    }
+
+    /// Whether this protocol can carry `game` (and its opening).
+    pub fn check(self, game: &GameConfig, has_opening: bool) -> Result<(), String> {
+        let fits = matches!(
+            (self, game),
+            (ProtocolKind::Reversi, GameConfig::Reversi(_))
+                | (
+                    ProtocolKind::Gobang | ProtocolKind::Gomocup,
+                    GameConfig::Gomoku(_)
+                )
+                | (ProtocolKind::Duel, GameConfig::Duel2048(_))
+        );
+        if !fits {
+            return Err(format!(
+                "protocol {} cannot play {}",
+                self.name(),
+                game.name()
+            ));
+        }
+        if self == ProtocolKind::Gobang {
+            if let GameConfig::Gomoku(c) = game {
+                if c.size != 15 {
+                    return Err("the gobang protocol is for 15 x 15 boards only".into());
+                }
+            }
+            if has_opening {
+                return Err("the gobang protocol cannot express openings: use gomocup".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh protocol state machine for one bot.
+    pub fn start(self) -> Box<dyn Protocol> {
+        match self {
+            ProtocolKind::Reversi => Box::new(reversi::Reversi::default()),
+            ProtocolKind::Gobang => Box::new(gobang::Gobang::default()),
+            ProtocolKind::Gomocup => Box::new(gomocup::Gomocup::default()),
+            ProtocolKind::Duel => Box::new(duel::Duel::default()),
+        }
+    }
+}
+
+impl fmt::Display for ProtocolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ProtocolKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ProtocolKind::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                format!("unknown protocol {s:?}: expected reversi, gobang, gomocup or duel")
+            })
+    }
+}
+
+/// What a protocol may tell a bot about the limits it plays under.
+#[derive(Clone, Copy, Debug)]
+pub struct LimitsInfo {
+    pub move_time: Option<Duration>,
+    pub game_time: Option<Duration>,
+    pub memory_bytes: Option<u64>,
+}
+
+/// The game as a bot is told about it at the start.
+#[derive(Clone, Debug)]
+pub struct Start<'a> {
+    pub seat: Seat,
+    /// The position the players start from (after the opening).
+    pub game: &'a AnyGame,
+    pub limits: LimitsInfo,
+    /// The bot's scratch directory, where protocols have a place to say it.
+    pub folder: Option<&'a str>,
+    /// When the handshake must be done.
+    pub deadline: Instant,
+}
+
+/// A request for a move.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask<'a> {
+    pub game: &'a AnyGame,
+    /// The bot's remaining game time, if limited.
+    pub time_left: Option<Duration>,
+    /// When the answer must be in (limits plus tolerance).
+    pub deadline: Instant,
+}
+
+/// A bot's answer to [`Protocol::ask`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// A move in the protocol's notation, converted (legality is the engine's call).
+    Move(AnyMove),
+    /// A line that is not a move in this protocol.
+    Malformed(String),
+}
+
+/// How the game ended for one bot, as the end command tells it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Standing {
+    Won,
+    Lost,
+    Draw,
+}
+
+/// One bot's side of a protocol. Every method that talks may fail with the bot's [`Fault`].
+pub trait Protocol: Send {
+    /// The handshake, right after the process started.
+    fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault>;
+    /// The opponent played `mv` (forced plies included) from `before`.
+    fn opponent_moved(
+        &mut self,
+        wire: &mut Wire,
+        before: &AnyGame,
+        mv: AnyMove,
+    ) -> Result<(), Fault>;
+    /// The bot's own forced ply (a pass, a skipped step) was played for it from `before`.
+    fn own_forced(&mut self, wire: &mut Wire, before: &AnyGame, mv: AnyMove) -> Result<(), Fault>;
+    /// Asks for a move and reads the answer.
+    fn ask(&mut self, wire: &mut Wire, ask: &Ask<'_>) -> Result<Reply, Fault>;
+    /// Tells the bot the game is over (best effort: the bot may be gone).
+    fn end(&mut self, wire: &mut Wire, standing: Standing);
+}
