@@ -29,7 +29,11 @@ fn table(text: &str) -> Vec<(u32, u64)> {
         .collect();
     // Depths 1, 2, 3, ... without gaps: a damaged table shows up here.
     for (i, (d, _)) in rows.iter().enumerate() {
-        assert_eq!(*d as usize, i + 1, "perft table depths must be 1, 2, 3, ...");
+        assert_eq!(
+            *d as usize,
+            i + 1,
+            "perft table depths must be 1, 2, 3, ..."
+        );
     }
     rows
 }

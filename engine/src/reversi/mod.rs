@@ -47,7 +47,7 @@ impl Config {
     /// `Ok` when the size names a playable board.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let n = self.size;
-        if !(Self::MIN_SIZE..=Self::MAX_SIZE).contains(&n) || n % 2 != 0 {
+        if !(Self::MIN_SIZE..=Self::MAX_SIZE).contains(&n) || n & 1 == 1 {
             return Err(ConfigError::new(alloc::format!(
                 "reversi board size must be an even number from {} to {}, got {n}",
                 Self::MIN_SIZE,
@@ -154,15 +154,12 @@ impl Board {
 
     /// Puts a disc of `seat` on `sq` and turns `flips` over.
     fn apply(&mut self, seat: Seat, sq: u32, flips: Set) {
-        let (me, you) = (seat.index(), seat.other().index());
         match (self, flips) {
             (Board::Narrow { discs, .. }, Set::Narrow(f)) => {
-                discs[me] = discs[me] | f | u64::square(sq);
-                discs[you] = discs[you] & !f;
+                transfer(discs, seat, f | u64::square(sq));
             }
             (Board::Wide { discs, .. }, Set::Wide(f)) => {
-                discs[me] = discs[me] | f | U256::square(sq);
-                discs[you] = discs[you] & !f;
+                transfer(discs, seat, f | U256::square(sq));
             }
             // Sets always come from the same board; nothing sensible to do otherwise.
             _ => {}
@@ -185,20 +182,22 @@ impl Board {
         }
     }
 
+    /// Puts a disc of `seat` on `sq`, whatever was there.
     fn set(&mut self, sq: u32, seat: Seat) {
         match self {
-            Board::Narrow { discs, .. } => {
-                discs[seat.index()] = discs[seat.index()] | u64::square(sq);
-                let o = seat.other().index();
-                discs[o] = discs[o] & !u64::square(sq);
-            }
-            Board::Wide { discs, .. } => {
-                discs[seat.index()] = discs[seat.index()] | U256::square(sq);
-                let o = seat.other().index();
-                discs[o] = discs[o] & !U256::square(sq);
-            }
+            Board::Narrow { discs, .. } => transfer(discs, seat, u64::square(sq)),
+            Board::Wide { discs, .. } => transfer(discs, seat, U256::square(sq)),
         }
     }
+}
+
+/// Gives the squares of `gain` to `seat` and takes them from its opponent.
+fn transfer<P: Plane>(discs: &mut [P; 2], seat: Seat, gain: P) {
+    let (me, you) = (seat.index(), seat.other().index());
+    let mine = discs[me] | gain;
+    let theirs = discs[you] & !gain;
+    discs[me] = mine;
+    discs[you] = theirs;
 }
 
 /// What the side to move does next.

@@ -174,7 +174,6 @@ impl Plane for u64 {
 pub(crate) struct U256(pub(crate) [u64; 4]);
 
 impl U256 {
-
     /// Shift towards higher bit numbers (`n` < 256; a constant after inlining).
     #[inline(always)]
     fn shl(self, n: u32) -> U256 {
