@@ -1,7 +1,7 @@
 //! Reversi speed: 8 x 8 perft against the published table, 16 x 16 perft, and random playouts.
 //!
 //! `cargo bench -p arbiter-engine --bench reversi`
-//! Env: `REVERSI_PERFT_DEPTH` (8 x 8 depth, default 12), `REVERSI_PERFT16_DEPTH` (default 7),
+//! Env: `REVERSI_PERFT_DEPTH` (8 x 8 depth, default 12), `REVERSI_PERFT16_DEPTH` (default 10),
 //! `REVERSI_PLAYOUT_SECS` (seconds of 16 x 16 playouts, default 2).
 
 use std::time::Instant;
@@ -47,13 +47,13 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) * n as u64 >> 32) as usize
+        (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 }
 
 fn main() {
     let depth8: u32 = env_or("REVERSI_PERFT_DEPTH", 12);
-    let depth16: u32 = env_or("REVERSI_PERFT16_DEPTH", 7);
+    let depth16: u32 = env_or("REVERSI_PERFT16_DEPTH", 10);
     let playout_secs: f64 = env_or("REVERSI_PLAYOUT_SECS", 2.0);
     let expected = table(TABLE_8X8);
     let mut mismatches = 0;

@@ -11,6 +11,12 @@
 //! `a1` = (row 0, col 0), `d3` = (row 2, col 3); and `pass`. [`Game::parse_move`] also reads
 //! seed 001's `ROW COL` (0-based, `2 3`), `ROW,COL`, and `PASS` / `PA`, in any letter case.
 //!
+//! # Illegal moves
+//! [`Game::play`] checks, in this order: [`IllegalMove::GameOver`], then for a placement
+//! [`IllegalMove::OffBoard`], [`IllegalMove::Occupied`], [`IllegalMove::MustPass`] (the side has
+//! no placement at all), [`IllegalMove::NoFlips`]; a pass while a placement exists is
+//! [`IllegalMove::CannotPass`]. A rejected move leaves the position unchanged.
+//!
 //! # Speed
 //! Boards up to 8 x 8 live in one `u64` per colour (8 squares a row), larger ones in 256 bits
 //! (16 squares a row); see the `plane` module. Move generation is one shift-and-mask fill per direction
@@ -47,7 +53,7 @@ impl Config {
     /// `Ok` when the size names a playable board.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let n = self.size;
-        if !(Self::MIN_SIZE..=Self::MAX_SIZE).contains(&n) || n % 2 != 0 {
+        if !(Self::MIN_SIZE..=Self::MAX_SIZE).contains(&n) || n & 1 == 1 {
             return Err(ConfigError::new(alloc::format!(
                 "reversi board size must be an even number from {} to {}, got {n}",
                 Self::MIN_SIZE,
@@ -154,15 +160,12 @@ impl Board {
 
     /// Puts a disc of `seat` on `sq` and turns `flips` over.
     fn apply(&mut self, seat: Seat, sq: u32, flips: Set) {
-        let (me, you) = (seat.index(), seat.other().index());
         match (self, flips) {
             (Board::Narrow { discs, .. }, Set::Narrow(f)) => {
-                discs[me] = discs[me] | f | u64::square(sq);
-                discs[you] = discs[you] & !f;
+                transfer(discs, seat, f | u64::square(sq));
             }
             (Board::Wide { discs, .. }, Set::Wide(f)) => {
-                discs[me] = discs[me] | f | U256::square(sq);
-                discs[you] = discs[you] & !f;
+                transfer(discs, seat, f | U256::square(sq));
             }
             // Sets always come from the same board; nothing sensible to do otherwise.
             _ => {}
@@ -185,20 +188,22 @@ impl Board {
         }
     }
 
+    /// Puts a disc of `seat` on `sq`, whatever was there.
     fn set(&mut self, sq: u32, seat: Seat) {
         match self {
-            Board::Narrow { discs, .. } => {
-                discs[seat.index()] = discs[seat.index()] | u64::square(sq);
-                let o = seat.other().index();
-                discs[o] = discs[o] & !u64::square(sq);
-            }
-            Board::Wide { discs, .. } => {
-                discs[seat.index()] = discs[seat.index()] | U256::square(sq);
-                let o = seat.other().index();
-                discs[o] = discs[o] & !U256::square(sq);
-            }
+            Board::Narrow { discs, .. } => transfer(discs, seat, u64::square(sq)),
+            Board::Wide { discs, .. } => transfer(discs, seat, U256::square(sq)),
         }
     }
+}
+
+/// Gives the squares of `gain` to `seat` and takes them from its opponent.
+fn transfer<P: Plane>(discs: &mut [P; 2], seat: Seat, gain: P) {
+    let (me, you) = (seat.index(), seat.other().index());
+    let mine = discs[me] | gain;
+    let theirs = discs[you] & !gain;
+    discs[me] = mine;
+    discs[you] = theirs;
 }
 
 /// What the side to move does next.
@@ -221,6 +226,9 @@ pub struct Reversi {
     /// The side to move (when the game is over: the side that would be next).
     side: Seat,
     state: State,
+    /// The placements of the side to move (empty unless `state` is `Place`), kept so that
+    /// `legal_moves` and `play` need no move generation of their own.
+    legal: Set,
     ply: usize,
 }
 
@@ -274,14 +282,10 @@ impl Reversi {
     }
 
     /// The squares where the side to move may place a disc (none when it must pass or the game
-    /// is over), row-major. Cheap: one move generation, then a bit scan per square.
+    /// is over), row-major. Cheap: the set is kept with the position; a bit scan per square.
     pub fn legal_places(&self) -> Places {
-        let set = match self.state {
-            State::Place => self.board.legal(self.side),
-            State::Pass | State::Over => self.empty_set(),
-        };
         Places {
-            set,
+            set: self.legal,
             stride: self.board.stride(),
         }
     }
@@ -293,10 +297,7 @@ impl Reversi {
 
     /// Whether the side to move may place a disc on (row, col).
     pub fn is_legal_place(&self, row: u8, col: u8) -> bool {
-        self.state == State::Place
-            && self
-                .square(row, col)
-                .is_some_and(|sq| self.board.legal(self.side).has(sq))
+        self.square(row, col).is_some_and(|sq| self.legal.has(sq))
     }
 
     /// The discs `mv` would turn over, row-major; empty for a pass or an illegal move.
@@ -343,28 +344,24 @@ impl Reversi {
             }
         }
         pos.side = to_move;
-        pos.state = pos.state_for(to_move);
+        pos.settle();
         Ok(pos)
     }
 
     /// The start position of a valid configuration.
     fn start(config: Config) -> Reversi {
+        let board = Board::new(config.size);
+        let legal = board.legal(Seat::First);
         let mut pos = Reversi {
             config,
-            board: Board::new(config.size),
+            board,
             side: Seat::First,
             state: State::Place,
+            legal,
             ply: 0,
         };
-        pos.state = pos.state_for(Seat::First);
+        pos.settle();
         pos
-    }
-
-    fn empty_set(&self) -> Set {
-        match self.board {
-            Board::Narrow { .. } => Set::Narrow(0),
-            Board::Wide { .. } => Set::Wide(U256::EMPTY),
-        }
     }
 
     /// The plane index of (row, col), `None` off the board.
@@ -373,15 +370,16 @@ impl Reversi {
         (row < n && col < n).then(|| u32::from(row) * self.board.stride() + u32::from(col))
     }
 
-    /// What `seat` does if it is to move now.
-    fn state_for(&self, seat: Seat) -> State {
-        if !self.board.legal(seat).is_empty() {
+    /// Works out what the side to move does now (place, pass, or nothing: game over).
+    fn settle(&mut self) {
+        self.legal = self.board.legal(self.side);
+        self.state = if !self.legal.is_empty() {
             State::Place
-        } else if !self.board.legal(seat.other()).is_empty() {
+        } else if !self.board.legal(self.side.other()).is_empty() {
             State::Pass
         } else {
             State::Over
-        }
+        };
     }
 
     /// Checks `mv`; for a placement returns its square and the discs it flips, for a (legal)
@@ -403,11 +401,10 @@ impl Reversi {
                 if self.state == State::Pass {
                     return Err(IllegalMove::MustPass);
                 }
-                let flips = self.board.flips(self.side, sq);
-                if flips.is_empty() {
+                if !self.legal.has(sq) {
                     return Err(IllegalMove::NoFlips);
                 }
-                Ok(Some((sq, flips)))
+                Ok(Some((sq, self.board.flips(self.side, sq))))
             }
         }
     }
@@ -418,7 +415,7 @@ impl Reversi {
             self.board.apply(self.side, sq, flips);
         }
         self.side = self.side.other();
-        self.state = self.state_for(self.side);
+        self.settle();
         self.ply += 1;
     }
 }

@@ -51,7 +51,7 @@ fn moves8_dir(p: u64, run: u64, d: u32) -> u64 {
     up |= run & (up << d);
     down |= run & (down >> d);
     let run_up = run & (run << d);
-    let run_down = run & (run >> d);
+    let run_down = run_up >> d;
     up |= run_up & (up << (2 * d));
     down |= run_down & (down >> (2 * d));
     up |= run_up & (up << (2 * d));
@@ -94,12 +94,6 @@ const fn build_rays8() -> [[u64; 64]; 8] {
         d += 1;
     }
     rays
-}
-
-/// All ones when `cond`, else zero: selects without a branch.
-#[inline(always)]
-fn select(cond: bool) -> u64 {
-    0u64.wrapping_sub(cond as u64)
 }
 
 impl Plane for u64 {
@@ -151,15 +145,17 @@ impl Plane for u64 {
         for rays in &RAYS8[..4] {
             let ray = rays[sq];
             let stop = ray & !o;
-            let first = stop & stop.wrapping_neg();
-            flips |= first.wrapping_sub(1) & ray & select(first & p != 0);
+            // The mover's disc that closes the run, if any; the run is every ray square below.
+            let outflank = stop & stop.wrapping_neg() & p;
+            flips |= outflank.saturating_sub(1) & ray;
         }
         for rays in &RAYS8[4..] {
             let ray = rays[sq];
             // `| 1` keeps the scan defined; bit 0 then only counts if it is on the ray.
             let stop = (ray & !o) | 1;
-            let first = (1u64 << 63) >> stop.leading_zeros();
-            flips |= (first.wrapping_neg() << 1) & ray & select(first & p & ray != 0);
+            let outflank = (1u64 << (63 ^ stop.leading_zeros())) & p & ray;
+            // Every ray square above the closing disc (none when there is no such disc).
+            flips |= (outflank.wrapping_neg() << 1) & ray;
         }
         flips
     }
@@ -389,6 +385,15 @@ pub(crate) fn perft<P: Plane>(p: P, o: P, mask: P, depth: u32) -> u64 {
     }
     let mut total = 0;
     let mut rest = moves;
+    if depth == 2 {
+        // The last two plies in one loop: no call per child.
+        while let Some(sq) = rest.pop_lowest() {
+            let flips = P::flips(sq, p, o);
+            let child = P::moves(o ^ flips, p | flips | P::square(sq)) & mask;
+            total += u64::from(child.count().max(1));
+        }
+        return total;
+    }
     while let Some(sq) = rest.pop_lowest() {
         let flips = P::flips(sq, p, o);
         total += perft(o ^ flips, p | flips | P::square(sq), mask, depth - 1);
