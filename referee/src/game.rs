@@ -332,6 +332,15 @@ fn run(
             wire.process.freeze();
         }
         let log = wire.take_log();
+        if wire.process.stderr_total_bytes() > limits.max_output_bytes {
+            return lose(Reason::ProtocolError {
+                seat,
+                message: format!(
+                    "wrote more than {} MB to standard error",
+                    limits.max_output_bytes >> 20
+                ),
+            });
+        }
         let reply = match reply {
             Ok(r) => r,
             Err(fault) => {
@@ -429,6 +438,16 @@ enum Phase {
 fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase: Phase) -> Reason {
     // A bot that died is judged by its death (a memory kill often shows first as a timeout or
     // a closed pipe).
+    // When its output closed, the process is usually exiting: give it a moment so that a
+    // memory kill or crash is reported as such rather than as a closed pipe.
+    if matches!(fault, Fault::Closed { running: true }) {
+        if let Some(wire) = side.wire.as_mut() {
+            let until = Instant::now() + Duration::from_millis(300);
+            while wire.process.try_wait().is_none() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
     let dead = side
         .wire
         .as_mut()
