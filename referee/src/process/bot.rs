@@ -467,6 +467,12 @@ impl BotProcess {
         self.memory_enforcement
     }
 
+    /// The bot's cgroup directories (empty without cgroups, and after `finish`
+    /// removed them).
+    pub fn cgroup_dirs(&self) -> Vec<std::path::PathBuf> {
+        self.cgroup.as_ref().map(BotCgroup::dirs).unwrap_or_default()
+    }
+
     /// Whether a pids cgroup bounds the number of tasks.
     pub fn task_limit_enforced(&self) -> bool {
         self.enforced.tasks
