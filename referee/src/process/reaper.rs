@@ -100,6 +100,19 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
     (live, zombies)
 }
 
+/// Reaps the killed processes that became zombies of the referee (members
+/// lose their marks once dead: no environ, no fds, maybe no cgroup).
+fn reap_killed(killed: &[i32], root: i32) {
+    let me = std::process::id() as i32;
+    let zombies: Vec<i32> = killed
+        .iter()
+        .copied()
+        .filter(|&pid| pid != root)
+        .filter(|&pid| procfs::read_stat(pid).is_some_and(|s| s.is_zombie() && s.ppid == me))
+        .collect();
+    reap(&zombies);
+}
+
 fn reap(pids: &[i32]) {
     for &pid in pids {
         match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
@@ -127,33 +140,39 @@ pub(crate) fn sweep(marks: &TreeMarks, cgroup: Option<&BotCgroup>, budget: Durat
     let mut killed: Vec<i32> = Vec::new();
     let mut pause = Duration::from_micros(200);
     loop {
+        // Scan before killing, so that the report counts every member.
+        let (live, zombies) = members(marks, cgroup);
+        reap(&zombies);
+        for &pid in &live {
+            if !killed.contains(&pid) {
+                killed.push(pid);
+            }
+        }
         if let Some(cg) = cgroup {
             cg.kill_all();
         }
         let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), Signal::SIGKILL);
-        let (live, zombies) = members(marks, cgroup);
-        reap(&zombies);
+        for &pid in &live {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
         if live.is_empty() {
-            // One more pass for zombies re-parented by the last deaths.
+            // One more pass for members created or re-parented meanwhile.
             std::thread::sleep(Duration::from_millis(1));
             let (live_again, zombies) = members(marks, cgroup);
             reap(&zombies);
+            reap_killed(&killed, marks.root);
             if live_again.is_empty() {
                 return SweepReport { killed: killed.len(), survivors: 0 };
             }
             continue;
         }
-        for &pid in &live {
-            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-            if !killed.contains(&pid) {
-                killed.push(pid);
-            }
-        }
         if Instant::now() >= until {
-            return SweepReport { killed: killed.len(), survivors: live.len() };
+            let (still, _) = members(marks, cgroup);
+            return SweepReport { killed: killed.len(), survivors: still.len() };
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));
+        reap_killed(&killed, marks.root);
     }
 }
 
