@@ -10,7 +10,9 @@ use arbiter::process::{
     BotProcess, Containment, FreezeMethod, Layer, Limits, MemoryEnforcement, MemoryEvidence,
     ReadEvent,
 };
-use process_support::{bot_command, eventually, full, marker, minimal, pid_exists, processes_with, soon};
+use process_support::{
+    bot_command, eventually, full, marker, minimal, pid_exists, processes_with, soon,
+};
 
 fn read_text(bot: &mut BotProcess, secs: u64) -> String {
     match bot.read_line(soon(secs)) {
@@ -23,15 +25,23 @@ fn read_text(bot: &mut BotProcess, secs: u64) -> String {
 fn busy_loop_times_out_burns_cpu_and_can_be_frozen() {
     for (label, containment) in [("full", full()), ("minimal", minimal())] {
         let m = marker("loop");
-        let mut bot = BotProcess::spawn(&bot_command("busy_loop", &m), &Limits::default(), &containment)
-            .expect("spawn");
+        let mut bot = BotProcess::spawn(
+            &bot_command("busy_loop", &m),
+            &Limits::default(),
+            &containment,
+        )
+        .expect("spawn");
         let start = Instant::now();
-        assert_eq!(bot.read_line(start + Duration::from_millis(500)), ReadEvent::Timeout);
+        assert_eq!(
+            bot.read_line(start + Duration::from_millis(500)),
+            ReadEvent::Timeout
+        );
         assert!(start.elapsed() >= Duration::from_millis(500));
         let cpu1 = bot.cpu_time();
         // Keep a tolerance: on a shared box 1 s of CPU can take 2 s of wall.
         assert!(
-            eventually(Duration::from_secs(20), || bot.cpu_time() >= cpu1 + Duration::from_millis(300)),
+            eventually(Duration::from_secs(20), || bot.cpu_time()
+                >= cpu1 + Duration::from_millis(300)),
             "{label}: CPU time does not grow: {cpu1:?} -> {:?}",
             bot.cpu_time()
         );
@@ -50,7 +60,8 @@ fn busy_loop_times_out_burns_cpu_and_can_be_frozen() {
         );
         bot.thaw();
         assert!(
-            eventually(Duration::from_secs(20), || bot.cpu_time() >= later + Duration::from_millis(100)),
+            eventually(Duration::from_secs(20), || bot.cpu_time()
+                >= later + Duration::from_millis(100)),
             "{label}: CPU does not grow after thaw"
         );
         let exit = bot.finish(Duration::from_millis(100));
@@ -64,7 +75,10 @@ fn busy_loop_times_out_burns_cpu_and_can_be_frozen() {
 
 #[test]
 fn memory_hog_is_reported_as_memory_exceeded() {
-    let limits = Limits { memory_bytes: Some(256 << 20), ..Limits::default() };
+    let limits = Limits {
+        memory_bytes: Some(256 << 20),
+        ..Limits::default()
+    };
     for (label, containment) in [("full", full()), ("minimal", minimal())] {
         let m = marker("hog");
         let mut bot = BotProcess::spawn(&bot_command("memory_hog", &m), &limits, &containment)
@@ -94,7 +108,10 @@ fn memory_hog_is_reported_as_memory_exceeded() {
                 }
             }
             _ => {
-                assert_eq!(exit.memory_evidence, MemoryEvidence::AllocationFailureMessage);
+                assert_eq!(
+                    exit.memory_evidence,
+                    MemoryEvidence::AllocationFailureMessage
+                );
                 assert_eq!(exit.code, Some(1));
             }
         }
@@ -103,7 +120,10 @@ fn memory_hog_is_reported_as_memory_exceeded() {
 
 #[test]
 fn crash_without_memory_pressure_is_not_memory_exceeded() {
-    let limits = Limits { memory_bytes: Some(256 << 20), ..Limits::default() };
+    let limits = Limits {
+        memory_bytes: Some(256 << 20),
+        ..Limits::default()
+    };
     let mut bot = BotProcess::spawn(&bot_command("segfault", &marker("segv")), &limits, &full())
         .expect("spawn");
     assert_eq!(read_text(&mut bot, 10), "about to crash");
@@ -117,13 +137,23 @@ fn crash_without_memory_pressure_is_not_memory_exceeded() {
 
 #[test]
 fn fork_bomb_is_bounded_and_fully_killed() {
-    let limits = Limits { max_tasks: Some(50), ..Limits::default() };
+    let limits = Limits {
+        max_tasks: Some(50),
+        ..Limits::default()
+    };
     for (label, containment) in [("full", full()), ("minimal", minimal())] {
         let m = marker("bomb");
-        let mut bot = BotProcess::spawn(&bot_command("fork_bomb", &m).arg("200"), &limits, &containment)
-            .expect("spawn");
+        let mut bot = BotProcess::spawn(
+            &bot_command("fork_bomb", &m).arg("200"),
+            &limits,
+            &containment,
+        )
+        .expect("spawn");
         let text = read_text(&mut bot, 60);
-        let nums: Vec<u32> = text.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        let nums: Vec<u32> = text
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
         assert_eq!(nums.len(), 2, "{label}: {text}");
         let (forked, failed) = (nums[0], nums[1]);
         assert_eq!(forked + failed, 200);
@@ -132,9 +162,15 @@ fn fork_bomb_is_bounded_and_fully_killed() {
         } else {
             assert_eq!(forked, 200, "{label}: {text}");
         }
-        assert!(processes_with(&m).len() > forked as usize / 2, "{label}: children not visible");
+        assert!(
+            processes_with(&m).len() > forked as usize / 2,
+            "{label}: children not visible"
+        );
         let killed = bot.kill_tree();
-        assert!(killed > forked as usize, "{label}: killed {killed}, forked {forked}");
+        assert!(
+            killed > forked as usize,
+            "{label}: killed {killed}, forked {forked}"
+        );
         let exit = bot.finish(Duration::ZERO);
         assert_eq!(exit.task_limit_hit, bot.task_limit_enforced(), "{label}");
         assert!(
@@ -149,21 +185,35 @@ fn fork_bomb_is_bounded_and_fully_killed() {
 fn double_fork_setsid_escapee_does_not_outlive_the_game() {
     for (label, containment) in [("full", full()), ("minimal", minimal())] {
         let m = marker("escape");
-        let mut bot = BotProcess::spawn(&bot_command("escapee", &m), &Limits::default(), &containment)
-            .expect("spawn");
+        let mut bot = BotProcess::spawn(
+            &bot_command("escapee", &m),
+            &Limits::default(),
+            &containment,
+        )
+        .expect("spawn");
         let text = read_text(&mut bot, 30);
-        let gc: i32 = text.strip_prefix("escaped ").and_then(|s| s.parse().ok()).expect("pid");
+        let gc: i32 = text
+            .strip_prefix("escaped ")
+            .and_then(|s| s.parse().ok())
+            .expect("pid");
         assert!(pid_exists(gc));
         // The bot exited, but the escapee holds stdout: no EOF yet.
-        assert!(eventually(Duration::from_secs(10), || bot.try_wait().is_some()), "{label}");
-        assert_eq!(bot.read_line(Instant::now() + Duration::from_millis(200)), ReadEvent::Timeout);
+        assert!(
+            eventually(Duration::from_secs(10), || bot.try_wait().is_some()),
+            "{label}"
+        );
+        assert_eq!(
+            bot.read_line(Instant::now() + Duration::from_millis(200)),
+            ReadEvent::Timeout
+        );
         let exit = bot.finish(Duration::from_millis(100));
         assert_eq!(exit.code, Some(0), "{label}");
         assert!(!exit.killed_by_referee);
         assert!(exit.leftover_processes_killed >= 1, "{label}: {exit:?}");
         assert_eq!(exit.survivors, 0);
         assert!(
-            eventually(Duration::from_secs(5), || !pid_exists(gc) && processes_with(&m).is_empty()),
+            eventually(Duration::from_secs(5), || !pid_exists(gc)
+                && processes_with(&m).is_empty()),
             "{label}: escapee {gc} survived ({:?})",
             processes_with(&m)
         );
@@ -174,7 +224,10 @@ fn double_fork_setsid_escapee_does_not_outlive_the_game() {
 #[test]
 fn dropping_a_bot_kills_its_tree() {
     let m = marker("drop");
-    let limits = Limits { max_tasks: Some(100), ..Limits::default() };
+    let limits = Limits {
+        max_tasks: Some(100),
+        ..Limits::default()
+    };
     {
         let mut bot = BotProcess::spawn(&bot_command("fork_bomb", &m).arg("20"), &limits, &full())
             .expect("spawn");
@@ -196,8 +249,13 @@ fn writes_outside_the_scratch_dir_are_denied() {
     for (label, containment) in [("full", full()), ("minimal", minimal())] {
         let inside = scratch.path().join(format!("inside-{label}.txt"));
         let outside = outside_dir.path().join(format!("outside-{label}.txt"));
-        let limits = Limits { scratch_dir: Some(scratch.path().to_path_buf()), ..Limits::default() };
-        let cmd = bot_command("write_file", &marker("write")).arg(&inside).arg(&outside);
+        let limits = Limits {
+            scratch_dir: Some(scratch.path().to_path_buf()),
+            ..Limits::default()
+        };
+        let cmd = bot_command("write_file", &marker("write"))
+            .arg(&inside)
+            .arg(&outside);
         let mut bot = BotProcess::spawn(&cmd, &limits, &containment).expect("spawn");
         let first = read_text(&mut bot, 30);
         let second = read_text(&mut bot, 30);
@@ -207,10 +265,16 @@ fn writes_outside_the_scratch_dir_are_denied() {
         assert!(inside.exists(), "{label}");
         if containment.enabled(Layer::Landlock) {
             assert!(second.contains(" errno "), "{label}: {second}");
-            assert!(!outside.exists(), "{label}: file written outside the scratch dir");
+            assert!(
+                !outside.exists(),
+                "{label}: file written outside the scratch dir"
+            );
         } else if label == "minimal" {
             // Control: without Landlock the same write succeeds (as root).
-            assert!(outside.exists() == second.ends_with(" ok"), "{label}: {second}");
+            assert!(
+                outside.exists() == second.ends_with(" ok"),
+                "{label}: {second}"
+            );
         } else {
             eprintln!("landlock unavailable here; not asserting the denial");
         }
@@ -226,8 +290,7 @@ fn network_connect_is_denied() {
         let mut bot = BotProcess::spawn(&cmd, &Limits::default(), &containment).expect("spawn");
         let text = read_text(&mut bot, 30);
         let _ = bot.finish(Duration::from_secs(5));
-        let sandboxed =
-            containment.enabled(Layer::Seccomp) || containment.enabled(Layer::Landlock);
+        let sandboxed = containment.enabled(Layer::Seccomp) || containment.enabled(Layer::Landlock);
         if sandboxed {
             assert!(text.contains("errno"), "{label}: {text}");
         } else {
@@ -235,7 +298,10 @@ fn network_connect_is_denied() {
         }
     }
     // Allowed network: the same bot connects under full containment.
-    let limits = Limits { allow_network: true, ..Limits::default() };
+    let limits = Limits {
+        allow_network: true,
+        ..Limits::default()
+    };
     let cmd = bot_command("connect", &marker("net")).arg(&port);
     let mut bot = BotProcess::spawn(&cmd, &limits, &full()).expect("spawn");
     assert_eq!(read_text(&mut bot, 30), "connected");
@@ -246,18 +312,39 @@ fn network_connect_is_denied() {
 fn cgroups_are_removed_and_report_is_complete() {
     let c: Containment = full();
     let report = c.report();
-    for name in ["process group", "subreaper", "rlimits", "landlock", "seccomp", "cgroup v2", "affinity"] {
-        assert!(report.iter().any(|l| l.name == name), "missing {name} in {report:?}");
+    for name in [
+        "process group",
+        "subreaper",
+        "rlimits",
+        "landlock",
+        "seccomp",
+        "cgroup v2",
+        "affinity",
+    ] {
+        assert!(
+            report.iter().any(|l| l.name == name),
+            "missing {name} in {report:?}"
+        );
     }
     eprintln!("{}", arbiter::process::doctor::render(&c));
-    let limits = Limits { memory_bytes: Some(64 << 20), max_tasks: Some(10), cpu_core: Some(0), ..Limits::default() };
-    let mut bot = BotProcess::spawn(&bot_command("sleeper", &marker("cg")), &limits, &c).expect("spawn");
+    let limits = Limits {
+        memory_bytes: Some(64 << 20),
+        max_tasks: Some(10),
+        cpu_core: Some(0),
+        ..Limits::default()
+    };
+    let mut bot =
+        BotProcess::spawn(&bot_command("sleeper", &marker("cg")), &limits, &c).expect("spawn");
     let dirs = bot.cgroup_dirs();
     if c.enabled(Layer::Cgroups) {
         assert!(!dirs.is_empty());
         for d in &dirs {
             let procs = std::fs::read_to_string(d.join("cgroup.procs")).unwrap_or_default();
-            assert!(procs.lines().any(|l| l.trim() == bot.pid().to_string()), "{} lacks the bot", d.display());
+            assert!(
+                procs.lines().any(|l| l.trim() == bot.pid().to_string()),
+                "{} lacks the bot",
+                d.display()
+            );
         }
     }
     let _ = bot.finish(Duration::ZERO);

@@ -56,7 +56,10 @@ impl SpawnError {
     /// "Failed to start" in the contest sense: the bot's own fault (missing or
     /// broken program) rather than the referee's.
     pub fn is_bot_fault(&self) -> bool {
-        matches!(self, SpawnError::NotFound { .. } | SpawnError::NotExecutable { .. })
+        matches!(
+            self,
+            SpawnError::NotFound { .. } | SpawnError::NotExecutable { .. }
+        )
     }
 }
 
@@ -240,10 +243,12 @@ impl BotProcess {
         }
         let program_name = command.program().to_string_lossy().into_owned();
         let program = command.resolve_program().map_err(|p| match p {
-            ProgramProblem::NotFound => SpawnError::NotFound { program: program_name.clone() },
-            ProgramProblem::NotExecutable => {
-                SpawnError::NotExecutable { program: program_name.clone() }
-            }
+            ProgramProblem::NotFound => SpawnError::NotFound {
+                program: program_name.clone(),
+            },
+            ProgramProblem::NotExecutable => SpawnError::NotExecutable {
+                program: program_name.clone(),
+            },
         })?;
         if let Some(dir) = &limits.scratch_dir {
             if !dir.is_dir() {
@@ -255,7 +260,10 @@ impl BotProcess {
         }
 
         let serial = SPAWN_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
         let token = format!("{}-{serial}-{nanos}", std::process::id());
 
         // cgroups
@@ -322,7 +330,10 @@ impl BotProcess {
                 Ok(r) => Some(r),
                 Err(e) => {
                     cleanup_on_error(&mut cgroup);
-                    return Err(SpawnError::Prepare { layer: "landlock", reason: e.to_string() });
+                    return Err(SpawnError::Prepare {
+                        layer: "landlock",
+                        reason: e.to_string(),
+                    });
                 }
             }
         } else {
@@ -333,7 +344,10 @@ impl BotProcess {
                 Ok(p) => Some(p),
                 Err(e) => {
                     cleanup_on_error(&mut cgroup);
-                    return Err(SpawnError::Prepare { layer: "seccomp", reason: e.to_string() });
+                    return Err(SpawnError::Prepare {
+                        layer: "seccomp",
+                        reason: e.to_string(),
+                    });
                 }
             }
         } else {
@@ -350,7 +364,9 @@ impl BotProcess {
             cmd.env(k, v);
         }
         cmd.env(TOKEN_VAR, &token);
-        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         ChildSetup {
             new_session: containment.enabled(Layer::ProcessGroup),
             parent_death_signal: limits.die_with_spawning_thread
@@ -373,10 +389,17 @@ impl BotProcess {
             Err(e) => {
                 cleanup_on_error(&mut cgroup);
                 return Err(match (sandbox::decode(&e), e.raw_os_error()) {
-                    (Some(s), _) => SpawnError::Containment { step: s.step, errno: s.errno },
-                    (None, Some(libc::ENOENT)) => SpawnError::NotFound { program: program_name },
+                    (Some(s), _) => SpawnError::Containment {
+                        step: s.step,
+                        errno: s.errno,
+                    },
+                    (None, Some(libc::ENOENT)) => SpawnError::NotFound {
+                        program: program_name,
+                    },
                     (None, Some(libc::EACCES | libc::ENOEXEC | libc::EISDIR)) => {
-                        SpawnError::NotExecutable { program: program_name }
+                        SpawnError::NotExecutable {
+                            program: program_name,
+                        }
                     }
                     _ => SpawnError::Io(e),
                 });
@@ -470,7 +493,10 @@ impl BotProcess {
     /// The bot's cgroup directories (empty without cgroups, and after `finish`
     /// removed them).
     pub fn cgroup_dirs(&self) -> Vec<std::path::PathBuf> {
-        self.cgroup.as_ref().map(BotCgroup::dirs).unwrap_or_default()
+        self.cgroup
+            .as_ref()
+            .map(BotCgroup::dirs)
+            .unwrap_or_default()
     }
 
     /// Whether a pids cgroup bounds the number of tasks.
@@ -511,7 +537,9 @@ impl BotProcess {
     /// On timeout the stream is left with a partial message: treat the bot
     /// as failed.
     pub fn send_until(&mut self, bytes: &[u8], deadline: Instant) -> Result<(), SendError> {
-        let Some(stdin) = &self.stdin else { return Err(SendError::Closed) };
+        let Some(stdin) = &self.stdin else {
+            return Err(SendError::Closed);
+        };
         let mut written = 0;
         while written < bytes.len() {
             match nix::unistd::write(stdin, &bytes[written..]) {
@@ -548,7 +576,8 @@ impl BotProcess {
                 Err(Errno::EINTR) => continue,
                 Err(Errno::EAGAIN) => {}
                 Err(e) => {
-                    self.warnings.push(format!("read from bot stdout failed: {e}"));
+                    self.warnings
+                        .push(format!("read from bot stdout failed: {e}"));
                     return Fill::Eof;
                 }
             }
@@ -556,7 +585,8 @@ impl BotProcess {
                 Ok(true) => {}
                 Ok(false) => return Fill::Timeout,
                 Err(e) => {
-                    self.warnings.push(format!("poll on bot stdout failed: {e}"));
+                    self.warnings
+                        .push(format!("poll on bot stdout failed: {e}"));
                     return Fill::Eof;
                 }
             }
@@ -664,7 +694,9 @@ impl BotProcess {
                     return FreezeMethod::Cgroup;
                 }
                 Ok(false) => {}
-                Err(e) => self.warnings.push(format!("cgroup freeze failed: {e}; using SIGSTOP")),
+                Err(e) => self
+                    .warnings
+                    .push(format!("cgroup freeze failed: {e}; using SIGSTOP")),
             }
         }
         reaper::signal_tree(&self.marks_clone(), self.cgroup.as_ref(), Signal::SIGSTOP);
@@ -703,7 +735,11 @@ impl BotProcess {
             Err(Errno::EINTR) => return None,
             Err(_) => {
                 // ECHILD: someone else reaped it; we cannot know how it ended.
-                self.termination = Some(Termination { code: None, signal: None, core_dumped: false });
+                self.termination = Some(Termination {
+                    code: None,
+                    signal: None,
+                    core_dumped: false,
+                });
                 return self.termination;
             }
         }
@@ -711,14 +747,22 @@ impl BotProcess {
             self.zombie_ticks = stat.own_ticks + stat.children_ticks;
         }
         let term = match waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::Exited(_, code)) => {
-                Termination { code: Some(code), signal: None, core_dumped: false }
-            }
-            Ok(WaitStatus::Signaled(_, sig, core)) => {
-                Termination { code: None, signal: Some(sig as i32), core_dumped: core }
-            }
+            Ok(WaitStatus::Exited(_, code)) => Termination {
+                code: Some(code),
+                signal: None,
+                core_dumped: false,
+            },
+            Ok(WaitStatus::Signaled(_, sig, core)) => Termination {
+                code: None,
+                signal: Some(sig as i32),
+                core_dumped: core,
+            },
             Ok(_) => return None,
-            Err(_) => Termination { code: None, signal: None, core_dumped: false },
+            Err(_) => Termination {
+                code: None,
+                signal: None,
+                core_dumped: false,
+            },
         };
         self.termination = Some(term);
         self.termination
@@ -743,9 +787,14 @@ impl BotProcess {
     /// escapees) and reaps the main process. Returns the number of processes
     /// sent SIGKILL by the sweep.
     pub fn kill_tree(&mut self) -> usize {
-        let report = reaper::sweep(&self.marks_clone(), self.cgroup.as_ref(), Duration::from_secs(5));
+        let report = reaper::sweep(
+            &self.marks_clone(),
+            self.cgroup.as_ref(),
+            Duration::from_secs(5),
+        );
         if report.survivors > 0 {
-            self.warnings.push(format!("{} processes survived SIGKILL", report.survivors));
+            self.warnings
+                .push(format!("{} processes survived SIGKILL", report.survivors));
         }
         self.wait_exit(Duration::from_secs(5));
         report.killed
@@ -765,12 +814,18 @@ impl BotProcess {
         self.stdin = None;
         self.wait_exit(grace);
         let was_running = self.termination.is_none();
-        let report = reaper::sweep(&self.marks_clone(), self.cgroup.as_ref(), Duration::from_secs(5));
-        let term = self.wait_exit(Duration::from_secs(5)).unwrap_or(Termination {
-            code: None,
-            signal: None,
-            core_dumped: false,
-        });
+        let report = reaper::sweep(
+            &self.marks_clone(),
+            self.cgroup.as_ref(),
+            Duration::from_secs(5),
+        );
+        let term = self
+            .wait_exit(Duration::from_secs(5))
+            .unwrap_or(Termination {
+                code: None,
+                signal: None,
+                core_dumped: false,
+            });
         let cpu_time = self.cpu_time();
         let cg = self.cgroup.as_ref();
         let oom_kills = cg.and_then(BotCgroup::oom_kills);
@@ -830,7 +885,11 @@ fn allocation_failure(stderr_tail: &[u8]) -> bool {
         b"out of memory",
         b"OutOfMemoryError",
     ];
-    PATTERNS.iter().any(|p| stderr_tail.windows(p.len()).any(|w| w.eq_ignore_ascii_case(p)))
+    PATTERNS.iter().any(|p| {
+        stderr_tail
+            .windows(p.len())
+            .any(|w| w.eq_ignore_ascii_case(p))
+    })
 }
 
 impl Drop for BotProcess {
@@ -849,7 +908,9 @@ mod tests {
     fn allocation_failure_patterns() {
         assert!(allocation_failure(b"malloc: Cannot allocate memory\n"));
         assert!(allocation_failure(b"Traceback...\nMemoryError\n"));
-        assert!(allocation_failure(b"memory allocation of 1024 bytes failed"));
+        assert!(allocation_failure(
+            b"memory allocation of 1024 bytes failed"
+        ));
         assert!(!allocation_failure(b"segfault"));
     }
 }

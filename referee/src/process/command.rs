@@ -28,7 +28,11 @@ pub enum CommandParseError {
 impl BotCommand {
     /// A command running `program` with no arguments.
     pub fn new(program: impl Into<OsString>) -> Self {
-        BotCommand { argv: vec![program.into()], working_dir: None, env: Vec::new() }
+        BotCommand {
+            argv: vec![program.into()],
+            working_dir: None,
+            env: Vec::new(),
+        }
     }
 
     /// Splits a shell-like string (`./bot --depth 3 'my arg'`) into words with
@@ -68,7 +72,10 @@ impl BotCommand {
 
     /// The program (argv\[0\]); empty if argv is empty.
     pub fn program(&self) -> &OsStr {
-        self.argv.first().map(OsString::as_os_str).unwrap_or(OsStr::new(""))
+        self.argv
+            .first()
+            .map(OsString::as_os_str)
+            .unwrap_or(OsStr::new(""))
     }
 
     /// Resolves the program the way `execvp` would (relative to the working
@@ -105,7 +112,11 @@ impl BotCommand {
                 Err(ProgramProblem::NotFound) => {}
             }
         }
-        Err(if saw_non_executable { ProgramProblem::NotExecutable } else { ProgramProblem::NotFound })
+        Err(if saw_non_executable {
+            ProgramProblem::NotExecutable
+        } else {
+            ProgramProblem::NotFound
+        })
     }
 }
 
@@ -133,15 +144,20 @@ mod tests {
     #[test]
     fn parse_splits_quotes() {
         let cmd = BotCommand::parse("python3 -u 'my bot.py' \"a b\"").map_err(|e| e.to_string());
-        let argv: Vec<OsString> =
-            ["python3", "-u", "my bot.py", "a b"].iter().map(OsString::from).collect();
+        let argv: Vec<OsString> = ["python3", "-u", "my bot.py", "a b"]
+            .iter()
+            .map(OsString::from)
+            .collect();
         assert_eq!(cmd.map(|c| c.argv), Ok(argv));
     }
 
     #[test]
     fn parse_rejects_empty_and_bad_quotes() {
         assert_eq!(BotCommand::parse("   "), Err(CommandParseError::Empty));
-        assert!(matches!(BotCommand::parse("a 'b"), Err(CommandParseError::Quoting { .. })));
+        assert!(matches!(
+            BotCommand::parse("a 'b"),
+            Err(CommandParseError::Quoting { .. })
+        ));
     }
 
     #[test]
@@ -150,8 +166,14 @@ mod tests {
             BotCommand::new("/nonexistent/arbiter-bot").resolve_program(),
             Err(ProgramProblem::NotFound)
         );
-        assert_eq!(BotCommand::new("/etc/hostname-not-here-x").resolve_program(), Err(ProgramProblem::NotFound));
-        assert_eq!(BotCommand::new("/etc/passwd").resolve_program(), Err(ProgramProblem::NotExecutable));
+        assert_eq!(
+            BotCommand::new("/etc/hostname-not-here-x").resolve_program(),
+            Err(ProgramProblem::NotFound)
+        );
+        assert_eq!(
+            BotCommand::new("/etc/passwd").resolve_program(),
+            Err(ProgramProblem::NotExecutable)
+        );
         assert!(BotCommand::new("sh").resolve_program().is_ok());
     }
 }

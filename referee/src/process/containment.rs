@@ -116,9 +116,7 @@ impl Containment {
             Layer::Subreaper => self.subreaper.is_ok(),
             Layer::Landlock => self.landlock_abi > 0,
             Layer::Seccomp => self.seccomp.is_ok(),
-            Layer::Cgroups => {
-                self.cgroups.unified.is_some() || !self.cgroups.v1.is_empty()
-            }
+            Layer::Cgroups => self.cgroups.unified.is_some() || !self.cgroups.v1.is_empty(),
             Layer::Affinity => !self.online_cpus.is_empty(),
         }
     }
@@ -151,7 +149,11 @@ impl Containment {
             "setsid in the child; the group is killed as a whole".into(),
         )];
         out.push(match &self.subreaper {
-            Ok(()) => line("subreaper", !off(Layer::Subreaper), "PR_SET_CHILD_SUBREAPER set".into()),
+            Ok(()) => line(
+                "subreaper",
+                !off(Layer::Subreaper),
+                "PR_SET_CHILD_SUBREAPER set".into(),
+            ),
             Err(e) => line("subreaper", false, e.clone()),
         });
         out.push(line(
@@ -165,7 +167,9 @@ impl Containment {
             match (self.landlock_abi, off(Layer::Landlock)) {
                 (0, _) => "not supported by this kernel".into(),
                 (abi, true) => format!("ABI {abi} available, disabled"),
-                (abi, false) if abi >= 6 => format!("ABI {abi}: files, TCP, signal and socket scopes"),
+                (abi, false) if abi >= 6 => {
+                    format!("ABI {abi}: files, TCP, signal and socket scopes")
+                }
                 (abi, false) if abi >= 4 => format!("ABI {abi}: files and TCP (no scopes)"),
                 (abi, false) => format!("ABI {abi}: files only (no TCP rules)"),
             },
@@ -208,13 +212,21 @@ impl Containment {
                 }
             }
         }
-        for problem in self.cgroups.problems.iter().filter(|p| p.starts_with("cgroup v2: cannot")) {
+        for problem in self
+            .cgroups
+            .problems
+            .iter()
+            .filter(|p| p.starts_with("cgroup v2: cannot"))
+        {
             out.push(line("cgroup v2 controller", false, problem.clone()));
         }
         out.push(line(
             "affinity",
             self.enabled(Layer::Affinity),
-            format!("cpus {:?} (advisory: a cpuset cgroup cannot be widened)", self.online_cpus),
+            format!(
+                "cpus {:?} (advisory: a cpuset cgroup cannot be widened)",
+                self.online_cpus
+            ),
         ));
         out.push(line(
             "parent death signal",

@@ -70,7 +70,9 @@ impl StdoutBuffer {
     /// reach the buffer, so memory stays bounded by the line/frame limits.
     pub(crate) fn push(&mut self, mut data: &[u8]) {
         if self.skip_bytes > 0 {
-            let n = usize::try_from(self.skip_bytes).unwrap_or(usize::MAX).min(data.len());
+            let n = usize::try_from(self.skip_bytes)
+                .unwrap_or(usize::MAX)
+                .min(data.len());
             self.skip_bytes -= n as u64;
             data = &data[n..];
         }
@@ -180,7 +182,10 @@ impl StdoutBuffer {
         }
         let received = pending.len().saturating_sub(4);
         self.start = self.buf.len();
-        FrameEvent::Truncated { declared: u32::from_be_bytes(header), received }
+        FrameEvent::Truncated {
+            declared: u32::from_be_bytes(header),
+            received,
+        }
     }
 }
 
@@ -227,12 +232,24 @@ mod tests {
         let got = lines(&[b"abcdefgh", b"ijkl", b"mn\nok\n"], 4);
         assert_eq!(
             got,
-            vec![ReadEvent::LineTooLong { kept_prefix: b"abcd".to_vec() }, l("ok"), ReadEvent::Closed]
+            vec![
+                ReadEvent::LineTooLong {
+                    kept_prefix: b"abcd".to_vec()
+                },
+                l("ok"),
+                ReadEvent::Closed
+            ]
         );
         let got = lines(&[b"abcdefgh\r\nok\n"], 4);
         assert_eq!(
             got,
-            vec![ReadEvent::LineTooLong { kept_prefix: b"abcd".to_vec() }, l("ok"), ReadEvent::Closed]
+            vec![
+                ReadEvent::LineTooLong {
+                    kept_prefix: b"abcd".to_vec()
+                },
+                l("ok"),
+                ReadEvent::Closed
+            ]
         );
         assert_eq!(lines(&[b"abcd\n"], 4), vec![l("abcd"), ReadEvent::Closed]);
     }
@@ -276,7 +293,10 @@ mod tests {
                 FrameEvent::Frame(b"abc".to_vec()),
                 FrameEvent::TooLarge { declared: 9 },
                 FrameEvent::Frame(Vec::new()),
-                FrameEvent::Truncated { declared: 2, received: 1 },
+                FrameEvent::Truncated {
+                    declared: 2,
+                    received: 1
+                },
             ]
         );
     }

@@ -53,8 +53,11 @@ pub(crate) fn read_stat(pid: i32) -> Option<ProcStat> {
 
 /// Every visible process id (thread-group leaders only).
 pub(crate) fn list_pids() -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect()
 }
 
 /// All processes with their stat, one snapshot.
@@ -75,7 +78,9 @@ pub(crate) fn holds_pipe(pid: i32, inodes: &[u64]) -> bool {
     if inodes.is_empty() {
         return false;
     }
-    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
     dir.filter_map(|e| e.ok())
         .filter_map(|e| std::fs::read_link(e.path()).ok())
         .filter_map(|target| pipe_inode(&target))

@@ -45,11 +45,15 @@ pub fn install_subreaper() -> Result<(), String> {
 
 /// Held while spawning (shared) so that no sweep (exclusive) runs meanwhile.
 pub(crate) fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
-    SPAWN_GATE.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    SPAWN_GATE
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn sweep_guard() -> std::sync::RwLockWriteGuard<'static, ()> {
-    SPAWN_GATE.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    SPAWN_GATE
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The marks that identify one bot's tree.
@@ -71,8 +75,11 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
     let me = std::process::id() as i32;
     let all = procfs::snapshot();
     let in_cgroup = cgroup.map(BotCgroup::procs).unwrap_or_default();
-    let descendants =
-        if marks.root_unreaped { procfs::descendants(&all, marks.root) } else { Vec::new() };
+    let descendants = if marks.root_unreaped {
+        procfs::descendants(&all, marks.root)
+    } else {
+        Vec::new()
+    };
     let mut live = Vec::new();
     let mut zombies = Vec::new();
     for p in &all {
@@ -134,7 +141,11 @@ pub(crate) struct SweepReport {
 /// runs out), and reaps the members re-parented to the referee. The bot
 /// itself (`marks.root`) is killed but not reaped: its exit status belongs to
 /// [`super::BotProcess`].
-pub(crate) fn sweep(marks: &TreeMarks, cgroup: Option<&BotCgroup>, budget: Duration) -> SweepReport {
+pub(crate) fn sweep(
+    marks: &TreeMarks,
+    cgroup: Option<&BotCgroup>,
+    budget: Duration,
+) -> SweepReport {
     let _gate = sweep_guard();
     let until = Instant::now() + budget;
     let mut killed: Vec<i32> = Vec::new();
@@ -162,13 +173,19 @@ pub(crate) fn sweep(marks: &TreeMarks, cgroup: Option<&BotCgroup>, budget: Durat
             reap(&zombies);
             reap_killed(&killed, marks.root);
             if live_again.is_empty() {
-                return SweepReport { killed: killed.len(), survivors: 0 };
+                return SweepReport {
+                    killed: killed.len(),
+                    survivors: 0,
+                };
             }
             continue;
         }
         if Instant::now() >= until {
             let (still, _) = members(marks, cgroup);
-            return SweepReport { killed: killed.len(), survivors: still.len() };
+            return SweepReport {
+                killed: killed.len(),
+                survivors: still.len(),
+            };
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));
@@ -191,7 +208,11 @@ pub(crate) fn signal_tree(marks: &TreeMarks, cgroup: Option<&BotCgroup>, signal:
 /// children's times of every member.
 pub(crate) fn tree_cpu_ticks(marks: &TreeMarks) -> u64 {
     let all = procfs::snapshot();
-    let mut ids = if marks.root_unreaped { procfs::descendants(&all, marks.root) } else { Vec::new() };
+    let mut ids = if marks.root_unreaped {
+        procfs::descendants(&all, marks.root)
+    } else {
+        Vec::new()
+    };
     if marks.root_unreaped {
         ids.push(marks.root);
     }

@@ -40,7 +40,10 @@ impl StderrDrain {
         let thread = std::thread::Builder::new()
             .name("bot-stderr".into())
             .spawn(move || drain(fd, &worker, max_kept))?;
-        Ok(StderrDrain { shared, thread: Some(thread) })
+        Ok(StderrDrain {
+            shared,
+            thread: Some(thread),
+        })
     }
 
     /// The kept tail (at most `max_kept` bytes, the newest ones).

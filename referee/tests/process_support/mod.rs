@@ -20,8 +20,11 @@ pub fn bot(name: &str) -> PathBuf {
     if let Some(p) = built.get(name) {
         return p.clone();
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bots").join(format!("{name}.c"));
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bots-{}", std::process::id()));
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/bots")
+        .join(format!("{name}.c"));
+    let out_dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bots-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).expect("create bot dir");
     let out = out_dir.join(name);
     let status = Command::new("cc")
@@ -44,7 +47,11 @@ pub fn bot_command(name: &str, marker: &str) -> BotCommand {
 /// A unique marker string for one test.
 pub fn marker(test: &str) -> String {
     static N: AtomicU64 = AtomicU64::new(0);
-    format!("{test}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "{test}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 /// Pids (other than ours) whose environment or command line contains `marker`.
@@ -52,9 +59,15 @@ pub fn processes_with(marker: &str) -> Vec<i32> {
     let me = std::process::id() as i32;
     let needle = format!("ARBITER_TEST_MARKER={marker}");
     let mut found = Vec::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else { return found };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return found;
+    };
     for entry in dir.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
             continue;
         };
         if pid == me {
@@ -63,8 +76,10 @@ pub fn processes_with(marker: &str) -> Vec<i32> {
         // Zombies have an empty environ; count them too via the stat state.
         let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        let hit = |hay: &[u8]| hay.windows(needle.len()).any(|w| w == needle.as_bytes())
-            || hay.windows(marker.len()).any(|w| w == marker.as_bytes());
+        let hit = |hay: &[u8]| {
+            hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+                || hay.windows(marker.len()).any(|w| w == marker.as_bytes())
+        };
         if hit(&environ) || hit(&cmdline) {
             found.push(pid);
         }

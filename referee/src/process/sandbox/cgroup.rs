@@ -89,7 +89,10 @@ fn mounts() -> Vec<Mount> {
 }
 
 fn unescape_mount(s: &str) -> String {
-    s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\")
+    s.replace("\\040", " ")
+        .replace("\\011", "\t")
+        .replace("\\012", "\n")
+        .replace("\\134", "\\")
 }
 
 /// `/proc/self/cgroup` lines: (controllers, path).
@@ -110,7 +113,9 @@ fn own_groups() -> Vec<(String, String)> {
 /// sub-group, as in containers without a cgroup namespace).
 fn join_group(mount: &Mount, group_path: &str) -> PathBuf {
     let rel = if mount.root != "/" {
-        group_path.strip_prefix(mount.root.as_str()).unwrap_or(group_path)
+        group_path
+            .strip_prefix(mount.root.as_str())
+            .unwrap_or(group_path)
     } else {
         group_path
     };
@@ -119,8 +124,10 @@ fn join_group(mount: &Mount, group_path: &str) -> PathBuf {
 
 fn probe_writable(dir: &Path) -> Result<(), String> {
     let probe = dir.join(format!("arbiter-probe-{}", std::process::id()));
-    fs::create_dir(&probe).map_err(|e| format!("cannot create a group in {}: {e}", dir.display()))?;
-    fs::remove_dir(&probe).map_err(|e| format!("cannot remove probe group {}: {e}", probe.display()))
+    fs::create_dir(&probe)
+        .map_err(|e| format!("cannot create a group in {}: {e}", dir.display()))?;
+    fs::remove_dir(&probe)
+        .map_err(|e| format!("cannot remove probe group {}: {e}", probe.display()))
 }
 
 impl CgroupSupport {
@@ -133,7 +140,9 @@ impl CgroupSupport {
         let mounts = mounts();
         let groups = own_groups();
         if mounts.is_empty() {
-            support.problems.push("no cgroup filesystem mounted".to_owned());
+            support
+                .problems
+                .push("no cgroup filesystem mounted".to_owned());
             return support;
         }
         // cgroup v2
@@ -150,7 +159,9 @@ impl CgroupSupport {
                 Err(e) => support.problems.push(format!("cgroup v2: {e}")),
             }
         } else {
-            support.problems.push("cgroup v2: no unified hierarchy".to_owned());
+            support
+                .problems
+                .push("cgroup v2: no unified hierarchy".to_owned());
         }
         // cgroup v1 controllers
         for ctrl in V1Controller::ALL {
@@ -166,16 +177,24 @@ impl CgroupSupport {
                     let dir = join_group(mount, path);
                     match probe_writable(&dir) {
                         Ok(()) => support.v1.push((ctrl, dir)),
-                        Err(e) => support.problems.push(format!("cgroup v1 {}: {e}", ctrl.name())),
+                        Err(e) => support
+                            .problems
+                            .push(format!("cgroup v1 {}: {e}", ctrl.name())),
                     }
                 }
                 _ => {
                     let v2_has = support.unified.as_ref().is_some_and(|(_, c)| {
-                        let want = if ctrl == V1Controller::Cpuacct { "cpu" } else { ctrl.name() };
+                        let want = if ctrl == V1Controller::Cpuacct {
+                            "cpu"
+                        } else {
+                            ctrl.name()
+                        };
                         c.iter().any(|x| x == want) || ctrl == V1Controller::Freezer
                     });
                     if !v2_has {
-                        support.problems.push(format!("cgroup v1 {}: not mounted", ctrl.name()));
+                        support
+                            .problems
+                            .push(format!("cgroup v1 {}: not mounted", ctrl.name()));
                     }
                 }
             }
@@ -185,12 +204,17 @@ impl CgroupSupport {
 
     /// The v1 parent directory of a controller, when usable.
     pub fn v1_dir(&self, ctrl: V1Controller) -> Option<&Path> {
-        self.v1.iter().find(|(c, _)| *c == ctrl).map(|(_, p)| p.as_path())
+        self.v1
+            .iter()
+            .find(|(c, _)| *c == ctrl)
+            .map(|(_, p)| p.as_path())
     }
 
     /// Whether a v2 controller is enabled for bot groups.
     pub fn v2_has(&self, name: &str) -> bool {
-        self.unified.as_ref().is_some_and(|(_, c)| c.iter().any(|x| x == name))
+        self.unified
+            .as_ref()
+            .is_some_and(|(_, c)| c.iter().any(|x| x == name))
     }
 
     /// Can memory be limited (and an OOM kill be detected)?
@@ -274,16 +298,26 @@ impl BotCgroup {
         core: Option<usize>,
         warnings: &mut Vec<String>,
     ) -> (BotCgroup, Vec<OwnedFd>, Enforced) {
-        let mut group = BotCgroup { v2: None, v2_controllers: Vec::new(), v1: Vec::new() };
+        let mut group = BotCgroup {
+            v2: None,
+            v2_controllers: Vec::new(),
+            v1: Vec::new(),
+        };
         let mut fds = Vec::new();
         let mut enforced = Enforced::default();
         let mut make = |parent: &Path, what: &str, fds: &mut Vec<OwnedFd>| -> Option<PathBuf> {
             let dir = parent.join(name);
             if let Err(e) = fs::create_dir(&dir) {
-                warnings.push(format!("cgroup {what}: cannot create {}: {e}", dir.display()));
+                warnings.push(format!(
+                    "cgroup {what}: cannot create {}: {e}",
+                    dir.display()
+                ));
                 return None;
             }
-            match fs::OpenOptions::new().write(true).open(dir.join("cgroup.procs")) {
+            match fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))
+            {
                 Ok(f) => {
                     fds.push(OwnedFd::from(f));
                     Some(dir)
@@ -354,7 +388,9 @@ impl BotCgroup {
                 let configured = write_file(&dir.join("cpuset.mems"), &mems)
                     .and_then(|()| write_file(&dir.join("cpuset.cpus"), &cpus))
                     .and_then(|()| {
-                        fs::OpenOptions::new().write(true).open(dir.join("cgroup.procs"))
+                        fs::OpenOptions::new()
+                            .write(true)
+                            .open(dir.join("cgroup.procs"))
                     });
                 match configured {
                     Ok(f) => {
@@ -369,7 +405,9 @@ impl BotCgroup {
                 }
                 continue;
             }
-            let Some(dir) = make(parent, ctrl.name(), &mut fds) else { continue };
+            let Some(dir) = make(parent, ctrl.name(), &mut fds) else {
+                continue;
+            };
             match (ctrl, memory, tasks) {
                 (V1Controller::Memory, Some(bytes), _) => {
                     match write_file(&dir.join("memory.limit_in_bytes"), &bytes.to_string()) {
@@ -396,11 +434,17 @@ impl BotCgroup {
     }
 
     fn v1_dir(&self, ctrl: V1Controller) -> Option<&Path> {
-        self.v1.iter().find(|(c, _)| *c == ctrl).map(|(_, p)| p.as_path())
+        self.v1
+            .iter()
+            .find(|(c, _)| *c == ctrl)
+            .map(|(_, p)| p.as_path())
     }
 
     fn all_dirs(&self) -> impl Iterator<Item = &Path> {
-        self.v2.iter().map(PathBuf::as_path).chain(self.v1.iter().map(|(_, p)| p.as_path()))
+        self.v2
+            .iter()
+            .map(PathBuf::as_path)
+            .chain(self.v1.iter().map(|(_, p)| p.as_path()))
     }
 
     /// The group directories (for diagnostics and tests).
@@ -479,7 +523,9 @@ impl BotCgroup {
                 return;
             }
         }
-        let frozen = self.set_frozen(true, Duration::from_millis(200)).unwrap_or(false);
+        let frozen = self
+            .set_frozen(true, Duration::from_millis(200))
+            .unwrap_or(false);
         for pid in self.procs() {
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         }
@@ -584,8 +630,14 @@ mod tests {
             fs_type: "cgroup".into(),
             super_options: "rw,memory".into(),
         };
-        assert_eq!(join_group(&m, "/docker/abc/x"), PathBuf::from("/sys/fs/cgroup/memory/x"));
-        let m2 = Mount { root: "/".into(), ..m };
+        assert_eq!(
+            join_group(&m, "/docker/abc/x"),
+            PathBuf::from("/sys/fs/cgroup/memory/x")
+        );
+        let m2 = Mount {
+            root: "/".into(),
+            ..m
+        };
         assert_eq!(join_group(&m2, "/"), PathBuf::from("/sys/fs/cgroup/memory"));
     }
 }

@@ -71,7 +71,10 @@ pub(crate) fn decode(err: &std::io::Error) -> Option<ChildSetupError> {
         return None;
     }
     let step = *STEPS.get(((raw >> 12) & 0xf) as usize)?;
-    Some(ChildSetupError { step, errno: raw & 0xfff })
+    Some(ChildSetupError {
+        step,
+        errno: raw & 0xfff,
+    })
 }
 
 /// Everything the child must apply, built before fork.
@@ -118,13 +121,16 @@ impl ChildSetup {
             nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), set)
                 .map_err(|e| fail(SetupStep::Affinity, e))?;
         }
-        self.rlimits.apply().map_err(|e| fail(SetupStep::Rlimits, e))?;
+        self.rlimits
+            .apply()
+            .map_err(|e| fail(SetupStep::Rlimits, e))?;
         if let Some(ruleset) = self.landlock.take() {
             self::landlock::enforce(ruleset)
                 .map_err(|_| fail(SetupStep::Landlock, Errno::last()))?;
         }
         if let Some(plan) = &self.seccomp {
-            plan.apply().map_err(|_| fail(SetupStep::Seccomp, Errno::last()))?;
+            plan.apply()
+                .map_err(|_| fail(SetupStep::Seccomp, Errno::last()))?;
         }
         Ok(())
     }
@@ -138,8 +144,17 @@ mod tests {
     fn step_codes_roundtrip() {
         for step in STEPS {
             let e = encode(step, libc::EPERM);
-            assert_eq!(decode(&e), Some(ChildSetupError { step, errno: libc::EPERM }));
+            assert_eq!(
+                decode(&e),
+                Some(ChildSetupError {
+                    step,
+                    errno: libc::EPERM
+                })
+            );
         }
-        assert_eq!(decode(&std::io::Error::from_raw_os_error(libc::ENOENT)), None);
+        assert_eq!(
+            decode(&std::io::Error::from_raw_os_error(libc::ENOENT)),
+            None
+        );
     }
 }

@@ -138,12 +138,17 @@ pub(crate) fn build(allow_network: bool) -> Result<SeccompPlan, SeccompBuildErro
     }
     let mut clone_rules = Vec::new();
     for flag in CLONE_NAMESPACE_FLAGS {
-        let cond =
-            SeccompCondition::new(0, SeccompCmpArgLen::Qword, SeccompCmpOp::MaskedEq(flag), flag)?;
+        let cond = SeccompCondition::new(
+            0,
+            SeccompCmpArgLen::Qword,
+            SeccompCmpOp::MaskedEq(flag),
+            flag,
+        )?;
         clone_rules.push(SeccompRule::new(vec![cond])?);
     }
     rules.insert(libc::SYS_clone, clone_rules);
-    let main: BpfProgram = SeccompFilter::new(rules, SeccompAction::Allow, eperm, arch)?.try_into()?;
+    let main: BpfProgram =
+        SeccompFilter::new(rules, SeccompAction::Allow, eperm, arch)?.try_into()?;
     // clone3 passes its flags in memory, out of seccomp's reach: ENOSYS makes
     // glibc and musl fall back to clone(), whose flags the first filter checks.
     let mut clone3 = BTreeMap::new();
@@ -151,7 +156,9 @@ pub(crate) fn build(allow_network: bool) -> Result<SeccompPlan, SeccompBuildErro
     let enosys = SeccompAction::Errno(libc::ENOSYS as u32);
     let second: BpfProgram =
         SeccompFilter::new(clone3, SeccompAction::Allow, enosys, arch)?.try_into()?;
-    Ok(SeccompPlan { programs: vec![main, second] })
+    Ok(SeccompPlan {
+        programs: vec![main, second],
+    })
 }
 
 #[cfg(test)]
@@ -164,7 +171,11 @@ mod tests {
             return;
         }
         let plan = build(false).map_err(|e| e.to_string());
-        assert!(plan.as_ref().is_ok_and(|p| p.programs.len() == 2 && !p.programs[0].is_empty()), "{plan:?}");
+        assert!(
+            plan.as_ref()
+                .is_ok_and(|p| p.programs.len() == 2 && !p.programs[0].is_empty()),
+            "{plan:?}"
+        );
         assert!(build(true).is_ok());
     }
 }
