@@ -360,6 +360,10 @@ impl BotProcess {
         if let Some(dir) = &command.working_dir {
             cmd.current_dir(dir);
         }
+        if let Some(dir) = &limits.scratch_dir {
+            // Temporary files can only be written there.
+            cmd.env("TMPDIR", dir);
+        }
         for (k, v) in &command.env {
             cmd.env(k, v);
         }

@@ -29,6 +29,7 @@ pub fn bot(name: &str) -> PathBuf {
     let out = out_dir.join(name);
     let status = Command::new("cc")
         .arg("-O2")
+        .arg("-pthread")
         .arg("-o")
         .arg(&out)
         .arg(&src)
