@@ -23,7 +23,12 @@ fn read_text(bot: &mut BotProcess, secs: u64) -> String {
 
 #[test]
 fn busy_loop_times_out_burns_cpu_and_can_be_frozen() {
-    for (label, containment) in [("full", full()), ("minimal", minimal())] {
+    let v2_only = full().without(Layer::CgroupV1);
+    for (label, containment) in [
+        ("full", full()),
+        ("minimal", minimal()),
+        ("v2-only", v2_only),
+    ] {
         let m = marker("loop");
         let mut bot = BotProcess::spawn(
             &bot_command("busy_loop", &m),
@@ -48,6 +53,8 @@ fn busy_loop_times_out_burns_cpu_and_can_be_frozen() {
         let method = bot.freeze();
         if label == "minimal" {
             assert_eq!(method, FreezeMethod::Signals);
+        } else if containment.enabled(Layer::Cgroups) {
+            assert_eq!(method, FreezeMethod::Cgroup, "{label}");
         }
         std::thread::sleep(Duration::from_millis(50));
         let frozen_at = bot.cpu_time();
@@ -183,7 +190,15 @@ fn fork_bomb_is_bounded_and_fully_killed() {
 
 #[test]
 fn double_fork_setsid_escapee_does_not_outlive_the_game() {
-    for (label, containment) in [("full", full()), ("minimal", minimal())] {
+    let v2_only = full().without(Layer::CgroupV1);
+    let v1_only = full().without(Layer::CgroupV2);
+    let configs = [
+        ("full", full()),
+        ("minimal", minimal()),
+        ("v2-only", v2_only),
+        ("v1-only", v1_only),
+    ];
+    for (label, containment) in configs {
         let m = marker("escape");
         let mut bot = BotProcess::spawn(
             &bot_command("escapee", &m),

@@ -271,7 +271,7 @@ impl BotProcess {
             Some(support) => {
                 let name = format!("arbiter-{}-{serial}", std::process::id());
                 let (cg, fds, enforced) = BotCgroup::create(
-                    support,
+                    &support,
                     &name,
                     limits.memory_bytes,
                     limits.max_tasks,

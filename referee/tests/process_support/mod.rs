@@ -23,19 +23,23 @@ pub fn bot(name: &str) -> PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/bots")
         .join(format!("{name}.c"));
-    let out_dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bots-{}", std::process::id()));
+    let out_dir = std::env::var_os("ARBITER_TEST_BOT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("bots"));
     std::fs::create_dir_all(&out_dir).expect("create bot dir");
     let out = out_dir.join(name);
+    // Compile under a private name, then rename: atomic for concurrent runs.
+    let tmp = out_dir.join(format!("{name}.{}.tmp", std::process::id()));
     let status = Command::new("cc")
         .arg("-O2")
         .arg("-pthread")
         .arg("-o")
-        .arg(&out)
+        .arg(&tmp)
         .arg(&src)
         .status()
         .expect("run cc");
     assert!(status.success(), "cc failed for {}", src.display());
+    std::fs::rename(&tmp, &out).expect("rename bot");
     built.insert(name.to_owned(), out.clone());
     out
 }
