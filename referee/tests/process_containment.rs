@@ -351,6 +351,14 @@ fn cgroups_are_removed_and_report_is_complete() {
     let mut bot =
         BotProcess::spawn(&bot_command("sleeper", &marker("cg")), &limits, &c).expect("spawn");
     let dirs = bot.cgroup_dirs();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", bot.pid())).unwrap_or_default();
+    let allowed = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .map(str::trim);
+    if c.enabled(Layer::Affinity) || bot.cpuset_enforced() {
+        assert_eq!(allowed, Some("0"), "bot not pinned to cpu 0");
+    }
     if c.enabled(Layer::Cgroups) {
         assert!(!dirs.is_empty());
         for d in &dirs {

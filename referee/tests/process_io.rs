@@ -234,3 +234,32 @@ fn stderr_flood_neither_blocks_nor_grows() {
     assert_eq!(tail.len(), 4096);
     assert!(tail.ends_with(b"eeeeEND-OF-FLOOD\n"));
 }
+
+#[test]
+fn timeouts_never_fire_early() {
+    let mut bot = BotProcess::spawn(
+        &bot_command("sleeper", &marker("late")),
+        &Limits::default(),
+        &full(),
+    )
+    .expect("spawn");
+    for precise in [false, true] {
+        if precise {
+            arbiter::process::precise_timers_for_this_thread().expect("timer slack");
+        }
+        let mut lateness = Vec::new();
+        for _ in 0..50 {
+            let deadline = Instant::now() + Duration::from_millis(2);
+            assert_eq!(bot.read_line(deadline), ReadEvent::Timeout);
+            let now = Instant::now();
+            assert!(now >= deadline, "timeout fired early");
+            lateness.push(now - deadline);
+        }
+        lateness.sort();
+        eprintln!(
+        "read_line timeout lateness over 50 waits of 2 ms (precise timers: {precise}): min {:?} median {:?} max {:?}",
+        lateness[0], lateness[25], lateness[49]
+    );
+    }
+    let _ = bot.finish(Duration::ZERO);
+}
