@@ -315,6 +315,13 @@ impl BotProcess {
             RlimitPlan::default()
         };
         let affinity = match (limits.cpu_core, containment.enabled(Layer::Affinity)) {
+            (Some(core), true) if !containment.online_cpus().contains(&core) => {
+                warnings.push(format!(
+                    "affinity: cpu {core} is not among the referee's cpus {:?}; not pinned",
+                    containment.online_cpus()
+                ));
+                None
+            }
             (Some(core), true) => {
                 let mut set = nix::sched::CpuSet::new();
                 match set.set(core) {
@@ -609,7 +616,7 @@ impl BotProcess {
     /// Lines end with LF, CR LF or CR (a CR line is delivered at once; a LF
     /// right after it is then skipped). An unterminated last line is delivered
     /// at end of file, then `Closed`. Lines already buffered are returned even
-    /// if the deadline has passed. Precision: see [`wait_ready`]: the call
+    /// if the deadline has passed. Precision (`ppoll`, nanosecond timeout): the call
     /// returns `Timeout` no earlier than `deadline` and typically within
     /// 0.1 ms after it on an idle machine (a few ms on a loaded one).
     pub fn read_line(&mut self, deadline: Instant) -> ReadEvent {
@@ -914,6 +921,13 @@ impl Drop for BotProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bots_can_move_between_threads() {
+        fn assert_send<T: Send>() {}
+        assert_send::<BotProcess>();
+        assert_send::<ExitInfo>();
+    }
 
     #[test]
     fn allocation_failure_patterns() {

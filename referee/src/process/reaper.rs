@@ -6,7 +6,7 @@
 //! double-fork-and-setsid escapee) are re-parented to the referee instead of
 //! init, so they stay visible and reapable. The flag is process-wide and
 //! inherited by nothing; its only side effect is that the referee must reap
-//! such orphans, which [`sweep`] does for the processes it kills.
+//! such orphans, which the sweep does for the processes it kills.
 //!
 //! A sweep finds a bot's tree by several independent marks, so that leaving
 //! one of them is not enough to escape:
@@ -44,7 +44,12 @@ pub fn install_subreaper() -> Result<(), String> {
 }
 
 /// Held while spawning (shared) so that no sweep (exclusive) runs meanwhile.
-pub(crate) fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
+///
+/// Between fork and exec a child holds copies of all the referee's fds,
+/// including bots' pipes, and a sweep would take it for an escapee. Code of
+/// the referee that starts other child processes while bots run should hold
+/// this guard around `Command::spawn`.
+pub fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
     SPAWN_GATE
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
