@@ -21,6 +21,10 @@ pub enum Layer {
     Seccomp,
     /// Per-bot cgroups (v2 and/or v1 controllers).
     Cgroups,
+    /// Only the cgroup v1 controllers (to run on v2 alone).
+    CgroupV1,
+    /// Only the cgroup v2 hierarchy (to run on v1 alone).
+    CgroupV2,
     /// `sched_setaffinity` pinning.
     Affinity,
     /// SIGKILL when the spawning thread exits.
@@ -116,13 +120,30 @@ impl Containment {
             Layer::Subreaper => self.subreaper.is_ok(),
             Layer::Landlock => self.landlock_abi > 0,
             Layer::Seccomp => self.seccomp.is_ok(),
-            Layer::Cgroups => self.cgroups.unified.is_some() || !self.cgroups.v1.is_empty(),
+            Layer::Cgroups => self.cgroup_support().is_some(),
+            Layer::CgroupV1 => {
+                !self.cgroups.v1.is_empty() && !self.disabled.contains(&Layer::Cgroups)
+            }
+            Layer::CgroupV2 => {
+                self.cgroups.unified.is_some() && !self.disabled.contains(&Layer::Cgroups)
+            }
             Layer::Affinity => !self.online_cpus.is_empty(),
         }
     }
 
-    pub(crate) fn cgroup_support(&self) -> Option<&CgroupSupport> {
-        self.enabled(Layer::Cgroups).then_some(&self.cgroups)
+    /// The usable cgroup hierarchies, minus the disabled ones.
+    pub(crate) fn cgroup_support(&self) -> Option<CgroupSupport> {
+        if self.disabled.contains(&Layer::Cgroups) {
+            return None;
+        }
+        let mut support = self.cgroups.clone();
+        if self.disabled.contains(&Layer::CgroupV1) {
+            support.v1.clear();
+        }
+        if self.disabled.contains(&Layer::CgroupV2) {
+            support.unified = None;
+        }
+        (support.unified.is_some() || !support.v1.is_empty()).then_some(support)
     }
 
     /// CPUs the referee may run bots on.
@@ -132,7 +153,7 @@ impl Containment {
 
     /// Can the memory limit be enforced by a cgroup (exact OOM detection)?
     pub fn memory_cgroup(&self) -> bool {
-        self.cgroup_support().is_some_and(CgroupSupport::memory)
+        self.cgroup_support().is_some_and(|s| s.memory())
     }
 
     /// One status line per layer (and per cgroup controller).
@@ -168,7 +189,7 @@ impl Containment {
                 (0, _) => "not supported by this kernel".into(),
                 (abi, true) => format!("ABI {abi} available, disabled"),
                 (abi, false) if abi >= 6 => {
-                    format!("ABI {abi}: files, TCP, signal and socket scopes")
+                    format!("ABI {abi} or newer: files, TCP, signal and abstract-socket scopes")
                 }
                 (abi, false) if abi >= 4 => format!("ABI {abi}: files and TCP (no scopes)"),
                 (abi, false) => format!("ABI {abi}: files only (no TCP rules)"),
@@ -187,27 +208,40 @@ impl Containment {
         match &self.cgroups.unified {
             Some((dir, ctrls)) => out.push(line(
                 "cgroup v2",
-                !cg_off,
+                !cg_off && !off(Layer::CgroupV2),
                 format!(
                     "{} controllers [{}]; kill, freeze, cpu.stat",
                     dir.display(),
                     ctrls.join(" ")
                 ),
             )),
-            None => out.push(line("cgroup v2", false, "unavailable".into())),
+            None => {
+                let why = self
+                    .cgroups
+                    .problems
+                    .iter()
+                    .find_map(|p| p.strip_prefix("cgroup v2: "))
+                    .unwrap_or("unavailable");
+                out.push(line("cgroup v2", false, why.to_owned()));
+            }
         }
         for ctrl in V1Controller::ALL {
             let name = format!("cgroup v1 {}", ctrl.name());
             match self.cgroups.v1_dir(ctrl) {
-                Some(dir) => out.push(line(&name, !cg_off, dir.display().to_string())),
+                Some(dir) => out.push(line(
+                    &name,
+                    !cg_off && !off(Layer::CgroupV1),
+                    dir.display().to_string(),
+                )),
                 None => {
+                    let prefix = format!("cgroup v1 {}: ", ctrl.name());
                     let why = self
                         .cgroups
                         .problems
                         .iter()
-                        .find(|p| p.contains(&format!("v1 {}:", ctrl.name())))
-                        .cloned()
-                        .unwrap_or_else(|| "unavailable".into());
+                        .find_map(|p| p.strip_prefix(prefix.as_str()))
+                        .unwrap_or("unavailable")
+                        .to_owned();
                     out.push(line(&name, false, why));
                 }
             }
@@ -216,7 +250,7 @@ impl Containment {
             .cgroups
             .problems
             .iter()
-            .filter(|p| p.starts_with("cgroup v2: cannot"))
+            .filter(|p| p.starts_with("cgroup v2: cannot enable"))
         {
             out.push(line("cgroup v2 controller", false, problem.clone()));
         }

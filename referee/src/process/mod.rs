@@ -25,7 +25,8 @@
 //! than the deadline and usually within 0.1 ms after it (`ppoll` with
 //! nanosecond timeouts; late by the timer slack plus scheduling). On a loaded
 //! shared machine wake-ups can be late by milliseconds, so the caller should
-//! grant a safety margin. CPU time of the whole tree comes from
+//! grant a safety margin ([`precise_timers_for_this_thread`] removes the
+//! 50 us default timer slack). CPU time of the whole tree comes from
 //! [`BotProcess::cpu_time`].
 //!
 //! # Layers
@@ -111,8 +112,8 @@ pub mod sandbox;
 mod stderr;
 
 pub use bot::{
-    BotProcess, ExitInfo, FreezeMethod, MemoryEnforcement, MemoryEvidence, SendError, SpawnError,
-    Termination, TOKEN_VAR,
+    precise_timers_for_this_thread, BotProcess, ExitInfo, FreezeMethod, MemoryEnforcement,
+    MemoryEvidence, SendError, SpawnError, Termination, TOKEN_VAR,
 };
 pub use command::{BotCommand, CommandParseError};
 pub use containment::{Containment, Layer, LayerStatus};

@@ -6,7 +6,7 @@
 //! double-fork-and-setsid escapee) are re-parented to the referee instead of
 //! init, so they stay visible and reapable. The flag is process-wide and
 //! inherited by nothing; its only side effect is that the referee must reap
-//! such orphans, which [`sweep`] does for the processes it kills.
+//! such orphans, which the sweep does for the processes it kills.
 //!
 //! A sweep finds a bot's tree by several independent marks, so that leaving
 //! one of them is not enough to escape:
@@ -44,7 +44,12 @@ pub fn install_subreaper() -> Result<(), String> {
 }
 
 /// Held while spawning (shared) so that no sweep (exclusive) runs meanwhile.
-pub(crate) fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
+///
+/// Between fork and exec a child holds copies of all the referee's fds,
+/// including bots' pipes, and a sweep would take it for an escapee. Code of
+/// the referee that starts other child processes while bots run should hold
+/// this guard around `Command::spawn`.
+pub fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
     SPAWN_GATE
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -107,6 +112,19 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
     (live, zombies)
 }
 
+/// Reaps the killed processes that became zombies of the referee (members
+/// lose their marks once dead: no environ, no fds, maybe no cgroup).
+fn reap_killed(killed: &[i32], root: i32) {
+    let me = std::process::id() as i32;
+    let zombies: Vec<i32> = killed
+        .iter()
+        .copied()
+        .filter(|&pid| pid != root)
+        .filter(|&pid| procfs::read_stat(pid).is_some_and(|s| s.is_zombie() && s.ppid == me))
+        .collect();
+    reap(&zombies);
+}
+
 fn reap(pids: &[i32]) {
     for &pid in pids {
         match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
@@ -138,17 +156,27 @@ pub(crate) fn sweep(
     let mut killed: Vec<i32> = Vec::new();
     let mut pause = Duration::from_micros(200);
     loop {
+        // Scan before killing, so that the report counts every member.
+        let (live, zombies) = members(marks, cgroup);
+        reap(&zombies);
+        for &pid in &live {
+            if !killed.contains(&pid) {
+                killed.push(pid);
+            }
+        }
         if let Some(cg) = cgroup {
             cg.kill_all();
         }
         let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), Signal::SIGKILL);
-        let (live, zombies) = members(marks, cgroup);
-        reap(&zombies);
+        for &pid in &live {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
         if live.is_empty() {
-            // One more pass for zombies re-parented by the last deaths.
+            // One more pass for members created or re-parented meanwhile.
             std::thread::sleep(Duration::from_millis(1));
             let (live_again, zombies) = members(marks, cgroup);
             reap(&zombies);
+            reap_killed(&killed, marks.root);
             if live_again.is_empty() {
                 return SweepReport {
                     killed: killed.len(),
@@ -157,20 +185,16 @@ pub(crate) fn sweep(
             }
             continue;
         }
-        for &pid in &live {
-            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-            if !killed.contains(&pid) {
-                killed.push(pid);
-            }
-        }
         if Instant::now() >= until {
+            let (still, _) = members(marks, cgroup);
             return SweepReport {
                 killed: killed.len(),
-                survivors: live.len(),
+                survivors: still.len(),
             };
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));
+        reap_killed(&killed, marks.root);
     }
 }
 

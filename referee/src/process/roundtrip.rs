@@ -55,7 +55,7 @@ impl RoundTripStats {
             median: rank(0.5),
             p99: rank(0.99),
             max: last,
-            mean: total / n as u32,
+            mean: total / u32::try_from(n).unwrap_or(u32::MAX),
         })
     }
 }

@@ -447,6 +447,11 @@ impl BotCgroup {
             .chain(self.v1.iter().map(|(_, p)| p.as_path()))
     }
 
+    /// The group directories (for diagnostics and tests).
+    pub(crate) fn dirs(&self) -> Vec<PathBuf> {
+        self.all_dirs().map(Path::to_path_buf).collect()
+    }
+
     /// Processes in any of the bot's groups.
     pub(crate) fn procs(&self) -> Vec<i32> {
         let mut pids: Vec<i32> = Vec::new();
