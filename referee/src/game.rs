@@ -110,6 +110,16 @@ pub struct Played {
     pub exits: [Option<ExitInfo>; 2],
     /// Containment layers that could not be applied, and similar notes.
     pub warnings: Vec<String>,
+    /// Where the wall time went.
+    pub timing: Timing,
+}
+
+/// Wall time of a game's phases: starting the bots, the move loop, and ending them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timing {
+    pub setup: Duration,
+    pub moves: Duration,
+    pub teardown: Duration,
 }
 
 /// How many stderr lines a failure verdict keeps.
@@ -150,6 +160,7 @@ pub fn play(
                 replay,
                 exits: [None, None],
                 warnings,
+                timing: Timing::default(),
             };
         }
     };
@@ -170,6 +181,8 @@ pub fn play(
         });
     }
 
+    let mut timing = Timing::default();
+    let t0 = Instant::now();
     let outcome = run(
         spec,
         bots,
@@ -179,9 +192,13 @@ pub fn play(
         &mut sides,
         &mut replay,
         &mut warnings,
+        &mut timing,
     );
     replay.result = outcome;
+    let t1 = Instant::now();
+    timing.moves = (t1 - t0).saturating_sub(timing.setup);
     finish(&mut sides, &replay.result, &game);
+    timing.teardown = t1.elapsed();
     if replay.result.reason.culprit().is_some() {
         let tails = [stderr_tail(&sides[0]), stderr_tail(&sides[1])];
         if tails.iter().any(|t| !t.is_empty()) {
@@ -199,6 +216,7 @@ pub fn play(
         replay,
         exits,
         warnings,
+        timing,
     }
 }
 
@@ -212,7 +230,9 @@ fn run(
     sides: &mut [Side],
     replay: &mut Replay,
     warnings: &mut Vec<String>,
+    timing: &mut Timing,
 ) -> GameResult {
+    let setup_start = Instant::now();
     let limits = &spec.limits;
     let info = LimitsInfo {
         move_time: limits.time.per_move,
@@ -274,6 +294,7 @@ fn run(
         [Some(r), None] | [None, Some(r)] => return lose(r),
         [None, None] => {}
     }
+    timing.setup = setup_start.elapsed();
 
     loop {
         if let Some(o) = game.outcome() {

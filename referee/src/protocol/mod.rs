@@ -94,10 +94,10 @@ impl ProtocolKind {
     /// A fresh protocol state machine for one bot.
     pub fn start(self) -> Box<dyn Protocol> {
         match self {
-            ProtocolKind::Reversi => Box::new(reversi::Reversi::default()),
+            ProtocolKind::Reversi => Box::new(reversi::Reversi),
             ProtocolKind::Gobang => Box::new(gobang::Gobang::default()),
             ProtocolKind::Gomocup => Box::new(gomocup::Gomocup::default()),
-            ProtocolKind::Duel => Box::new(duel::Duel::default()),
+            ProtocolKind::Duel => Box::new(duel::Duel),
         }
     }
 }
