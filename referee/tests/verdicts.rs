@@ -255,3 +255,48 @@ fn move_time_boundary() {
         );
     }
 }
+
+/// CPU the pondering bot burnt per move while its opponent thought for 100 ms a move.
+fn ponder_cpu(ponder: bool) -> f64 {
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut l = limits();
+    l.ponder = ponder;
+    let spec = GameSpec {
+        config: GameConfig::Reversi(reversi::Config { size: 6 }),
+        opening: Vec::new(),
+        limits: l,
+        event: None,
+    };
+    let seats = Seats {
+        cores: [Some(0), Some(1)],
+        scratch_root: workdir().join("scratch"),
+    };
+    let (thinker, slow) = (bot("ponder 0 6"), bot("slow 0 6 100"));
+    let played = game::play(&spec, [&thinker, &slow], &seats, &Containment::detect());
+    assert_eq!(
+        played.replay.result.reason.code(),
+        "normal",
+        "{:?}",
+        played.replay.result
+    );
+    let cpu: Vec<f64> = played
+        .replay
+        .moves
+        .iter()
+        .filter(|m| m.seat == Seat::First)
+        .filter_map(|m| m.cpu_ms)
+        .collect();
+    assert!(cpu.len() >= 3);
+    cpu[1..].iter().sum::<f64>() / (cpu.len() - 1) as f64
+}
+
+#[test]
+fn no_ponder_freezes_bots_between_turns() {
+    let pondering = ponder_cpu(true);
+    let frozen = ponder_cpu(false);
+    assert!(
+        pondering > 50.0,
+        "a pondering bot burns CPU on the opponent's time: {pondering:.1} ms"
+    );
+    assert!(frozen < 20.0, "a frozen bot cannot: {frozen:.1} ms");
+}

@@ -6,12 +6,14 @@
  *
  * MODE: fine, loop, sleep (ARG ms, then answers), sleepforever, hog, forkbomb, longline,
  * closeout, escapee, write (ARG = path), connect, segv, illegal, malformed, outofturn,
- * exit, debugflood, stderrflood, nonutf8, handshake-silent, handshake-wrong, crash-start
+ * exit, debugflood, stderrflood, nonutf8, handshake-silent, handshake-wrong, crash-start,
+ * ponder (every turn: answer, then spin until input arrives), slow (every turn: sleep ARG ms)
  *
  * write and connect exit with code 3 when the sandbox refuses them, as a bot that cannot do
  * without its file or connection would.
  */
 #include <arpa/inet.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -133,10 +135,17 @@ int main(int argc, char **argv) {
                 }
                 if (!strcmp(mode, "nonutf8")) { fputs("\xff\xfe 3\n", stdout); fflush(stdout); continue; }
             }
+            if (!strcmp(mode, "slow")) sleep_ms(atol(arg));
             flips(br, bc, me, 1);
             printf("%d %d\n", br, bc);
             if (turn == when && !strcmp(mode, "outofturn")) printf("%d %d\n", br, bc);
             fflush(stdout);
+            if (!strcmp(mode, "ponder")) {
+                /* Think on the opponent's time: burn CPU until the next command arrives. */
+                struct pollfd p = {0, POLLIN, 0};
+                volatile unsigned long x = 0;
+                while (poll(&p, 1, 0) == 0) x++;
+            }
         } else if (!strncmp(line, "END", 3)) {
             return 0;
         }
