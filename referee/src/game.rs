@@ -197,7 +197,7 @@ pub fn play(
     replay.result = outcome;
     let t1 = Instant::now();
     timing.moves = (t1 - t0).saturating_sub(timing.setup);
-    finish(&mut sides, &replay.result, &game);
+    finish(&mut sides, &replay.result);
     timing.teardown = t1.elapsed();
     if replay.result.reason.culprit().is_some() {
         let tails = [stderr_tail(&sides[0]), stderr_tail(&sides[1])];
@@ -539,8 +539,7 @@ fn exit_reason(seat: Seat, exit: &ExitInfo, limits: &GameLimits) -> Reason {
 }
 
 /// Ends the game for both bots: the end command, a moment to leave, then the whole tree dies.
-fn finish(sides: &mut [Side], result: &GameResult, game: &AnyGame) {
-    let _ = game;
+fn finish(sides: &mut [Side], result: &GameResult) {
     for (i, side) in sides.iter_mut().enumerate() {
         let seat = Seat::from_index(i).unwrap_or(Seat::First);
         let standing = match result.winner {

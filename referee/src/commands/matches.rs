@@ -77,7 +77,6 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         openings,
     };
     let started = Instant::now();
-    let names = [bots[0].name.clone(), bots[1].name.clone()];
     let mut save_error = None;
     let summary = series::play(
         &spec,
@@ -93,7 +92,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
                 }
             };
             if !a.quiet {
-                eprintln!("{}", progress_line(i, a.games, played, &names));
+                eprintln!("{}", progress_line(i, a.games, played));
             }
             path
         },
@@ -300,7 +299,7 @@ fn append_json_array(path: &Path, entry: serde_json::Value) -> anyhow::Result<()
     write(path, &serde_json::to_string_pretty(&games)?)
 }
 
-fn progress_line(i: usize, total: usize, played: &Played, names: &[String; 2]) -> String {
+fn progress_line(i: usize, total: usize, played: &Played) -> String {
     let r = &played.replay;
     let seat_names: Vec<&str> = r.players.iter().map(|p| p.name.as_str()).collect();
     let start = r.start_position().ok();
@@ -310,14 +309,14 @@ fn progress_line(i: usize, total: usize, played: &Played, names: &[String; 2]) -
         None => "draw".to_string(),
     };
     let at = match r.result.reason.culprit() {
-        Some(_) => format!(" at move {}", r.moves.len() + 1),
+        Some(_) if !r.moves.is_empty() => format!(" at move {}", r.moves.len() + 1),
+        Some(_) => " before the first move".to_string(),
         None => String::new(),
     };
     let scores = r
         .scores
         .map(|s| format!(" {}-{}", s[0], s[1]))
         .unwrap_or_default();
-    let _ = names;
     format!(
         "game {}/{total}: {} ({}) vs {} ({}): {result}, {}{at}{scores}",
         i + 1,
