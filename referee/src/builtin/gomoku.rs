@@ -165,7 +165,7 @@ impl Grid {
             let c = (self.n / 2) as u8;
             out.push((0, Point::new(c, c)));
         }
-        out.sort_by(|a, b| b.0.cmp(&a.0));
+        out.sort_by_key(|c| std::cmp::Reverse(c.0));
         out
     }
 }
