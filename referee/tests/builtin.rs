@@ -525,3 +525,142 @@ fn duel_search_beats_a_random_mover() {
         "depth 2 won only {wins} of 4 duels against random"
     );
 }
+
+// ---------------------------------------------------------------- speed figures
+
+/// Prints the slowest and mean move times of the choosers (figures, no timing assertion):
+/// run with `cargo test --release -p arbiter --test builtin speed -- --nocapture`.
+#[test]
+fn speed_figures_per_move() {
+    use std::time::Instant;
+    fn report(label: &str, times: &[f64]) {
+        let max = times.iter().cloned().fold(0.0, f64::max);
+        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+        eprintln!(
+            "{label}: {} moves, mean {mean:.2} ms, max {max:.2} ms",
+            times.len()
+        );
+    }
+    let mut rng = Rng::new(1);
+    for (size, depth) in [(16u8, 4u32), (8, 6)] {
+        let mut game = Reversi::new(&reversi::Config { size }).expect("size");
+        let mut times = Vec::new();
+        while game.to_move().is_some() {
+            let t = Instant::now();
+            let mv = builtin::reversi::choose(&game, depth, &mut rng).expect("a move");
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            game.play(mv).expect("legal");
+        }
+        report(&format!("reversi {size}x{size} depth {depth}"), &times);
+    }
+    for depth in [2u32, 3] {
+        let mut game = Gomoku::new(&gomoku::Config {
+            size: 15,
+            rule: Rule::Renju,
+        })
+        .expect("config");
+        let mut times = Vec::new();
+        while game.to_move().is_some() && game.ply() < 120 {
+            let t = Instant::now();
+            let p = builtin::gomoku::choose(&game, depth, &mut rng).expect("a move");
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            game.play(p).expect("legal");
+        }
+        report(&format!("gomoku renju 15x15 depth {depth}"), &times);
+    }
+    for depth in [2u32, 3, 4] {
+        let mut game = Duel::new(&duel2048::Config::default()).expect("config");
+        let mut times = Vec::new();
+        while game.to_move().is_some() {
+            let t = Instant::now();
+            let mv = builtin::duel::choose(&game, depth, &mut rng).expect("a move");
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            game.play(mv).expect("legal");
+        }
+        let total: f64 = times.iter().sum();
+        report(
+            &format!("duel depth {depth} (total {total:.0} ms per seat pair)"),
+            &times,
+        );
+    }
+}
+
+// ---------------------------------------------------------------- depth makes a difference
+
+/// Plays `deep` against `shallow` with the choosers directly, colours alternating; returns
+/// the deep side's wins out of `games`.
+fn head_to_head<G: Game>(
+    games: u64,
+    new: impl Fn() -> G,
+    choose: impl Fn(&G, u32, &mut Rng) -> Option<G::Move>,
+    deep: u32,
+    shallow: u32,
+) -> u32 {
+    let mut wins = 0;
+    for g in 0..games {
+        let deep_seat = if g % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let mut rng = Rng::new(1000 + g);
+        let mut game = new();
+        while let Some(seat) = game.to_move() {
+            let depth = if seat == deep_seat { deep } else { shallow };
+            let mv = match game.forced_move() {
+                Some(mv) => mv,
+                None => choose(&game, depth, &mut rng).expect("a move"),
+            };
+            game.play(mv).expect("legal");
+        }
+        if game.outcome().and_then(|o| o.winner) == Some(deep_seat) {
+            wins += 1;
+        }
+    }
+    wins
+}
+
+#[test]
+fn deeper_reversi_search_beats_greedy() {
+    let wins = head_to_head(
+        10,
+        || Reversi::new(&reversi::Config { size: 8 }).expect("size"),
+        builtin::reversi::choose,
+        4,
+        1,
+    );
+    eprintln!("reversi: depth 4 won {wins} of 10 against depth 1");
+    assert!(wins >= 7, "depth 4 won only {wins} of 10 against depth 1");
+}
+
+#[test]
+fn deeper_gomoku_search_beats_greedy() {
+    let wins = head_to_head(
+        6,
+        || Gomoku::new(&gomoku::Config::default()).expect("config"),
+        builtin::gomoku::choose,
+        3,
+        1,
+    );
+    eprintln!("gomoku: depth 3 won {wins} of 6 against depth 1");
+    assert!(wins >= 4, "depth 3 won only {wins} of 6 against depth 1");
+}
+
+#[test]
+fn deeper_duel_search_beats_greedy() {
+    let wins = head_to_head(
+        6,
+        || {
+            Duel::new(&duel2048::Config {
+                rounds: 500,
+                random: RandomSource::Seed(77),
+            })
+            .expect("config")
+        },
+        builtin::duel::choose,
+        3,
+        1,
+    );
+    eprintln!("duel: depth 3 won {wins} of 6 against depth 1");
+    assert!(wins >= 4, "depth 3 won only {wins} of 6 against depth 1");
+}

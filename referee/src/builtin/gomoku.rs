@@ -175,14 +175,54 @@ fn allowed(game: &Gomoku, seat: Seat, p: Point) -> bool {
     !(game.rule() == Rule::Renju && seat == Seat::First && game.forbidden_kind(p).is_some())
 }
 
+/// What the side to move should consider: either a verdict (a forced win or loss found by the
+/// threat rules) or the points worth searching, best first.
+enum Plan {
+    Verdict(i64),
+    Search(Vec<Point>),
+}
+
+/// The threat rules, for the side to move `me`:
+/// 1. a five of ours wins; 2. two fives of the opponent cannot both be blocked, one must be;
+/// 3. an open four of ours (with no five of the opponent pending) wins two plies later.
+fn plan(game: &Gomoku, grid: &Grid, me: Seat, width: usize) -> Plan {
+    let scored = grid.candidates(me);
+    let mut threats = Vec::new();
+    let mut open_four = false;
+    let mut moves = Vec::new();
+    for &(_, p) in &scored {
+        let (x, y) = (i32::from(p.x), i32::from(p.y));
+        let attack = grid.point_value(me, x, y);
+        let is_allowed = || allowed(game, me, p);
+        if attack >= FIVE && is_allowed() {
+            return Plan::Verdict(WIN);
+        }
+        if grid.point_value(me.other(), x, y) >= FIVE {
+            threats.push(p);
+        }
+        if attack >= OPEN_FOUR && attack < FIVE && is_allowed() {
+            open_four = true;
+        }
+        if moves.len() < width && is_allowed() {
+            moves.push(p);
+        }
+    }
+    match threats.len() {
+        0 if open_four => Plan::Verdict(WIN / 2),
+        0 => Plan::Search(moves),
+        1 if threats.first().is_some_and(|&p| allowed(game, me, p)) => Plan::Search(threats),
+        _ => Plan::Verdict(-WIN / 2),
+    }
+}
+
 /// The point for the side to move: random at depth 0, the best candidate by the evaluation at
 /// depth 1, a `depth`-ply negamax over the best candidates otherwise. `None` when over.
 pub fn choose(game: &Gomoku, depth: u32, rng: &mut Rng) -> Option<Point> {
     let me = game.to_move()?;
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
     if depth == 0 {
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        return rng.pick(&moves);
+        return rng.pick(&legal);
     }
     let grid = Grid::of(game);
     let mut scored = grid.candidates(me);
@@ -193,29 +233,31 @@ pub fn choose(game: &Gomoku, depth: u32, rng: &mut Rng) -> Option<Point> {
             scored.swap(i, j);
         }
     }
-    let mut legal: Vec<(i64, Point, Gomoku)> = Vec::new();
-    for (score, p) in scored {
+    let mut children: Vec<(Point, Gomoku)> = Vec::new();
+    for (_, p) in scored {
         let mut child = game.clone();
         if child.play(p).is_ok() {
             if child.outcome().is_some_and(|o| o.winner == Some(me)) {
                 return Some(p);
             }
-            legal.push((score, p, child));
+            children.push((p, child));
         }
     }
-    if legal.is_empty() {
+    let Some(first) = children.first().map(|c| c.0) else {
         // Nothing near the stones is allowed: any legal point will do.
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        return rng.pick(&moves);
-    }
+        return rng.pick(&legal);
+    };
     if depth == 1 {
-        return legal.first().map(|c| c.1);
+        return Some(first);
     }
-    let width = (WIDTH + 4).min(legal.len());
-    let mut best = (i64::MIN, legal[0].1);
+    // The threat rules narrow the root too (a single pending five must be blocked).
+    let keep: Vec<Point> = match plan(game, &grid, me, WIDTH + 4) {
+        Plan::Search(points) => points,
+        Plan::Verdict(_) => children.iter().take(WIDTH + 4).map(|c| c.0).collect(),
+    };
+    let mut best = (i64::MIN, first);
     let mut alpha = -WIN - 1;
-    for (_, p, child) in legal.iter().take(width) {
+    for (p, child) in children.iter().filter(|c| keep.contains(&c.0)) {
         let value = -negamax(child, depth - 1, -WIN - 1, -alpha);
         if value > best.0 {
             best = (value, *p);
@@ -230,37 +272,31 @@ fn negamax(game: &Gomoku, depth: u32, mut alpha: i64, beta: i64) -> i64 {
     let Some(me) = game.to_move() else {
         // The previous mover won (or the board filled up): bad for the side "to move".
         return match game.outcome().and_then(|o| o.winner) {
-            Some(_) => -WIN + i64::from(depth as u8),
+            Some(_) => -WIN - i64::from(depth),
             None => 0,
         };
     };
     let grid = Grid::of(game);
-    if depth == 0 {
+    let moves = match plan(game, &grid, me, WIDTH) {
+        // Sooner wins and later losses are better.
+        Plan::Verdict(v) => return v + i64::from(depth) * v.signum(),
+        Plan::Search(moves) => moves,
+    };
+    if depth == 0 || moves.is_empty() {
         return grid.board_value(me) * 6 / 5 - grid.board_value(me.other());
     }
-    let mut best = -WIN - 1;
-    let mut tried = 0;
-    for (_, p) in grid.candidates(me) {
-        if tried >= WIDTH {
-            break;
-        }
-        if !allowed(game, me, p) {
-            continue;
-        }
+    let mut best = -WIN * 2;
+    for p in moves {
         let mut child = game.clone();
         if child.play(p).is_err() {
             continue;
         }
-        tried += 1;
         let value = -negamax(&child, depth - 1, -beta, -alpha);
         best = best.max(value);
         alpha = alpha.max(value);
         if alpha >= beta {
             break;
         }
-    }
-    if tried == 0 {
-        return 0;
     }
     best
 }

@@ -9,7 +9,7 @@ use super::Rng;
 /// Above any evaluation: a won or lost game.
 const WIN: i32 = 1_000_000;
 /// Work cap per move, in positions visited: keeps a move well under 100 ms on 16 x 16.
-const NODE_BUDGET: u64 = 60_000;
+const NODE_BUDGET: u64 = 40_000;
 
 /// The move for the side to move: random at depth 0, best by a `depth`-ply search otherwise
 /// (random among equals). `None` when the game is over.
