@@ -200,7 +200,7 @@ fn plan(game: &Gomoku, grid: &Grid, me: Seat, width: usize) -> Plan {
         if grid.point_value(me.other(), x, y) >= FIVE {
             threats.push(p);
         }
-        if attack >= OPEN_FOUR && attack < FIVE && is_allowed() {
+        if (OPEN_FOUR..FIVE).contains(&attack) && is_allowed() {
             open_four = true;
         }
         if moves.len() < width && is_allowed() {
