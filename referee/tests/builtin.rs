@@ -529,8 +529,9 @@ fn duel_search_beats_a_random_mover() {
 // ---------------------------------------------------------------- speed figures
 
 /// Prints the slowest and mean move times of the choosers (figures, no timing assertion):
-/// run with `cargo test --release -p arbiter --test builtin speed -- --nocapture`.
+/// run with `cargo test --release -p arbiter --test builtin speed -- --ignored --nocapture`.
 #[test]
+#[ignore = "speed figures: run in release with --ignored --nocapture"]
 fn speed_figures_per_move() {
     use std::time::Instant;
     fn report(label: &str, times: &[f64]) {
