@@ -19,6 +19,7 @@ import importlib.util
 import os
 import sys
 import traceback
+from collections import namedtuple
 
 ROWS = 4
 COLUMNS = 8
@@ -26,69 +27,76 @@ MAXTIME = 5  # seconds of thinking per player and game, as in the original
 DIRECTIONS = ["up", "down", "left", "right"]
 
 
-class Chessman:
-    """A tile: its owner (True = first player), position and level."""
-
-    def __init__(self, belong, position, value=1):
-        self.belong = belong
-        self.position = position
-        self.value = value
+# A tile, as the original names it (some AIs read `board.board[position].value`).
+Chessman = namedtuple("Chessman", "belong position value")
 
 
 class Chessboard:
-    """The original platform's board, with its full public API."""
+    """The original platform's board, with its full public API and its attributes: `array`
+    (the random sequence), `board` (position -> Chessman, tiles only), `belongs` (owner ->
+    positions of its tiles), `decision`, `time`, `anime`."""
 
     def __init__(self, array):
-        self.array = array  # the random sequence, read directly by some AIs
-        self.board = {}  # position -> Chessman, tiles only
+        self.array = array
+        self.board = {}
+        self.belongs = {True: [], False: []}
         self.decision = {True: (), False: ()}
         self.time = {True: MAXTIME, False: MAXTIME}
         self.anime = []
 
     # ---- changing the board ----
+    def _remove(self, position):
+        tile = self.board.pop(position, None)
+        if tile is not None and position in self.belongs[tile.belong]:
+            self.belongs[tile.belong].remove(position)
+
+    def _put(self, belong, position, value):
+        self._remove(position)
+        self.board[position] = Chessman(belong, position, value)
+        self.belongs[belong].append(position)
+
     def add(self, belong, position, value=1):
         """Puts a tile of `value` on `position`; the column decides the owner (the `belong`
         argument is ignored, as in the original)."""
-        belong = position[1] < COLUMNS // 2
-        self.board[position] = Chessman(belong, position, value)
+        self._put(position[1] < COLUMNS // 2, position, value)
 
     def move(self, belong, direction):
-        """Slides `belong`'s tiles towards `direction` (0 up, 1 down, 2 left, 3 right);
-        returns whether the board changed."""
+        """Slides `belong`'s tiles towards `direction` (0 up, 1 down, 2 left, 3 right),
+        front tiles first; returns whether the board changed. A tile passes through empty
+        cells of its owner's half only, then merges with an equal tile (either owner) that
+        was not itself made by this move."""
         self.anime = []
+        if direction not in range(4):
+            return False
+        dr, dc = [(-1, 0), (1, 0), (0, -1), (0, 1)][direction]
+        axis = 0 if direction < 2 else 1
+        front_first = sorted(self.belongs[belong], key=lambda p: p[axis],
+                             reverse=direction in (1, 3))
+
+        def own_empty(p):
+            return (0 <= p[0] < ROWS and 0 <= p[1] < COLUMNS and p not in self.board
+                    and (p[1] < COLUMNS // 2) == belong)
+
+        merged = []
         changed = False
-        if direction in (0, 1):
-            lines = [[(r, c) for r in range(ROWS)] for c in range(COLUMNS)]
-        else:
-            lines = [[(r, c) for c in range(COLUMNS)] for r in range(ROWS)]
-        if direction in (1, 3):
-            lines = [line[::-1] for line in lines]
-        for line in lines:
-            merged = set()
-            for i in range(1, len(line)):
-                here = line[i]
-                tile = self.board.get(here)
-                if tile is None or tile.belong != belong:
-                    continue
-                pos = i
-                while pos > 0 and line[pos - 1] not in self.board and \
-                        (line[pos - 1][1] < COLUMNS // 2) == belong:
-                    pos -= 1
-                if pos > 0:
-                    target = line[pos - 1]
-                    other = self.board.get(target)
-                    if other is not None and other.value == tile.value and target not in merged:
-                        del self.board[here]
-                        self.board[target] = Chessman(belong, target, tile.value + 1)
-                        merged.add(target)
-                        self.anime.append((here, target))
-                        changed = True
-                        continue
-                if pos != i:
-                    del self.board[here]
-                    self.board[line[pos]] = Chessman(belong, line[pos], tile.value)
-                    self.anime.append((here, line[pos]))
-                    changed = True
+        for start in front_first:
+            tile = self.board[start]
+            here = start
+            while own_empty((here[0] + dr, here[1] + dc)):
+                here = (here[0] + dr, here[1] + dc)
+            ahead = (here[0] + dr, here[1] + dc)
+            other = self.board.get(ahead)
+            if other is not None and other.value == tile.value and ahead not in merged:
+                self._remove(start)
+                self._put(belong, ahead, tile.value + 1)
+                merged.append(ahead)
+                self.anime.append(start + ahead)
+                changed = True
+            elif here != start:
+                self._remove(start)
+                self._put(belong, here, tile.value)
+                self.anime.append(start + here)
+                changed = True
         return changed
 
     # ---- reading the board ----
@@ -101,7 +109,7 @@ class Chessboard:
         return tile.value if tile is not None else 0
 
     def getScore(self, belong):
-        return sorted(t.value for t in self.board.values() if t.belong == belong)
+        return sorted(self.board[p].value for p in self.belongs[belong])
 
     def getNone(self, belong):
         return [(r, c) for r in range(ROWS) for c in range(COLUMNS)
@@ -136,7 +144,8 @@ class Chessboard:
 
     def copy(self):
         new = Chessboard(self.array)
-        new.board = {p: Chessman(t.belong, t.position, t.value) for p, t in self.board.items()}
+        new.board = dict(self.board)
+        new.belongs = {True: list(self.belongs[True]), False: list(self.belongs[False])}
         new.decision = dict(self.decision)
         new.time = dict(self.time)
         new.anime = list(self.anime)
