@@ -851,3 +851,22 @@ fn sessdsa_host_reports_an_exception_as_a_crash() {
         "the AI's print should go to stderr: {err}"
     );
 }
+
+/// Extra original AI files to try through the host, from `ARBITER_SESSDSA_AIS` (paths
+/// separated by `:`): each plays a full duel on both seats against the engine mover. Lets a
+/// maintainer check real student files that cannot be committed here.
+#[test]
+fn sessdsa_host_runs_extra_ais_from_the_environment() {
+    let Ok(list) = std::env::var("ARBITER_SESSDSA_AIS") else {
+        eprintln!("ARBITER_SESSDSA_AIS not set: no extra original AIs to try");
+        return;
+    };
+    for (i, path) in list.split(':').filter(|p| !p.is_empty()).enumerate() {
+        let Some(mut spec) = py_bot("sessdsa_host.py", &[path]) else {
+            return;
+        };
+        spec.label = format!("sessdsa_host.py {path}");
+        duel_game(500, [Some(&spec), None], 40 + i as u64);
+        duel_game(500, [None, Some(&spec)], 60 + i as u64);
+    }
+}

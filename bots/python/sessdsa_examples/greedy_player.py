@@ -28,10 +28,15 @@ class Player:
         return best
 
     def output(self, currentRound, board, mode):
+        # what the opponent did last: () nothing, (row, col) a position, (direction,) a slide
+        last = board.getDecision(not self.isFirst)
+        assert last == () or len(last) in (1, 2)
         if mode == 'position':
             own = board.getNext(self.isFirst, currentRound)
             if own != ():
                 return own
+            if board.getTime(self.isFirst) < 0.5:  # short of time: no look-ahead
+                return board.getNone(not self.isFirst)[0]
             # Our half is full: give the opponent the tile that helps them least.
             best = None
             for position in board.getNone(not self.isFirst):
@@ -43,8 +48,10 @@ class Player:
                     best = (v, position)
             return best[1]
         elif mode == 'direction':
-            # check that the copy's raw view agrees with the board array (a real AI's habit)
-            assert len(board.getRaw()) == 4 and len(board.array) > currentRound
+            # a real AI's habits: the raw view, the sequence, the printout
+            raw = board.getRaw()
+            assert raw[0][0][0] == board.getValue((0, 0)) and len(board.array) > currentRound
+            assert str(board).count('\n') == 3
             return self.best_slide(board, self.isFirst)[1]
         else:
             return None
