@@ -33,7 +33,10 @@ void clear_board(void) {
 }
 
 /* A placed tile has level 1 and belongs to the half it lands in, whoever placed it. */
-void place(int r, int c) { lv[r][c] = 1; ow[r][c] = half(c); }
+void place(int r, int c) {
+    if (r < 0 || r >= ROWS || c < 0 || c >= COLS) return;
+    lv[r][c] = 1; ow[r][c] = half(c);
+}
 
 /* next(p, round): p's empty cells in row-major order (reversed for the second player),
  * element arr[round] % count. Returns 0 when p's half is full. */
