@@ -665,3 +665,49 @@ fn deeper_duel_search_beats_greedy() {
     eprintln!("duel: depth 3 won {wins} of 6 against depth 1");
     assert!(wins >= 4, "depth 3 won only {wins} of 6 against depth 1");
 }
+
+#[test]
+fn gomocup_renju_black_never_takes_a_forbidden_double_three() {
+    // Black (the bot: 8 stones, so black is to move) would make two open threes at 7,7: the
+    // evaluation's favourite point, and forbidden under renju. White's stones are far away.
+    let black = ["7,5", "7,6", "5,7", "6,7"];
+    let white = ["0,0", "0,14", "14,0", "14,14"];
+    let config = gomoku::Config {
+        size: 15,
+        rule: Rule::Renju,
+    };
+    let stones: Vec<(Point, Seat)> = black
+        .iter()
+        .map(|s| (s, Seat::First))
+        .chain(white.iter().map(|s| (s, Seat::Second)))
+        .map(|(s, seat)| (gomocup_point(s), seat))
+        .collect();
+    let position = Gomoku::from_stones(&config, &stones, Seat::First).expect("position");
+    assert!(
+        position.forbidden_kind(Point::new(7, 7)).is_some(),
+        "the test position must have 7,7 forbidden"
+    );
+    for depth in [1, 2, 3] {
+        let bot = Bot::start(opts(
+            GameConfig::Gomoku(gomoku::Config::default()),
+            "gomocup",
+            depth,
+            depth.into(),
+        ));
+        bot.send("START 15");
+        assert_eq!(bot.answer(), "OK");
+        bot.send("INFO rule 4");
+        bot.send("BOARD");
+        for (b, w) in black.iter().zip(white.iter()) {
+            bot.send(&format!("{b},1"));
+            bot.send(&format!("{w},2"));
+        }
+        bot.send("DONE");
+        let p = gomocup_point(&bot.answer());
+        let mut game = position.clone();
+        game.play(p)
+            .unwrap_or_else(|e| panic!("depth {depth} played {p:?}: {e}"));
+        bot.send("END");
+        bot.finish().expect("clean end");
+    }
+}
