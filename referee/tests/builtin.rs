@@ -711,3 +711,66 @@ fn gomocup_renju_black_never_takes_a_forbidden_double_three() {
         bot.finish().expect("clean end");
     }
 }
+
+/// The exact result (sign of the final disc difference) for `me`, by plain minimax over the
+/// engine's moves to the end of the game: an independent check of the search's endgame.
+fn reversi_exact(game: &Reversi, me: Seat) -> i32 {
+    let Some(mover) = game.to_move() else {
+        let c = game.counts();
+        return (i32::from(c[me.index()]) - i32::from(c[me.other().index()])).signum();
+    };
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let values = moves.into_iter().map(|mv| {
+        let mut child = game.clone();
+        child.play(mv).expect("legal");
+        reversi_exact(&child, me)
+    });
+    if mover == me {
+        values.max().unwrap_or(0)
+    } else {
+        values.min().unwrap_or(0)
+    }
+}
+
+#[test]
+fn reversi_search_plays_endgames_perfectly() {
+    let mut rng = Rng::new(2024);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut game = Reversi::new(&reversi::Config { size: 6 }).expect("size");
+        // Random play down to 7 empty squares.
+        while game.to_move().is_some() && game.counts().iter().sum::<u16>() < 29 {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            game.play(rng.pick(&moves).expect("a move")).expect("legal");
+        }
+        let Some(me) = game.to_move() else { continue };
+        if game.forced_move().is_some() {
+            continue;
+        }
+        let best = {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            moves
+                .into_iter()
+                .map(|mv| {
+                    let mut child = game.clone();
+                    child.play(mv).expect("legal");
+                    reversi_exact(&child, me)
+                })
+                .max()
+                .expect("a move")
+        };
+        let choice = builtin::reversi::choose(&game, 10, &mut rng).expect("a move");
+        let mut after = game.clone();
+        after.play(choice).expect("legal");
+        assert_eq!(
+            reversi_exact(&after, me),
+            best,
+            "the search chose {choice:?}, which does not reach the best result in\n{game}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} positions were checked");
+}
