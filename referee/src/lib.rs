@@ -1,6 +1,7 @@
 //! The `arbiter` referee as a library: the command line, text output, bot processes and their
 //! containment, protocols, matches and (as they land) tournaments.
 
+pub mod builtin;
 pub mod cli;
 pub mod commands;
 pub mod game;

@@ -1,0 +1,149 @@
+/* gomocup_greedy.c - a greedy (minimal) Gomocup brain for the `gomocup` protocol.
+ *
+ * Protocol: START n -> OK; INFO ... (ignored); BEGIN -> x,y; TURN x,y -> x,y;
+ * BOARD / x,y,f lines / DONE -> x,y; RESTART -> OK; TAKEBACK x,y -> OK; ABOUT -> name=...;
+ * END -> exit. x = column, y = row, 0-based from the top-left. Lines may end in CR LF.
+ *
+ * Wins when it can, else blocks the opponent's five / open four / open three, else extends
+ * its own longest line near the centre (never aiming at an overline).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXN 32
+#define NAME "gomocup_greedy"
+
+int N = 15;
+/* board[x][y]: 0 empty, 1 ours, 2 the opponent's */
+int board[MAXN][MAXN];
+
+/* ---- the brain: a one-ply threat evaluation ---- */
+int dx4[4] = {1, 0, 1, 1};
+int dy4[4] = {0, 1, 1, -1};
+
+int inside(int x, int y) { return x >= 0 && x < N && y >= 0 && y < N; }
+
+/* Value of a run of `len` stones with `open` free ends. Our own overlines are worth nothing
+ * (under renju or the standard rule six in a row does not win, so we never aim for it). */
+long run_value(int len, int open, int own) {
+    if (len == 5) return 10000000L;
+    if (len > 5) return own ? 0 : 10000000L;
+    if (open == 0) return 0;
+    if (len == 4) return open == 2 ? 500000L : 20000L;
+    if (len == 3) return open == 2 ? 15000L : 800L;
+    if (len == 2) return open == 2 ? 400L : 40L;
+    return 10L * open;
+}
+
+/* What a stone of `who` (1 = us, 2 = the opponent) on the empty (x, y) would make. */
+long point_value(int x, int y, int who) {
+    long total = 0;
+    int d, s;
+    for (d = 0; d < 4; d++) {
+        int len = 1, open = 0;
+        for (s = -1; s <= 1; s += 2) {
+            int cx = x + s * dx4[d], cy = y + s * dy4[d];
+            while (inside(cx, cy) && board[cx][cy] == who) { cx += s * dx4[d]; cy += s * dy4[d]; len++; }
+            if (inside(cx, cy) && board[cx][cy] == 0) open++;
+        }
+        total += run_value(len, open, who == 1);
+    }
+    return total;
+}
+
+int near_stone(int x, int y) {
+    int i, j;
+    for (i = -2; i <= 2; i++)
+        for (j = -2; j <= 2; j++)
+            if (inside(x + i, y + j) && board[x + i][y + j] != 0) return 1;
+    return 0;
+}
+
+/* Win if we can, else block (the opponent's value counts 9/10), else build, near the centre. */
+void think(int *bx, int *by) {
+    long best = -1;
+    int x, y, c = N / 2;
+    *bx = -1; *by = -1;
+    for (y = 0; y < N; y++)
+        for (x = 0; x < N; x++) {
+            long v;
+            if (board[x][y] != 0 || !near_stone(x, y)) continue;
+            v = point_value(x, y, 1) + point_value(x, y, 2) * 9 / 10;
+            v += N - abs(x - c) - abs(y - c);
+            if (v > best) { best = v; *bx = x; *by = y; }
+        }
+    if (*bx < 0) { /* empty board (or nothing near): the centre, else any empty point */
+        if (board[c][c] == 0) { *bx = c; *by = c; return; }
+        for (y = 0; y < N; y++)
+            for (x = 0; x < N; x++)
+                if (board[x][y] == 0) { *bx = x; *by = y; return; }
+    }
+}
+
+/* ---- the protocol ---- */
+void answer(void) {
+    int x, y;
+    think(&x, &y);
+    if (x < 0) {
+        printf("ERROR no empty point\n");
+    } else {
+        board[x][y] = 1;
+        printf("%d,%d\n", x, y);
+    }
+    fflush(stdout);
+}
+
+int main(void) {
+    char line[1024];
+    srand((unsigned)time(NULL));
+    while (fgets(line, sizeof(line), stdin)) {
+        int x, y, f, n;
+        line[strcspn(line, "\r\n")] = 0; /* CR LF or LF */
+        if (line[0] == 0) continue;
+        if (strncmp(line, "START", 5) == 0) {
+            if (sscanf(line + 5, "%d", &n) == 1 && n >= 5 && n <= MAXN) {
+                N = n;
+                memset(board, 0, sizeof(board));
+                printf("OK\n");
+            } else {
+                printf("ERROR unsupported size\n");
+            }
+            fflush(stdout);
+        } else if (strncmp(line, "RESTART", 7) == 0) {
+            memset(board, 0, sizeof(board));
+            printf("OK\n");
+            fflush(stdout);
+        } else if (strncmp(line, "INFO", 4) == 0) {
+            /* timeout_turn, rule, time_left...: a simple brain needs none of them */
+        } else if (strncmp(line, "BEGIN", 5) == 0) {
+            answer();
+        } else if (strncmp(line, "TURN", 4) == 0) {
+            if (sscanf(line + 4, "%d,%d", &x, &y) == 2 && inside(x, y)) board[x][y] = 2;
+            answer();
+        } else if (strncmp(line, "BOARD", 5) == 0) {
+            memset(board, 0, sizeof(board));
+            while (fgets(line, sizeof(line), stdin)) {
+                line[strcspn(line, "\r\n")] = 0;
+                if (strncmp(line, "DONE", 4) == 0) break;
+                if (sscanf(line, "%d,%d,%d", &x, &y, &f) == 3 && inside(x, y) && (f == 1 || f == 2))
+                    board[x][y] = f;
+            }
+            answer();
+        } else if (strncmp(line, "TAKEBACK", 8) == 0) {
+            if (sscanf(line + 8, "%d,%d", &x, &y) == 2 && inside(x, y)) board[x][y] = 0;
+            printf("OK\n");
+            fflush(stdout);
+        } else if (strncmp(line, "ABOUT", 5) == 0) {
+            printf("name=\"%s\", version=\"1.0\", author=\"arbiter samples\", country=\"-\"\n", NAME);
+            fflush(stdout);
+        } else if (strncmp(line, "END", 3) == 0) {
+            break;
+        } else {
+            printf("UNKNOWN %s\n", line);
+            fflush(stdout);
+        }
+    }
+    return 0;
+}
