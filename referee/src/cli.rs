@@ -37,6 +37,28 @@ pub enum Command {
     Match(Box<MatchArgs>),
     /// Report which containment layers work on this machine.
     Doctor,
+    /// Run a built-in bot on stdin/stdout, speaking the game's protocol (to spar against).
+    Bot(BotArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Depth 0 plays random legal moves, 1 is greedy, 2 and more search.\n\n\
+Examples:\n  arbiter match reversi --size 8 ./my_bot builtin:4\n  \
+arbiter bot gomoku --rule renju --protocol gobang --depth 3"
+)]
+pub struct BotArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Strength: 0 random, 1 greedy, N search depth
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// The protocol to speak (default: the game's own)
+    #[arg(long)]
+    pub protocol: Option<String>,
+    /// Seed for the random choices
+    #[arg(long, default_value_t = 0)]
+    pub bot_seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -215,5 +237,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(cmd) => commands::import::run(cmd),
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),
+        Command::Bot(a) => commands::bot::run(&a),
     }
 }

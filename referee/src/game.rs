@@ -306,7 +306,7 @@ fn run(
         let Some(seat) = game.to_move() else {
             return aborted("the game has no side to move".into());
         };
-        let (me, other) = (seat.index(), seat.other().index());
+        let me = seat.index();
         let before = game.clone();
 
         if let Some(forced) = game.forced_move() {
@@ -316,7 +316,7 @@ fn run(
             replay
                 .moves
                 .push(MoveRecord::new(seat, before.format_move(forced)));
-            if let Err(r) = tell(sides, me, other, &before, forced, limits) {
+            if let Err(r) = tell(sides, me, &before, forced, limits) {
                 return lose(r);
             }
             continue;
@@ -410,22 +410,22 @@ fn run(
         record.cpu_ms = Some(cpu.as_secs_f64() * 1000.0);
         record.log = log;
         replay.moves.push(record);
-        if let Err(r) = tell(sides, other, me, &before, mv, limits) {
+        if let Err(r) = tell(sides, me, &before, mv, limits) {
             return lose(r);
         }
     }
 }
 
-/// After a ply by `mover`, tells both bots what they need to know: `listener` learns the
-/// opponent's move; a forced ply of the mover's own is announced to the mover too.
+/// After a ply by `mover`, tells the bots what they need to know: the opponent learns the
+/// move; a forced ply (pass, skipped step) is announced to the mover too.
 fn tell(
     sides: &mut [Side],
-    listener: usize,
     mover: usize,
     before: &AnyGame,
     mv: AnyMove,
     limits: &GameLimits,
 ) -> Result<(), Reason> {
+    let listener = 1 - mover;
     let forced = before.forced_move() == Some(mv);
     for (i, is_mover) in [(mover, true), (listener, false)] {
         if is_mover && !forced {

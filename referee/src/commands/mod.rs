@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bot;
 pub mod doctor;
 pub mod import;
 pub mod inspect;

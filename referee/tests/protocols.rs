@@ -1,0 +1,254 @@
+//! Every protocol through the real referee: sample bots (C and Python), built-in bots, the
+//! Gomocup brain, and original sessdsa AIs, as real processes. Every game must end by the rules
+//! and its replay must read back strictly.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use arbiter_engine::import::{gobang, sessdsa};
+use arbiter_engine::replay::Replay;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The C sample bots, built once into a temp dir.
+fn bin(name: &str) -> String {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("arbiter-protocols-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(root().join("bots/c")).unwrap().flatten() {
+            let src = entry.path();
+            let stem = src.file_stem().unwrap().to_string_lossy().to_string();
+            let ok = Command::new("cc")
+                .args(["-O2", "-o"])
+                .arg(dir.join(&stem))
+                .arg(&src)
+                .arg("-lm")
+                .status();
+            assert!(ok.is_ok_and(|s| s.success()), "cc {}", src.display());
+        }
+        dir
+    });
+    dir.join(name).display().to_string()
+}
+
+fn py(script: &str) -> String {
+    format!(
+        "python3 {}",
+        root().join("bots/python").join(script).display()
+    )
+}
+
+/// Runs `arbiter match` and returns the replays it wrote.
+fn play(args: &[&str]) -> (Vec<Replay>, PathBuf) {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::env::temp_dir().join(format!(
+        "arbiter-protocols-out-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let status = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("match")
+        .args(args)
+        .arg("-q")
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "arbiter match {args:?}");
+    let mut replays = Vec::new();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    names.sort();
+    for path in names {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("game-") && name.ends_with(".json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (replay, _) =
+                Replay::read(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            replays.push(replay);
+        }
+    }
+    (replays, out)
+}
+
+fn all_normal(replays: &[Replay], games: usize) {
+    assert_eq!(replays.len(), games);
+    for r in replays {
+        assert_eq!(
+            r.result.reason.code(),
+            "normal",
+            "{:?} {:?}",
+            r.players,
+            r.result
+        );
+    }
+}
+
+#[test]
+fn reversi_sample_bots() {
+    let (r, _) = play(&[
+        "reversi",
+        "--size",
+        "16",
+        &bin("reversi_greedy"),
+        &py("reversi_random.py 16"),
+        "-n",
+        "2",
+    ]);
+    all_normal(&r, 2);
+    let (r, _) = play(&[
+        "reversi",
+        "--size",
+        "6",
+        &format!("{} 6", bin("reversi_random")),
+        &py("reversi_greedy.py 6"),
+        "-n",
+        "2",
+    ]);
+    all_normal(&r, 2);
+    let (r, _) = play(&[
+        "reversi",
+        "--size",
+        "8",
+        "builtin:3",
+        "builtin:random",
+        "-n",
+        "2",
+    ]);
+    all_normal(&r, 2);
+}
+
+#[test]
+fn gomocup_brains_play_full_games_with_openings() {
+    let openings =
+        std::env::temp_dir().join(format!("arbiter-openings-{}.txt", std::process::id()));
+    std::fs::write(&openings, "# two-stone openings\nH8 I9\nH8 G7 J9\n").unwrap();
+    let (r, _) = play(&[
+        "gomoku",
+        "--rule",
+        "standard",
+        &bin("gomocup_greedy"),
+        &py("gomocup_random.py"),
+        "--protocol",
+        "gomocup",
+        "-n",
+        "4",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    all_normal(&r, 4);
+    assert_eq!(r[0].opening, ["H8", "I9"]);
+    assert_eq!(r[2].opening, ["H8", "G7", "J9"]);
+    // Renju: the engine judges black's moves; the built-in bot never plays a forbidden point.
+    let (r, _) = play(&[
+        "gomoku",
+        "--rule",
+        "renju",
+        "builtin:2",
+        &bin("gomocup_greedy"),
+        "-n",
+        "2",
+    ]);
+    assert_eq!(r.len(), 2);
+    for game in &r {
+        assert!(
+            matches!(game.result.reason.code(), "normal" | "illegal_move"),
+            "{:?}",
+            game.result
+        );
+    }
+}
+
+#[test]
+fn gobang_bridge_protocol_and_log() {
+    let log = std::env::temp_dir().join(format!("arbiter-gobang-{}.json", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let (r, _) = play(&[
+        "gomoku",
+        &bin("gobang_greedy"),
+        &py("gobang_random.py"),
+        "--protocol",
+        "gobang",
+        "-n",
+        "2",
+        "--gobang-log",
+        log.to_str().unwrap(),
+    ]);
+    all_normal(&r, 2);
+    // The seed-003 log holds both games and imports back to the same moves.
+    let imported =
+        gobang::import(&std::fs::read_to_string(&log).unwrap(), gobang::Base::One).unwrap();
+    assert_eq!(imported.replays.len(), 2);
+    for (a, b) in imported.replays.iter().zip(&r) {
+        let ma: Vec<&str> = a.moves.iter().map(|m| m.mv.as_str()).collect();
+        let mb: Vec<&str> = b.moves.iter().map(|m| m.mv.as_str()).collect();
+        assert_eq!(ma, mb);
+        assert_eq!(a.result.winner, b.result.winner);
+    }
+}
+
+#[test]
+fn duel_bots_and_original_ais() {
+    let (r, out) = play(&[
+        "duel2048",
+        "--seed",
+        "11",
+        &bin("duel_greedy"),
+        &py("duel_random.py"),
+        "-n",
+        "2",
+    ]);
+    all_normal(&r, 2);
+    // Each duel also gets seed 000's record file, which imports back to the same game.
+    let record = std::fs::read_to_string(out.join("game-0001.record.txt")).unwrap();
+    let back = sessdsa::import(&record).unwrap();
+    assert_eq!(
+        back.moves,
+        r[0].moves
+            .iter()
+            .map(|m| arbiter_engine::replay::MoveRecord::new(m.seat, m.mv.clone()))
+            .collect::<Vec<_>>()
+    );
+    let host = |ai: &str| {
+        format!(
+            "{} {}",
+            py("sessdsa_host.py"),
+            root()
+                .join("bots/python/sessdsa_examples")
+                .join(ai)
+                .display()
+        )
+    };
+    let (r, _) = play(&[
+        "duel2048",
+        "--seed",
+        "5",
+        &host("greedy_player.py"),
+        &host("random_player.py"),
+        "-n",
+        "2",
+    ]);
+    all_normal(&r, 2);
+    // Built-in bots follow every skipped step the referee announces.
+    let (r, _) = play(&[
+        "duel2048",
+        "--seed",
+        "1",
+        "builtin:2",
+        "builtin:random",
+        "-n",
+        "6",
+    ]);
+    all_normal(&r, 6);
+    assert!(
+        r.iter().any(|g| g.moves.iter().any(|m| m.mv == "skip")),
+        "some step was skipped"
+    );
+}
