@@ -313,10 +313,11 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
         Some(_) => " before the first move".to_string(),
         None => String::new(),
     };
-    let scores = r
-        .scores
-        .map(|s| format!(" {}-{}", s[0], s[1]))
-        .unwrap_or_default();
+    // Disc counts and tile sums say something; Gomoku's stone counts do not.
+    let scores = match (&r.game, r.scores) {
+        (GameConfig::Gomoku(_), _) | (_, None) => String::new(),
+        (_, Some(s)) => format!(" {}-{}", s[0], s[1]),
+    };
     format!(
         "game {}/{total}: {} ({}) vs {} ({}): {result}, {}{at}{scores}",
         i + 1,
