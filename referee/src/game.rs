@@ -365,11 +365,13 @@ fn run(
         let reply = match reply {
             Ok(r) => r,
             Err(fault) => {
-                let phase = Phase::Move {
-                    game_clock_bound: game_left.is_some_and(|g| {
-                        Some(g) < limits.time.per_move || limits.time.per_move.is_none()
-                    }),
+                // Which clock ran out: the game clock when less of it was left than a move.
+                let game_clock_bound = match (game_left, limits.time.per_move) {
+                    (Some(left), Some(per_move)) => left < per_move,
+                    (Some(_), None) => true,
+                    (None, _) => false,
                 };
+                let phase = Phase::Move { game_clock_bound };
                 return lose(verdict(seat, fault, side, limits, phase));
             }
         };
