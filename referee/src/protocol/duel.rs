@@ -7,24 +7,11 @@ use arbiter_engine::duel2048::{Direction, Move};
 use arbiter_engine::error::StepKind;
 use arbiter_engine::Game;
 
-use super::wire::Line;
+use super::wire::debug_lines as classify;
 use super::{Ask, Fault, Protocol, Reply, Standing, Start, Wire};
 
 #[derive(Default)]
 pub struct Duel;
-
-fn classify(line: &str) -> Line<'_> {
-    let t = line.trim();
-    if t.is_empty() {
-        Line::Blank
-    } else if t == "DEBUG" {
-        Line::Log("")
-    } else if let Some(msg) = line.trim_start().strip_prefix("DEBUG ") {
-        Line::Log(msg)
-    } else {
-        Line::Content(t)
-    }
-}
 
 fn direction_word(d: Direction) -> &'static str {
     match d {
@@ -136,12 +123,7 @@ impl Protocol for Duel {
     }
 
     fn end(&mut self, wire: &mut Wire, standing: Standing) {
-        let f = match standing {
-            Standing::Draw => 0,
-            Standing::Won => 1,
-            Standing::Lost => 2,
-        };
-        wire.send_quietly(&format!("END {f}"));
+        wire.send_quietly(&format!("END {}", standing.code()));
     }
 }
 

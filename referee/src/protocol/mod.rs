@@ -168,6 +168,17 @@ pub enum Standing {
     Draw,
 }
 
+impl Standing {
+    /// The number seed 001's `END f` uses: 0 draw, 1 won, 2 lost.
+    pub fn code(self) -> u8 {
+        match self {
+            Standing::Draw => 0,
+            Standing::Won => 1,
+            Standing::Lost => 2,
+        }
+    }
+}
+
 /// One bot's side of a protocol. Every method that talks may fail with the bot's [`Fault`].
 pub trait Protocol: Send {
     /// The handshake, right after the process started.

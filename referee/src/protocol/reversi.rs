@@ -5,24 +5,11 @@ use arbiter_engine::any::{AnyGame, AnyMove};
 use arbiter_engine::reversi::Move;
 use arbiter_engine::Seat;
 
-use super::wire::Line;
+use super::wire::debug_lines as classify;
 use super::{Ask, Fault, Protocol, Reply, Standing, Start, Wire};
 
 #[derive(Default)]
 pub struct Reversi;
-
-fn classify(line: &str) -> Line<'_> {
-    let t = line.trim();
-    if t.is_empty() {
-        Line::Blank
-    } else if t == "DEBUG" {
-        Line::Log("")
-    } else if let Some(msg) = line.trim_start().strip_prefix("DEBUG ") {
-        Line::Log(msg)
-    } else {
-        Line::Content(t)
-    }
-}
 
 /// `r c`: two 0-based numbers separated by whitespace.
 fn parse(line: &str) -> Option<Move> {
@@ -80,18 +67,14 @@ impl Protocol for Reversi {
     }
 
     fn end(&mut self, wire: &mut Wire, standing: Standing) {
-        let f = match standing {
-            Standing::Draw => 0,
-            Standing::Won => 1,
-            Standing::Lost => 2,
-        };
-        wire.send_quietly(&format!("END {f}"));
+        wire.send_quietly(&format!("END {}", standing.code()));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::wire::Line;
 
     #[test]
     fn answers() {

@@ -174,6 +174,20 @@ impl Wire {
     }
 }
 
+/// The line classes of seed 001's style: `DEBUG msg` is a log line, blank lines are ignored.
+pub fn debug_lines(line: &str) -> Line<'_> {
+    let t = line.trim();
+    if t.is_empty() {
+        Line::Blank
+    } else if t == "DEBUG" {
+        Line::Log("")
+    } else if let Some(msg) = line.trim_start().strip_prefix("DEBUG ") {
+        Line::Log(msg)
+    } else {
+        Line::Content(t)
+    }
+}
+
 /// Bot output as text: invalid UTF-8 becomes U+FFFD (a non-UTF-8 move is then malformed).
 fn decode(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
