@@ -37,6 +37,10 @@ pub enum Command {
     Match(Box<MatchArgs>),
     /// Report which containment layers work on this machine.
     Doctor,
+    /// Run one of our games as a Saiblo game logic on stdin/stdout (seed 002).
+    Logic(commands::saiblo::LogicArgs),
+    /// A local Saiblo judger: run any Saiblo game logic with AI processes.
+    Judge(commands::saiblo::JudgeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -215,5 +219,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(cmd) => commands::import::run(cmd),
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),
+        Command::Logic(a) => commands::saiblo::run_logic(&a),
+        Command::Judge(a) => commands::saiblo::run_judge(&a),
     }
 }
