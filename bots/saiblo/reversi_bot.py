@@ -7,6 +7,7 @@ usage: reversi_bot.py [--lines] [--size N] [first|random[:SEED]|greedy]
   first   the first legal move in row-major order (deterministic)
   random  a uniformly random legal move (seeded: deterministic too)
   greedy  the move flipping the most discs, first in row-major order on ties
+  illegal:K  first legal move K times, then an occupied centre square (an illegal move)
 """
 
 import os
@@ -68,6 +69,10 @@ def main(argv):
         del args[i:i + 2]
     strategy = args[0] if args else "first"
     rng = random.Random(0)
+    illegal_after = None
+    if strategy.startswith("illegal:"):
+        illegal_after = int(strategy.split(":", 1)[1])
+        strategy = "first"
     if strategy.startswith("random:"):
         rng = random.Random(int(strategy.split(":", 1)[1]))
         strategy = "random"
@@ -87,6 +92,11 @@ def main(argv):
         elif words[0] == "PLACE":
             board.play(int(words[1]), int(words[2]), 3 - me)
         elif words[0] == "TURN":
+            if illegal_after is not None:
+                if illegal_after == 0:
+                    io.write_line("%d %d" % (size // 2, size // 2))
+                    continue
+                illegal_after -= 1
             moves = board.moves(me)
             if not moves:
                 io.write_line("DEBUG no move")
