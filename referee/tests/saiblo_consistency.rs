@@ -1,0 +1,112 @@
+//! The same deterministic bots give the same game under the in-process referee
+//! (`game::play`, line protocol) and under `arbiter judge` + `arbiter logic` (Saiblo): the same
+//! moves, result and scores. The bot is one Python program with both front ends
+//! (`bots/saiblo/reversi_bot.py`, `--lines` or the Saiblo SDK).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use arbiter::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter::process::Containment;
+use arbiter::protocol::ProtocolKind;
+use arbiter::saiblo::judge::{judge, JudgeSpec};
+use arbiter_engine::any::GameConfig;
+use arbiter_engine::replay::Replay;
+use arbiter_engine::reversi;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn bot_cmd(size: u8, strategy: &str, lines: bool) -> String {
+    let script = root().join("bots/saiblo/reversi_bot.py");
+    format!(
+        "python3 {} {}--size {size} {strategy}",
+        script.display(),
+        if lines { "--lines " } else { "" }
+    )
+}
+
+fn in_process(size: u8, a: &str, b: &str) -> Replay {
+    let config = GameConfig::Reversi(reversi::Config { size });
+    let spec = GameSpec {
+        limits: GameLimits::default_for(&config),
+        config,
+        opening: Vec::new(),
+        event: None,
+    };
+    let bots = [a, b].map(|s| BotSpec {
+        name: s.into(),
+        command: bot_cmd(size, s, true),
+        protocol: ProtocolKind::Reversi,
+        working_dir: None,
+    });
+    let scratch = tempfile::tempdir().unwrap();
+    let seats = Seats {
+        cores: [None, None],
+        scratch_root: scratch.path().to_path_buf(),
+    };
+    game::play(&spec, [&bots[0], &bots[1]], &seats, &Containment::detect()).replay
+}
+
+fn saiblo(size: u8, a: &str, b: &str) -> (Replay, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("replay.json");
+    let spec = JudgeSpec {
+        logic: format!(
+            "{} logic reversi --size {size}",
+            env!("CARGO_BIN_EXE_arbiter")
+        ),
+        ais: vec![bot_cmd(size, a, false), bot_cmd(size, b, false)],
+        replay: replay.clone(),
+        config: serde_json::json!({}),
+        memory_bytes: Some(350 << 20),
+        tolerance: Duration::from_millis(30),
+        logic_timeout: Duration::from_secs(30),
+    };
+    let outcome = judge(&spec, &Containment::detect()).expect("judge ran");
+    let text = std::fs::read_to_string(&replay).expect("the logic wrote the replay");
+    let (r, _) = Replay::read(&text).expect("a valid replay");
+    (r, outcome.end_state)
+}
+
+fn same_game(size: u8, a: &str, b: &str) -> Replay {
+    let local = in_process(size, a, b);
+    let (remote, end_state) = saiblo(size, a, b);
+    let moves = |r: &Replay| r.moves.iter().map(|m| (m.seat, m.mv.clone())).collect::<Vec<_>>();
+    assert_eq!(moves(&local), moves(&remote), "{a} vs {b} on {size}");
+    assert_eq!(local.result, remote.result, "{a} vs {b} on {size}");
+    assert_eq!(local.scores, remote.scores);
+    assert_eq!(local.game, remote.game);
+    assert!(!local.moves.is_empty());
+    // The end states agree with the verdict.
+    let culprit = local.result.reason.culprit().map(|s| s.index());
+    for (i, s) in end_state.iter().enumerate() {
+        if Some(i) == culprit {
+            assert_ne!(s, "OK");
+        } else {
+            assert_eq!(s, "OK", "{end_state:?}");
+        }
+    }
+    local
+}
+
+#[test]
+fn normal_games_are_identical() {
+    same_game(8, "first", "greedy");
+    same_game(8, "random:1", "random:2");
+    same_game(6, "greedy", "random:9");
+}
+
+#[test]
+fn a_full_16x16_game_is_identical() {
+    let r = same_game(16, "greedy", "first");
+    assert!(r.moves.len() > 100, "a long game: {}", r.moves.len());
+}
+
+#[test]
+fn illegal_moves_get_the_same_verdict() {
+    let r = same_game(8, "greedy", "illegal:4");
+    assert_eq!(r.result.reason.code(), "illegal_move");
+    assert_eq!(r.result.winner.map(|s| s.index()), Some(0));
+}
