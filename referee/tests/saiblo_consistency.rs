@@ -73,7 +73,12 @@ fn saiblo(size: u8, a: &str, b: &str) -> (Replay, Vec<String>) {
 fn same_game(size: u8, a: &str, b: &str) -> Replay {
     let local = in_process(size, a, b);
     let (remote, end_state) = saiblo(size, a, b);
-    let moves = |r: &Replay| r.moves.iter().map(|m| (m.seat, m.mv.clone())).collect::<Vec<_>>();
+    let moves = |r: &Replay| {
+        r.moves
+            .iter()
+            .map(|m| (m.seat, m.mv.clone()))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(moves(&local), moves(&remote), "{a} vs {b} on {size}");
     assert_eq!(local.result, remote.result, "{a} vs {b} on {size}");
     assert_eq!(local.scores, remote.scores);

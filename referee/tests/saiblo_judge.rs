@@ -112,7 +112,10 @@ fn timeouts_are_reported_as_error_1() {
     assert_eq!(v["end_state"][1], "TLE");
     assert_eq!(v["judged_state"][1], "TLE");
     let e = &v["errors"][0];
-    assert_eq!((e["player"].as_u64(), e["error"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (e["player"].as_u64(), e["error"].as_u64()),
+        (Some(1), Some(1))
+    );
     assert_eq!(e["state"], 1, "the round whose clock ran out");
     assert_eq!(v["scores"]["0"], 2, "the opponent forfeits: rounds points");
 }
@@ -122,11 +125,11 @@ fn crashes_are_reported_as_error_0() {
     let v = rps("crash", "paper", r#"{"rounds": 2}"#);
     assert_eq!(v["end_state"][0], "RE");
     let e = &v["errors"][0];
-    assert_eq!((e["player"].as_u64(), e["error"].as_u64()), (Some(0), Some(0)));
-    assert!(
-        e["error_log"].as_str().unwrap().contains("code 3"),
-        "{e}"
+    assert_eq!(
+        (e["player"].as_u64(), e["error"].as_u64()),
+        (Some(0), Some(0))
     );
+    assert!(e["error_log"].as_str().unwrap().contains("code 3"), "{e}");
 }
 
 #[test]
@@ -134,7 +137,10 @@ fn long_messages_are_reported_as_error_2() {
     let v = rps("rock", "big", r#"{"rounds": 2}"#);
     assert_eq!(v["end_state"][1], "OLE");
     let e = &v["errors"][0];
-    assert_eq!((e["player"].as_u64(), e["error"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(
+        (e["player"].as_u64(), e["error"].as_u64()),
+        (Some(1), Some(2))
+    );
     assert!(e["error_log"].as_str().unwrap().contains("limit 64"), "{e}");
 }
 
@@ -172,7 +178,11 @@ sys.stdout.buffer.write(struct.pack('>Ii',len(b),-1)+b);sys.stdout.buffer.flush(
         &["/nonexistent/ai", "python3 tests/saiblo/rps_ai.py rock"],
         "{}",
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The logic echoed player_list as its end states.
     assert_eq!(v["end_state"], serde_json::json!(["0", "1"]));
@@ -214,15 +224,15 @@ fn a_truncated_body_is_reported() {
 
 #[test]
 fn a_truncated_header_is_reported() {
-    judge_fails("w.write(b'\\\\x00\\\\x00\\\\x00')", "truncated frame header");
+    judge_fails(
+        "w.write(b'\\\\x00\\\\x00\\\\x00')",
+        "truncated frame header",
+    );
 }
 
 #[test]
 fn non_json_is_reported() {
-    judge_fails(
-        "w.write(struct.pack('>Ii',5,-1)+b'hello')",
-        "not JSON",
-    );
+    judge_fails("w.write(struct.pack('>Ii',5,-1)+b'hello')", "not JSON");
 }
 
 #[test]
@@ -231,10 +241,7 @@ fn unknown_messages_and_targets_are_reported() {
         "b=json.dumps({'hello':1}).encode();w.write(struct.pack('>Ii',len(b),-1)+b)",
         "unknown message",
     );
-    judge_fails(
-        "w.write(struct.pack('>Ii',2,7)+b'hi')",
-        "names AI 7",
-    );
+    judge_fails("w.write(struct.pack('>Ii',2,7)+b'hi')", "names AI 7");
     judge_fails(
         "w.write(struct.pack('>Ii',2,-5)+b'hi')",
         "bad frame target -5",

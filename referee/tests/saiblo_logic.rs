@@ -67,7 +67,10 @@ impl Logic {
 
     fn next_json(&self) -> Value {
         let (t, body) = self.next();
-        assert_eq!(t, -1, "expected a message for the judger, got {body:?} for {t}");
+        assert_eq!(
+            t, -1,
+            "expected a message for the judger, got {body:?} for {t}"
+        );
         serde_json::from_str(&body).unwrap()
     }
 
@@ -142,7 +145,10 @@ fn a_short_game_message_by_message() {
     assert_eq!(end["state"], -1);
     let info: Value = serde_json::from_str(end["end_info"].as_str().unwrap()).unwrap();
     assert_eq!(info, json!({"0": 2, "1": 0}));
-    assert!(end["end_info"].as_str().unwrap().find("\"0\"") < end["end_info"].as_str().unwrap().find("\"1\""));
+    assert!(
+        end["end_info"].as_str().unwrap().find("\"0\"")
+            < end["end_info"].as_str().unwrap().find("\"1\"")
+    );
     let states: Vec<String> = serde_json::from_str(end["end_state"].as_str().unwrap()).unwrap();
     assert_eq!(states, ["OK", "IA"]);
     let (r, _) = Replay::read(&text).expect("a valid replay");

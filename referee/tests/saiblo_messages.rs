@@ -67,7 +67,10 @@ fn round_config_with_and_without_fields() {
             length: Some(1024)
         })
     );
-    same_json(&m.to_json(), json!({"state": 0, "time": 3.0, "length": 1024}));
+    same_json(
+        &m.to_json(),
+        json!({"state": 0, "time": 3.0, "length": 1024}),
+    );
     let LogicMessage::RoundConfig(c) = logic(r#"{"state": 4, "time": 0.25}"#) else {
         panic!()
     };
@@ -78,7 +81,8 @@ fn round_config_with_and_without_fields() {
 
 #[test]
 fn round_from_the_manual() {
-    let m = logic(r#"{"state": 233, "listen": [0], "player": [0, 1], "content": ["<m0>", "<m1>"]}"#);
+    let m =
+        logic(r#"{"state": 233, "listen": [0], "player": [0, 1], "content": ["<m0>", "<m1>"]}"#);
     let expected = Round {
         state: 233,
         listen: vec![0],
@@ -178,7 +182,8 @@ fn ai_errors_of_each_kind() {
         (1, ErrorKind::TimeOut, "timeOutError"),
         (2, ErrorKind::OutputLimit, "outputLimitError"),
     ] {
-        let inner = format!(r#"{{"player": 1, "state": 7, "error": {code}, "error_log": "{log}"}}"#);
+        let inner =
+            format!(r#"{{"player": 1, "state": 7, "error": {code}, "error_log": "{log}"}}"#);
         let text = json!({"player": -1, "content": inner}).to_string();
         let m = judger(&text, false);
         let expected = AiError {
@@ -212,7 +217,10 @@ fn request_end_state_and_its_reply() {
     same_json(&m.to_json(), json!({"action": "request_end_state"}));
     assert!(LogicMessage::parse(br#"{"action": "end"}"#).is_err());
 
-    let reply = judger(r#"{"end_state": "[\"OK\", \"TLE\", \"RE\", \"MLE\"]"}"#, false);
+    let reply = judger(
+        r#"{"end_state": "[\"OK\", \"TLE\", \"RE\", \"MLE\"]"}"#,
+        false,
+    );
     let states = vec!["OK", "TLE", "RE", "MLE"];
     assert_eq!(
         reply,

@@ -15,9 +15,11 @@ use crate::saiblo::judge::{self, JudgeSpec};
 use crate::saiblo::logic::{self, LogicOptions};
 
 #[derive(Args, Debug)]
-#[command(after_help = "Speaks seed 002's judger protocol on stdin/stdout; start it from a \
+#[command(
+    after_help = "Speaks seed 002's judger protocol on stdin/stdout; start it from a \
 Saiblo judger or from `arbiter judge --logic 'arbiter logic reversi --size 8' ...`.\n\
-Toward the AIs it speaks our line protocols in 8-digit-length-prefixed bodies; see docs/saiblo.md.")]
+Toward the AIs it speaks our line protocols in 8-digit-length-prefixed bodies; see docs/saiblo.md."
+)]
 pub struct LogicArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -37,10 +39,12 @@ pub struct LogicArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  arbiter judge --logic 'arbiter logic reversi --size 8' \
+#[command(
+    after_help = "Example:\n  arbiter judge --logic 'arbiter logic reversi --size 8' \
 --ai 'python3 bots/saiblo/reversi_bot.py greedy' --ai './reversi_bot random' --replay out.json\n  \
 arbiter judge --logic 'python3 tests/saiblo/rps_logic.py' --ai 'python3 tests/saiblo/rps_ai.py rock' \
---ai 'python3 tests/saiblo/rps_ai.py cycle'")]
+--ai 'python3 tests/saiblo/rps_ai.py cycle'"
+)]
 pub struct JudgeArgs {
     /// The game logic's command line
     #[arg(long)]

@@ -30,9 +30,15 @@ pub enum FrameError {
         header: [u8; 4],
     },
     /// The stream ended inside the header.
-    TruncatedHeader { got: usize, need: usize },
+    TruncatedHeader {
+        got: usize,
+        need: usize,
+    },
     /// The stream ended inside the body.
-    TruncatedBody { declared: usize, got: usize },
+    TruncatedBody {
+        declared: usize,
+        got: usize,
+    },
     /// A logic frame's target is neither -1 nor an AI number.
     BadTarget(i32),
     /// The 8-digit decimal length of a logic -> AI message is not 8 digits.
@@ -63,7 +69,10 @@ impl fmt::Display for FrameError {
                 "truncated frame body: the stream ended after {got} of {declared} declared bytes"
             ),
             FrameError::BadTarget(t) => {
-                write!(f, "bad frame target {t}: expected -1 (judger) or an AI number")
+                write!(
+                    f,
+                    "bad frame target {t}: expected -1 (judger) or an AI number"
+                )
             }
             FrameError::BadDecimalLength(b) => write!(
                 f,

@@ -202,9 +202,9 @@ fn ai_worker(
                 }
                 let exit = process.finish(Duration::from_millis(100));
                 let why = match event {
-                    FrameEvent::Truncated { declared, received } => format!(
-                        "output ended inside a message ({received} of {declared} bytes)"
-                    ),
+                    FrameEvent::Truncated { declared, received } => {
+                        format!("output ended inside a message ({received} of {declared} bytes)")
+                    }
                     _ => "closed its output".to_string(),
                 };
                 emit(AiEvent::Died(exit, why));
@@ -230,7 +230,8 @@ fn describe_exit(exit: &ExitInfo, why: &str) -> (&'static str, String) {
 fn final_state(exit: &ExitInfo) -> &'static str {
     if exit.memory_exceeded {
         "MLE"
-    } else if !exit.killed_by_referee && (exit.signal.is_some() || exit.code.is_some_and(|c| c != 0))
+    } else if !exit.killed_by_referee
+        && (exit.signal.is_some() || exit.code.is_some_and(|c| c != 0))
     {
         "RE"
     } else {
@@ -261,7 +262,7 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn to_logic(&mut self, m: &JudgerMessage) -> Result<(), JudgeError> {
+    fn tell_logic(&mut self, m: &JudgerMessage) -> Result<(), JudgeError> {
         frame::write_frame(&mut self.logic_in, m.to_json().as_bytes())
             .map_err(|e| JudgeError(format!("cannot write to the logic (did it exit?): {e}")))
     }
@@ -280,7 +281,7 @@ impl Run<'_> {
             error_log: log,
         };
         self.outcome.errors.push(e.clone());
-        self.to_logic(&JudgerMessage::AiError(e))
+        self.tell_logic(&JudgerMessage::AiError(e))
     }
 
     /// Kills an AI the judger gave up on, with its state.
@@ -311,7 +312,7 @@ impl Run<'_> {
                 let time = u64::try_from(at.saturating_duration_since(clock).as_millis())
                     .unwrap_or(u64::MAX);
                 let content = String::from_utf8_lossy(&body).into_owned();
-                self.to_logic(&JudgerMessage::Ai {
+                self.tell_logic(&JudgerMessage::Ai {
                     player: i,
                     content,
                     time,
@@ -504,7 +505,7 @@ impl Run<'_> {
                 LogicMessage::RequestEndState => {
                     self.finish_all(Duration::from_millis(200));
                     let states = self.judged_states();
-                    self.to_logic(&JudgerMessage::EndState(states))?;
+                    self.tell_logic(&JudgerMessage::EndState(states))?;
                 }
                 LogicMessage::End(end) => {
                     self.outcome.scores = end.scores;
@@ -631,7 +632,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
         replay: spec.replay.to_string_lossy().into_owned(),
     };
     let result = run
-        .to_logic(&JudgerMessage::Init(init))
+        .tell_logic(&JudgerMessage::Init(init))
         .and_then(|()| run.drive());
     run.finish_all(Duration::ZERO);
     // The logic has said its last word: let it exit, then make sure its group is gone.
@@ -661,7 +662,11 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
 }
 
 /// Prints the scores and end states as a table.
-pub fn print_outcome<W: Write>(out: &mut W, spec: &JudgeSpec, o: &JudgeOutcome) -> std::io::Result<()> {
+pub fn print_outcome<W: Write>(
+    out: &mut W,
+    spec: &JudgeSpec,
+    o: &JudgeOutcome,
+) -> std::io::Result<()> {
     for (i, command) in spec.ais.iter().enumerate() {
         let score = o
             .scores

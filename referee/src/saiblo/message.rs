@@ -63,7 +63,8 @@ fn typed<T: serde::de::DeserializeOwned>(
     what: &str,
     m: Map<String, Value>,
 ) -> Result<T, MessageError> {
-    serde_json::from_value(Value::Object(m)).map_err(|e| MessageError::Shape(format!("bad {what}: {e}")))
+    serde_json::from_value(Value::Object(m))
+        .map_err(|e| MessageError::Shape(format!("bad {what}: {e}")))
 }
 
 /// A player's type in the init message.
@@ -196,9 +197,9 @@ impl LogicMessage {
             };
         }
         let state = match m.get("state") {
-            Some(s) => s.as_i64().ok_or_else(|| {
-                MessageError::Shape(format!("state must be an integer, got {s}"))
-            })?,
+            Some(s) => s
+                .as_i64()
+                .ok_or_else(|| MessageError::Shape(format!("state must be an integer, got {s}")))?,
             None => {
                 return Err(MessageError::Shape(format!(
                     "unknown message (no state, watch or action): {}",
@@ -421,10 +422,9 @@ impl JudgerMessage {
             };
             return Ok(JudgerMessage::EndState(parse_string_list("end_state", s)?));
         }
-        let player = m
-            .get("player")
-            .and_then(Value::as_i64)
-            .ok_or_else(|| MessageError::Shape(format!("unknown judger message: {}", excerpt(body))))?;
+        let player = m.get("player").and_then(Value::as_i64).ok_or_else(|| {
+            MessageError::Shape(format!("unknown judger message: {}", excerpt(body)))
+        })?;
         let content = match m.get("content") {
             Some(Value::String(s)) => s.clone(),
             _ => {
@@ -436,7 +436,9 @@ impl JudgerMessage {
         };
         if player == -1 {
             let w: AiErrorWire = serde_json::from_str(&content).map_err(|e| {
-                MessageError::Shape(format!("AI error content is not an error report ({e}): {content:?}"))
+                MessageError::Shape(format!(
+                    "AI error content is not an error report ({e}): {content:?}"
+                ))
             })?;
             let error = ErrorKind::from_code(w.error).ok_or_else(|| {
                 MessageError::Shape(format!("unknown AI error code {} (0, 1 or 2)", w.error))
