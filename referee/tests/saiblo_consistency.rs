@@ -1,7 +1,7 @@
 //! The same deterministic bots give the same game under the in-process referee
 //! (`game::play`, line protocol) and under `arbiter judge` + `arbiter logic` (Saiblo): the same
-//! moves, result and scores. The bot is one Python program with both front ends
-//! (`bots/saiblo/reversi_bot.py`, `--lines` or the Saiblo SDK).
+//! moves, result and scores. Each bot is one Python program with both front ends
+//! (`bots/saiblo/reversi_bot.py`, `bots/saiblo/gomoku_bot.py`: `--lines` or the Saiblo SDK).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,23 +12,54 @@ use arbiter::protocol::ProtocolKind;
 use arbiter::saiblo::judge::{judge, JudgeSpec};
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::Replay;
-use arbiter_engine::reversi;
+use arbiter_engine::{gomoku, reversi};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn bot_cmd(size: u8, strategy: &str, lines: bool) -> String {
-    let script = root().join("bots/saiblo/reversi_bot.py");
-    format!(
-        "python3 {} {}--size {size} {strategy}",
-        script.display(),
-        if lines { "--lines " } else { "" }
-    )
+/// The game and its board size.
+#[derive(Clone, Copy)]
+enum Game {
+    Reversi(u8),
+    Gomoku(u8),
 }
 
-fn in_process(size: u8, a: &str, b: &str) -> Replay {
-    let config = GameConfig::Reversi(reversi::Config { size });
+impl Game {
+    fn config(self) -> GameConfig {
+        match self {
+            Game::Reversi(size) => GameConfig::Reversi(reversi::Config { size }),
+            Game::Gomoku(size) => GameConfig::Gomoku(gomoku::Config {
+                size,
+                rule: gomoku::Rule::Freestyle,
+            }),
+        }
+    }
+
+    fn logic_args(self) -> String {
+        match self {
+            Game::Reversi(size) => format!("reversi --size {size}"),
+            Game::Gomoku(size) => format!("gomoku --size {size}"),
+        }
+    }
+}
+
+fn bot_cmd(game: Game, strategy: &str, lines: bool) -> String {
+    let front = if lines { "--lines " } else { "" };
+    match game {
+        Game::Reversi(size) => format!(
+            "python3 {} {front}--size {size} {strategy}",
+            root().join("bots/saiblo/reversi_bot.py").display()
+        ),
+        Game::Gomoku(_) => format!(
+            "python3 {} {front}{strategy}",
+            root().join("bots/saiblo/gomoku_bot.py").display()
+        ),
+    }
+}
+
+fn in_process(game: Game, a: &str, b: &str) -> Replay {
+    let config = game.config();
     let spec = GameSpec {
         limits: GameLimits::default_for(&config),
         config,
@@ -37,8 +68,8 @@ fn in_process(size: u8, a: &str, b: &str) -> Replay {
     };
     let bots = [a, b].map(|s| BotSpec {
         name: s.into(),
-        command: bot_cmd(size, s, true),
-        protocol: ProtocolKind::Reversi,
+        command: bot_cmd(game, s, true),
+        protocol: ProtocolKind::default_for(&game.config()),
         working_dir: None,
     });
     let scratch = tempfile::tempdir().unwrap();
@@ -49,15 +80,16 @@ fn in_process(size: u8, a: &str, b: &str) -> Replay {
     game::play(&spec, [&bots[0], &bots[1]], &seats, &Containment::detect()).replay
 }
 
-fn saiblo(size: u8, a: &str, b: &str) -> (Replay, Vec<String>) {
+fn saiblo(game: Game, a: &str, b: &str) -> (Replay, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("replay.json");
     let spec = JudgeSpec {
         logic: format!(
-            "{} logic reversi --size {size}",
-            env!("CARGO_BIN_EXE_arbiter")
+            "{} logic {}",
+            env!("CARGO_BIN_EXE_arbiter"),
+            game.logic_args()
         ),
-        ais: vec![bot_cmd(size, a, false), bot_cmd(size, b, false)],
+        ais: vec![bot_cmd(game, a, false), bot_cmd(game, b, false)],
         replay: replay.clone(),
         config: serde_json::json!({}),
         memory_bytes: Some(350 << 20),
@@ -70,17 +102,17 @@ fn saiblo(size: u8, a: &str, b: &str) -> (Replay, Vec<String>) {
     (r, outcome.end_state)
 }
 
-fn same_game(size: u8, a: &str, b: &str) -> Replay {
-    let local = in_process(size, a, b);
-    let (remote, end_state) = saiblo(size, a, b);
+fn same_game(game: Game, a: &str, b: &str) -> Replay {
+    let local = in_process(game, a, b);
+    let (remote, end_state) = saiblo(game, a, b);
     let moves = |r: &Replay| {
         r.moves
             .iter()
             .map(|m| (m.seat, m.mv.clone()))
             .collect::<Vec<_>>()
     };
-    assert_eq!(moves(&local), moves(&remote), "{a} vs {b} on {size}");
-    assert_eq!(local.result, remote.result, "{a} vs {b} on {size}");
+    assert_eq!(moves(&local), moves(&remote), "{a} vs {b}");
+    assert_eq!(local.result, remote.result, "{a} vs {b}");
     assert_eq!(local.scores, remote.scores);
     assert_eq!(local.game, remote.game);
     assert!(!local.moves.is_empty());
@@ -98,20 +130,30 @@ fn same_game(size: u8, a: &str, b: &str) -> Replay {
 
 #[test]
 fn normal_games_are_identical() {
-    same_game(8, "first", "greedy");
-    same_game(8, "random:1", "random:2");
-    same_game(6, "greedy", "random:9");
+    same_game(Game::Reversi(8), "first", "greedy");
+    same_game(Game::Reversi(8), "random:1", "random:2");
+    same_game(Game::Reversi(6), "greedy", "random:9");
 }
 
 #[test]
 fn a_full_16x16_game_is_identical() {
-    let r = same_game(16, "greedy", "first");
+    let r = same_game(Game::Reversi(16), "greedy", "first");
     assert!(r.moves.len() > 100, "a long game: {}", r.moves.len());
 }
 
 #[test]
 fn illegal_moves_get_the_same_verdict() {
-    let r = same_game(8, "greedy", "illegal:4");
+    let r = same_game(Game::Reversi(8), "greedy", "illegal:4");
     assert_eq!(r.result.reason.code(), "illegal_move");
     assert_eq!(r.result.winner.map(|s| s.index()), Some(0));
+    let r = same_game(Game::Gomoku(9), "illegal:3", "near");
+    assert_eq!(r.result.reason.code(), "illegal_move");
+    assert_eq!(r.result.winner.map(|s| s.index()), Some(1));
+}
+
+#[test]
+fn gomocup_games_are_identical() {
+    let r = same_game(Game::Gomoku(9), "near", "first");
+    assert_eq!(r.result.reason.code(), "normal");
+    same_game(Game::Gomoku(15), "first", "near");
 }

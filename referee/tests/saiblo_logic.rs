@@ -230,3 +230,57 @@ fn malformed_judger_input_is_a_clear_error() {
         "2 players",
     );
 }
+
+#[test]
+fn duel_lines_and_a_malformed_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let mut l = Logic::start(&["duel2048", "--seed", "7", "--rounds", "3"]);
+    l.send(init(&[1, 1], &replay));
+    assert_eq!(
+        l.next_json(),
+        json!({"state": 0, "time": 5.0, "length": 2048})
+    );
+    let start = l.next_json();
+    let text = start["content"][0].as_str().unwrap().to_string();
+    // 8-digit length, then START seat rounds and the RANDOM line with 3 values.
+    let (len, body) = text.split_at(8);
+    assert_eq!(len.parse::<usize>().unwrap(), body.len());
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines[0], "START 0 3");
+    let values: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(values[0], "RANDOM");
+    assert_eq!(values.len(), 4);
+    assert!(values[1..].iter().all(|v| v.parse::<u64>().is_ok()));
+    l.send(json!({"player": 0, "content": "OK", "time": 1}));
+    let start2 = l.next_json();
+    assert!(start2["content"][0]
+        .as_str()
+        .unwrap()
+        .contains("START 1 3\n"));
+    l.send(json!({"player": 1, "content": "OK", "time": 1}));
+    // The game clock (5 s in total) is now below the move time: the round time shrinks.
+    assert_eq!(
+        l.next_json(),
+        json!({"state": 2, "time": 4.999, "length": 2048})
+    );
+    let ask = l.next_json();
+    assert_eq!(ask["listen"], json!([0]));
+    let ask_text = ask["content"][0].as_str().unwrap();
+    assert!(ask_text[8..].starts_with("PLACE "), "{ask_text}");
+    assert!(
+        ask_text.ends_with(" 4999\n"),
+        "game time left after 1 ms: {ask_text}"
+    );
+    l.send(json!({"player": 0, "content": "sideways", "time": 1}));
+    l.next(); // END
+    l.next(); // END
+    assert_eq!(l.next_json(), json!({"action": "request_end_state"}));
+    l.send(json!({"end_state": "[\"OK\", \"OK\"]"}));
+    let end = l.next_json();
+    let states: Vec<String> = serde_json::from_str(end["end_state"].as_str().unwrap()).unwrap();
+    assert_eq!(states, ["IA", "OK"]);
+    let (r, _) = Replay::read(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    assert!(matches!(r.result.reason, Reason::MalformedOutput { .. }));
+    assert_eq!(l.finish().0, 0);
+}

@@ -18,6 +18,7 @@ use std::time::Duration;
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::duel2048::{Direction, Move as DuelMove};
 use arbiter_engine::error::StepKind;
+use arbiter_engine::gomoku::{Point, Rule};
 use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::reversi::Move as ReversiMove;
 use arbiter_engine::{Game, Seat};
@@ -96,25 +97,42 @@ pub struct LogicReport {
 }
 
 /// The per-game lines toward the AIs (the line protocols' words).
-enum Script {
+enum Kind {
     Reversi,
+    Gomocup,
     Duel,
 }
 
+struct Script {
+    kind: Kind,
+    /// Gomocup: the opponent's last stone, told with the next `TURN` (per listening seat).
+    unseen: [Option<Point>; 2],
+}
+
 impl Script {
-    fn for_game(game: &AnyGame) -> Result<Script, String> {
-        match game {
-            AnyGame::Reversi(_) => Ok(Script::Reversi),
-            AnyGame::Duel2048(_) => Ok(Script::Duel),
-            AnyGame::Gomoku(_) => {
-                Err("the Saiblo logic plays reversi and duel2048 (gomoku is not done yet)".into())
-            }
+    fn for_game(game: &AnyGame) -> Script {
+        let kind = match game {
+            AnyGame::Reversi(_) => Kind::Reversi,
+            AnyGame::Gomoku(_) => Kind::Gomocup,
+            AnyGame::Duel2048(_) => Kind::Duel,
+        };
+        Script {
+            kind,
+            unseen: [None, None],
+        }
+    }
+
+    /// Line end: Gomocup managers send CR LF.
+    fn eol(&self) -> &'static str {
+        match self.kind {
+            Kind::Gomocup => "\r\n",
+            _ => "\n",
         }
     }
 
     fn start(&self, seat: Seat, game: &AnyGame) -> String {
-        match (self, game) {
-            (Script::Duel, AnyGame::Duel2048(g)) => {
+        match game {
+            AnyGame::Duel2048(g) => {
                 let rounds = g.config().rounds;
                 let mut s = format!("START {} {rounds}\nRANDOM", seat.index());
                 for v in g.sequence().iter().take(usize::from(rounds)) {
@@ -124,16 +142,41 @@ impl Script {
                 s.push('\n');
                 s
             }
-            _ => format!("START {}\n", seat.index() + 1),
+            AnyGame::Gomoku(g) => format!("START {}\r\n", g.config().size),
+            AnyGame::Reversi(_) => format!("START {}\n", seat.index() + 1),
         }
     }
 
-    fn opponent_moved(&self, mv: AnyMove) -> Option<String> {
+    /// Lines sent right after the handshake (Gomocup's INFO block).
+    fn after_start(&self, game: &AnyGame, options: &LogicOptions) -> Option<String> {
+        let AnyGame::Gomoku(g) = game else {
+            return None;
+        };
+        let rule = match g.config().rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+        };
+        Some(format!(
+            "INFO timeout_turn {}\r\nINFO timeout_match {}\r\nINFO game_type 1\r\nINFO rule {rule}\r\n",
+            options.move_time.as_millis(),
+            options.game_time.map_or(0, |d| d.as_millis()),
+        ))
+    }
+
+    /// What the seat `listener` is told when its opponent played `mv`.
+    fn opponent_moved(&mut self, listener: Seat, mv: AnyMove) -> Option<String> {
         match mv {
             AnyMove::Reversi(ReversiMove::Place { row, col }) => {
                 Some(format!("PLACE {row} {col}\n"))
             }
             AnyMove::Duel2048(m) => Some(format!("OPPONENT {}\n", duel_text(m))),
+            AnyMove::Gomoku(p) => {
+                if let Some(slot) = self.unseen.get_mut(listener.index()) {
+                    *slot = Some(p);
+                }
+                None
+            }
             _ => None,
         }
     }
@@ -145,7 +188,7 @@ impl Script {
         }
     }
 
-    fn ask(&self, game: &AnyGame, time_left: Option<Duration>) -> String {
+    fn ask(&mut self, seat: Seat, game: &AnyGame, time_left: Option<Duration>) -> String {
         match game {
             AnyGame::Duel2048(g) => {
                 let verb = match g.step_kind() {
@@ -155,7 +198,18 @@ impl Script {
                 let left = time_left.map_or(0, |d| d.as_millis());
                 format!("{verb} {} {left}\n", g.round())
             }
-            _ => "TURN\n".into(),
+            AnyGame::Gomoku(_) => {
+                let mut s = String::new();
+                if let Some(left) = time_left {
+                    s.push_str(&format!("INFO time_left {}\r\n", left.as_millis()));
+                }
+                match self.unseen.get_mut(seat.index()).and_then(Option::take) {
+                    Some(p) => s.push_str(&format!("TURN {},{}\r\n", p.x, p.y)),
+                    None => s.push_str("BEGIN\r\n"),
+                }
+                s
+            }
+            AnyGame::Reversi(_) => "TURN\n".into(),
         }
     }
 
@@ -171,17 +225,39 @@ impl Script {
                 Some(AnyMove::Reversi(ReversiMove::Place { row, col }))
             }
             AnyGame::Duel2048(g) => parse_duel(line, g.step_kind()).map(AnyMove::Duel2048),
-            AnyGame::Gomoku(_) => None,
+            AnyGame::Gomoku(_) => {
+                let (x, y) = line.split_once(',')?;
+                Some(AnyMove::Gomoku(Point {
+                    x: x.trim().parse().ok()?,
+                    y: y.trim().parse().ok()?,
+                }))
+            }
         }
     }
 
     fn end(&self, winner: Option<Seat>, seat: Seat) -> String {
+        if let Kind::Gomocup = self.kind {
+            return "END\r\n".into();
+        }
         let f = match winner {
             None => 0,
             Some(w) if w == seat => 1,
             Some(_) => 2,
         };
-        format!("END {f}\n")
+        format!("END {f}{}", self.eol())
+    }
+
+    /// Whether a line from the AI is a log line (kept, not an answer).
+    fn is_log(&self, line: &str) -> bool {
+        let t = line.trim();
+        let prefixes: &[&str] = match self.kind {
+            Kind::Gomocup => &["MESSAGE", "DEBUG", "UNKNOWN", "SUGGEST"],
+            _ => &["DEBUG"],
+        };
+        prefixes.iter().any(|p| {
+            t.strip_prefix(p)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
     }
 }
 
@@ -224,7 +300,10 @@ fn parse_duel(line: &str, step: StepKind) -> Option<DuelMove> {
 }
 
 /// An AI's message split into its log lines and its one answer line.
-fn split_answer(content: &str) -> (Option<String>, Result<String, String>) {
+fn split_answer(
+    content: &str,
+    is_log: impl Fn(&str) -> bool,
+) -> (Option<String>, Result<String, String>) {
     let mut log = String::new();
     let mut answer: Option<&str> = None;
     let mut extra = false;
@@ -233,8 +312,10 @@ fn split_answer(content: &str) -> (Option<String>, Result<String, String>) {
         if t.is_empty() {
             continue;
         }
-        if t == "DEBUG" || line.trim_start().starts_with("DEBUG ") {
-            let msg = line.trim_start().strip_prefix("DEBUG").unwrap_or("");
+        if is_log(t) {
+            // DEBUG's text is kept without the word (as the line protocols do); other log
+            // words (Gomocup's MESSAGE ...) are kept whole.
+            let msg = t.strip_prefix("DEBUG").unwrap_or(t);
             log.push_str(msg.strip_prefix(' ').unwrap_or(msg));
             log.push('\n');
         } else if answer.is_none() {
@@ -443,7 +524,7 @@ pub fn run<R: Read, W: Write>(
     }
 
     // Tell both AIs the end, then ask the judger how they ended.
-    let script = Script::for_game(&game).map_err(LogicError::Protocol)?;
+    let script = Script::for_game(&game);
     for seat in Seat::BOTH {
         if types[seat.index()] != PlayerType::Failed {
             judger.tell(seat, &script.end(replay.result.winner, seat))?;
@@ -505,10 +586,7 @@ fn play<R: Read, W: Write>(
     game: &mut AnyGame,
     replay: &mut Replay,
 ) -> Result<GameResult, LogicError> {
-    let script = match Script::for_game(game) {
-        Ok(s) => s,
-        Err(e) => return Ok(aborted(e)),
-    };
+    let mut script = Script::for_game(game);
     let failed: Vec<bool> = types.iter().map(|t| *t == PlayerType::Failed).collect();
     let not_started = |seat: Seat| Reason::FailedToStart {
         seat,
@@ -535,13 +613,24 @@ fn play<R: Read, W: Write>(
             }
             Ok((content, time)) => {
                 used[seat.index()] += Duration::from_millis(time);
-                let (_, answer) = split_answer(&content);
+                let (_, answer) = split_answer(&content, |l| script.is_log(l));
+                if let Ok(msg) = answer.as_deref() {
+                    if let Some(why) = msg.strip_prefix("ERROR") {
+                        return Ok(lose(Reason::ProtocolError {
+                            seat,
+                            message: format!("refused to start: {}", why.trim()),
+                        }));
+                    }
+                }
                 if answer.as_deref() != Ok("OK") {
                     let shown = answer.unwrap_or_else(|e| e);
                     return Ok(lose(Reason::ProtocolError {
                         seat,
                         message: format!("answered {shown:?} to the handshake"),
                     }));
+                }
+                if let Some(text) = script.after_start(game, options) {
+                    judger.tell(seat, &text)?;
                 }
             }
         }
@@ -571,7 +660,7 @@ fn play<R: Read, W: Write>(
             if let Some(text) = script.own_forced(&before) {
                 judger.tell(seat, &text)?;
             }
-            if let Some(text) = script.opponent_moved(forced) {
+            if let Some(text) = script.opponent_moved(seat.other(), forced) {
                 judger.tell(seat.other(), &text)?;
             }
             continue;
@@ -591,7 +680,8 @@ fn play<R: Read, W: Write>(
                 length: Some(options.length),
             }))?;
         }
-        judger.ask(seat, &script.ask(game, game_left))?;
+        let request = script.ask(seat, game, game_left);
+        judger.ask(seat, &request)?;
         let (content, time) = match judger.answer(seat)? {
             Ok(a) => a,
             Err(e) => {
@@ -616,7 +706,7 @@ fn play<R: Read, W: Write>(
                 }));
             }
         }
-        let (log, answer) = split_answer(&content);
+        let (log, answer) = split_answer(&content, |l| script.is_log(l));
         let line = match answer {
             Ok(l) => l,
             Err(text) => return Ok(lose(Reason::MalformedOutput { seat, line: text })),
@@ -644,7 +734,7 @@ fn play<R: Read, W: Write>(
         record.log = log;
         watch(judger, replay.moves.len(), &record)?;
         replay.moves.push(record);
-        if let Some(text) = script.opponent_moved(mv) {
+        if let Some(text) = script.opponent_moved(seat.other(), mv) {
             judger.tell(seat.other(), &text)?;
         }
     }
@@ -667,12 +757,23 @@ mod tests {
 
     #[test]
     fn answers_and_logs() {
-        let (log, a) = split_answer("DEBUG thinking\n2 3\n");
+        let game = AnyGame::new(&GameConfig::default_for("reversi").unwrap()).unwrap();
+        let script = Script::for_game(&game);
+        let split = |t: &str| split_answer(t, |l| script.is_log(l));
+        let (log, a) = split("DEBUG thinking\n2 3\n");
         assert_eq!(log.as_deref(), Some("thinking\n"));
         assert_eq!(a, Ok("2 3".into()));
-        assert!(split_answer("2 3\n4 5\n").1.is_err());
-        assert!(split_answer("DEBUG x\n").1.is_err());
-        assert_eq!(split_answer("OK").1, Ok("OK".into()));
+        assert!(split("2 3\n4 5\n").1.is_err());
+        assert!(split("DEBUG x\n").1.is_err());
+        assert!(split("DEBUGGER\n").1.is_ok(), "not a log line");
+        assert_eq!(split("OK").1, Ok("OK".into()));
+        let gomoku = AnyGame::new(&GameConfig::default_for("gomoku").unwrap()).unwrap();
+        let script = Script::for_game(&gomoku);
+        let (log, a) = split_answer("MESSAGE hi\r\n7,7\r\n", |l| script.is_log(l));
+        assert_eq!(
+            (log.as_deref(), a),
+            (Some("MESSAGE hi\n"), Ok("7,7".into()))
+        );
     }
 
     #[test]
