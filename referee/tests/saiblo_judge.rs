@@ -163,6 +163,49 @@ fn request_end_state_reports_a_crash_after_the_last_message() {
     assert_eq!(v["end_state"], serde_json::json!(["OK", "RE"]));
 }
 
+fn clock(second_state: u32) -> Value {
+    let out = judge(
+        &format!("python3 tests/saiblo/clock_logic.py {second_state}"),
+        &[
+            "python3 tests/saiblo/rps_ai.py slow",
+            "python3 tests/saiblo/rps_ai.py rock",
+        ],
+        "{}",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn an_equal_state_keeps_the_clock_running() {
+    // The AI answers 0.5 s after round 1; the second round (same state) came at 0.3 s.
+    let v = clock(1);
+    let t = v["scores"]["0"].as_u64().unwrap();
+    assert!(t >= 450, "time counted from round 1: {t} ms");
+    // No end_state from the logic: the judger's own states are the result.
+    assert_eq!(v["end_state"], serde_json::json!(["OK", "OK"]));
+}
+
+#[test]
+fn a_larger_state_restarts_the_clock() {
+    let v = clock(2);
+    let t = v["scores"]["0"].as_u64().unwrap();
+    assert!(t < 400, "time counted from round 2 (0.3 s later): {t} ms");
+}
+
+#[test]
+fn unsolicited_messages_are_dropped_not_taken_as_answers() {
+    let v = rps("rock", "chatty", r#"{"rounds": 4}"#);
+    assert_eq!(v["end_state"], serde_json::json!(["OK", "OK"]));
+    assert_eq!(v["scores"]["1"], 4, "paper beats rock every round");
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("not listened to"), "{warnings}");
+}
+
 #[test]
 fn ai_that_cannot_start_is_type_0() {
     let logic = r#"python3 -c "

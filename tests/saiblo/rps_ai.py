@@ -3,9 +3,11 @@
 logic's LF-terminated lines from stdin, answers with 4-byte big-endian length frames.
 
 usage: rps_ai.py STRATEGY   (rock | paper | scissors | cycle | copy | sleep | crash | bad | big
-                             | crash-after)
+                             | crash-after | chatty
+                             | slow)
   sleep: never answers (time out); crash: exits with code 3 when asked; bad: answers "lizard";
-  big: answers 1000 bytes (output limit 64); crash-after: plays rock, then crashes at "end".
+  big: answers 1000 bytes (output limit 64); crash-after: plays rock, then crashes at "end";
+  chatty: answers paper, then sends a second, unsolicited message; slow: rock after 0.5 s.
 """
 
 import struct
@@ -43,6 +45,14 @@ def main():
                 send(last)
             elif strategy == "crash-after":
                 send("rock")
+            elif strategy == "slow":
+                time.sleep(0.5)
+                send("rock")
+            elif strategy == "chatty":
+                # The answer and a second message nobody listens to, in one write.
+                frames = b"".join(struct.pack(">I", len(t)) + t for t in (b"paper", b"chatter"))
+                sys.stdout.buffer.write(frames)
+                sys.stdout.buffer.flush()
             else:
                 send(strategy)
             k += 1

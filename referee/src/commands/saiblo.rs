@@ -133,6 +133,7 @@ pub fn run_judge(a: &JudgeArgs) -> anyhow::Result<ExitCode> {
                 "player": e.player, "state": e.state, "error": e.error.code(), "error_log": e.error_log
             })).collect::<Vec<_>>(),
             "watch": outcome.watch.len(),
+            "warnings": outcome.warnings,
             "replay": spec.replay,
         });
         writeln!(out, "{v}")?;

@@ -89,6 +89,8 @@ enum AiEvent {
     Timeout,
     Died(ExitInfo, String),
     Exit(ExitInfo),
+    /// Messages sent while not listened to, dropped.
+    Unsolicited(usize),
 }
 
 enum Event {
@@ -144,6 +146,17 @@ fn ai_worker(
         match next {
             Some(AiCommand::Send(bytes)) => {
                 if !dead {
+                    if listen.is_none() {
+                        // Messages written while nobody listened answer nothing: drop them
+                        // before new content can be answered (Saiblo ignores them too).
+                        let mut dropped = 0;
+                        while let FrameEvent::Frame(_) = process.read_frame(Instant::now()) {
+                            dropped += 1;
+                        }
+                        if dropped > 0 {
+                            emit(AiEvent::Unsolicited(dropped));
+                        }
+                    }
                     // A dead AI is found out when it is next listened to.
                     let _ = process.send(&bytes);
                 }
@@ -300,6 +313,9 @@ impl Run<'_> {
     fn on_ai(&mut self, i: usize, e: AiEvent) -> Result<(), JudgeError> {
         match e {
             AiEvent::Started(_) => {}
+            AiEvent::Unsolicited(n) => self.outcome.warnings.push(format!(
+                "AI {i}: {n} message(s) sent while not listened to were dropped"
+            )),
             AiEvent::Message(body, at) => {
                 let Some(s) = self.slots.get_mut(i) else {
                     return Ok(());
