@@ -295,3 +295,57 @@ fn unknown_messages_and_targets_are_reported() {
 fn a_logic_that_stops_without_the_end_message() {
     judge_fails("pass", "without sending the end message");
 }
+
+#[test]
+fn a_silent_logic_times_out_instead_of_hanging() {
+    let mut cmd = Command::new(arbiter());
+    cmd.current_dir(root()).args([
+        "judge",
+        "--logic",
+        "python3 -c 'import time; time.sleep(60)'",
+        "--ai",
+        "python3 tests/saiblo/rps_ai.py rock",
+        "--logic-timeout",
+        "1",
+    ]);
+    let t = Instant::now();
+    let out = run_bounded(cmd, Duration::from_secs(20));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sent nothing for 1 s"), "{err}");
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "the logic's group was killed"
+    );
+}
+
+#[test]
+fn memory_kills_are_run_errors_with_mle() {
+    let mut cmd = Command::new(arbiter());
+    cmd.current_dir(root()).args([
+        "judge",
+        "--json",
+        "--memory",
+        "100",
+        "--logic",
+        "python3 tests/saiblo/rps_logic.py",
+        "--ai",
+        "python3 tests/saiblo/rps_ai.py rock",
+        "--ai",
+        "python3 tests/saiblo/rps_ai.py hog",
+    ]);
+    let out = run_bounded(cmd, Duration::from_secs(60));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["judged_state"][1], "MLE");
+    let e = &v["errors"][0];
+    assert_eq!(
+        (e["player"].as_u64(), e["error"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert!(e["error_log"].as_str().unwrap().contains("memory"), "{e}");
+}

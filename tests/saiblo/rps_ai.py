@@ -4,10 +4,11 @@ logic's LF-terminated lines from stdin, answers with 4-byte big-endian length fr
 
 usage: rps_ai.py STRATEGY   (rock | paper | scissors | cycle | copy | sleep | crash | bad | big
                              | crash-after | chatty
-                             | slow)
+                             | slow | hog)
   sleep: never answers (time out); crash: exits with code 3 when asked; bad: answers "lizard";
   big: answers 1000 bytes (output limit 64); crash-after: plays rock, then crashes at "end";
-  chatty: answers paper, then sends a second, unsolicited message; slow: rock after 0.5 s.
+  chatty: answers paper, then sends a second, unsolicited message; slow: rock after 0.5 s;
+  hog: allocates 1 GB when asked.
 """
 
 import struct
@@ -45,6 +46,9 @@ def main():
                 send(last)
             elif strategy == "crash-after":
                 send("rock")
+            elif strategy == "hog":
+                hoard = [bytearray(10 << 20) for _ in range(100)]  # 1 GB
+                send("rock" if hoard else "paper")
             elif strategy == "slow":
                 time.sleep(0.5)
                 send("rock")

@@ -257,7 +257,8 @@ struct Slot {
     started: bool,
     alive: bool,
     listened: bool,
-    clock: Option<Instant>,
+    /// When its clock started, and in which state (a clock belongs to one timing round).
+    clock: Option<(Instant, i64)>,
     state: Option<&'static str>,
     exit: Option<ExitInfo>,
     finishing: bool,
@@ -324,7 +325,7 @@ impl Run<'_> {
                     return Ok(());
                 }
                 s.listened = false;
-                let clock = s.clock.unwrap_or(at);
+                let clock = s.clock.map_or(at, |(t, _)| t);
                 let time = u64::try_from(at.saturating_duration_since(clock).as_millis())
                     .unwrap_or(u64::MAX);
                 let content = String::from_utf8_lossy(&body).into_owned();
@@ -386,11 +387,14 @@ impl Run<'_> {
             };
             return self.report(i, ErrorKind::RunError, log);
         }
-        if restart || s.clock.is_none() {
-            s.clock = Some(now);
-        }
+        let state = self.state;
+        let start = match s.clock {
+            Some((t, k)) if !restart && k == state => t,
+            _ => now,
+        };
+        s.clock = Some((start, state));
         s.listened = true;
-        let deadline = s.clock.unwrap_or(now) + time + tolerance;
+        let deadline = start + time + tolerance;
         let _ = s.commands.send(AiCommand::Listen {
             deadline,
             max_len: length,
@@ -453,6 +457,9 @@ impl Run<'_> {
         loop {
             let event = match self.events.recv_timeout(self.spec.logic_timeout) {
                 Ok(e) => e,
+                Err(RecvTimeoutError::Timeout) if self.slots.iter().any(|s| s.listened) => {
+                    continue;
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     return fail(format!(
                         "the logic sent nothing for {} s while no AI was due",
