@@ -157,3 +157,57 @@ fn gomocup_games_are_identical() {
     assert_eq!(r.result.reason.code(), "normal");
     same_game(Game::Gomoku(15), "first", "near");
 }
+
+/// The C SDK and sample AI (`bots/saiblo/c`), compiled here.
+#[test]
+fn the_c_sdk_bot_gives_the_same_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("reversi_bot");
+    let src = root().join("bots/saiblo/c");
+    let status = std::process::Command::new("cc")
+        .args(["-O2", "-Wall", "-o"])
+        .arg(&exe)
+        .arg(src.join("reversi_bot.c"))
+        .arg(src.join("saiblo.c"))
+        .status()
+        .expect("cc is needed");
+    assert!(status.success());
+    let config = GameConfig::Reversi(reversi::Config { size: 10 });
+    let spec = GameSpec {
+        limits: GameLimits::default_for(&config),
+        config,
+        opening: Vec::new(),
+        event: None,
+    };
+    let strategies = ["random:11", "greedy"];
+    let bots = strategies.map(|s| BotSpec {
+        name: s.into(),
+        command: format!("{} --lines --size 10 {s}", exe.display()),
+        protocol: ProtocolKind::Reversi,
+        working_dir: None,
+    });
+    let seats = Seats {
+        cores: [None, None],
+        scratch_root: dir.path().join("scratch"),
+    };
+    let local = game::play(&spec, [&bots[0], &bots[1]], &seats, &Containment::detect()).replay;
+    let replay = dir.path().join("replay.json");
+    let judge_spec = JudgeSpec {
+        logic: format!("{} logic reversi --size 10", env!("CARGO_BIN_EXE_arbiter")),
+        ais: strategies
+            .iter()
+            .map(|s| format!("{} --size 10 {s}", exe.display()))
+            .collect(),
+        replay: replay.clone(),
+        config: serde_json::json!({}),
+        memory_bytes: None,
+        tolerance: Duration::from_millis(30),
+        logic_timeout: Duration::from_secs(30),
+    };
+    judge(&judge_spec, &Containment::detect()).expect("judge ran");
+    let (remote, _) = Replay::read(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let moves = |r: &Replay| r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>();
+    assert!(local.moves.len() > 20);
+    assert_eq!(moves(&local), moves(&remote));
+    assert_eq!(local.result, remote.result);
+}

@@ -349,3 +349,15 @@ fn memory_kills_are_run_errors_with_mle() {
     );
     assert!(e["error_log"].as_str().unwrap().contains("memory"), "{e}");
 }
+
+#[test]
+fn a_logic_that_cannot_start_is_a_clear_error() {
+    let out = judge(
+        "/nonexistent/logic --flag",
+        &["python3 tests/saiblo/rps_ai.py rock"],
+        "{}",
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot start the logic"), "{err}");
+}

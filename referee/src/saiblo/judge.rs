@@ -610,12 +610,24 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
                 }
             }
             Ok(_) => {}
-            Err(_) => return fail("the AIs did not start within 30 s"),
+            Err(_) => {
+                abandon(&slots, workers, &scratch_root);
+                return fail("the AIs did not start within 30 s");
+            }
         }
     }
 
-    let mut child = spawn_logic(&spec.logic)?;
+    let mut child = match spawn_logic(&spec.logic) {
+        Ok(c) => c,
+        Err(e) => {
+            abandon(&slots, workers, &scratch_root);
+            return Err(e);
+        }
+    };
     let (Some(logic_in), Some(mut logic_out)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        abandon(&slots, workers, &scratch_root);
         return fail("cannot connect to the logic's stdio");
     };
     let reader_tx = tx.clone();
@@ -682,6 +694,17 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
     let mut outcome = run.outcome;
     outcome.exits = run.slots.iter().map(|s| s.exit.clone()).collect();
     Ok(outcome)
+}
+
+/// Ends the AIs of a run that could not start, waiting for their workers.
+fn abandon(slots: &[Slot], workers: Vec<std::thread::JoinHandle<()>>, scratch: &std::path::Path) {
+    for s in slots {
+        let _ = s.commands.send(AiCommand::Finish(Duration::ZERO));
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    let _ = std::fs::remove_dir_all(scratch);
 }
 
 /// Prints the scores and end states as a table.
