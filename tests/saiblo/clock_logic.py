@@ -2,7 +2,7 @@
 """A minimal Saiblo logic (from the manual only) that checks the judger's round clocks.
 
 usage: clock_logic.py SECOND_STATE
-Round 1 sends `round 1` to AI 0 and listens to it; 0.3 s later a second round with state
+Round 1 sends `round 1` to AI 0 and listens to it; 0.6 s later a second round with state
 SECOND_STATE listens again without content. An equal state must not restart AI 0's clock, a
 larger one must. The end message's score for player 0 is the `time` the judger reported;
 no end_state is sent (the judger's own states stand).
@@ -27,9 +27,9 @@ def send(obj):
 
 second = int(sys.argv[1])
 receive()  # init
-send({"state": 0, "time": 0.9, "length": 100})
+send({"state": 0, "time": 2.5, "length": 100})
 send({"state": 1, "listen": [0], "player": [0], "content": ["round 1\n"]})
-time.sleep(0.3)
+time.sleep(0.6)
 send({"state": second, "listen": [0], "player": [], "content": []})
 msg = receive()
 while msg.get("player") != 0:

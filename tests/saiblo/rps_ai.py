@@ -7,7 +7,7 @@ usage: rps_ai.py STRATEGY   (rock | paper | scissors | cycle | copy | sleep | cr
                              | slow | hog)
   sleep: never answers (time out); crash: exits with code 3 when asked; bad: answers "lizard";
   big: answers 1000 bytes (output limit 64); crash-after: plays rock, then crashes at "end";
-  chatty: answers paper, then sends a second, unsolicited message; slow: rock after 0.5 s;
+  chatty: answers paper, then sends a second, unsolicited message; slow: rock after 0.8 s;
   hog: allocates 1 GB when asked.
 """
 
@@ -50,7 +50,7 @@ def main():
                 hoard = [bytearray(10 << 20) for _ in range(100)]  # 1 GB
                 send("rock" if hoard else "paper")
             elif strategy == "slow":
-                time.sleep(0.5)
+                time.sleep(0.8)
                 send("rock")
             elif strategy == "chatty":
                 # The answer and a second message nobody listens to, in one write.
