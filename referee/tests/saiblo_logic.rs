@@ -284,3 +284,28 @@ fn duel_lines_and_a_malformed_answer() {
     assert!(matches!(r.result.reason, Reason::MalformedOutput { .. }));
     assert_eq!(l.finish().0, 0);
 }
+
+/// The RANDOM line the duel logic sends seat 0 for a given command line and init config.
+fn duel_random_line(args: &[&str], config: Value) -> String {
+    let mut l = Logic::start(args);
+    l.send(json!({"player_list": [1, 1], "player_num": 2, "config": config, "replay": ""}));
+    l.next_json(); // round config
+    let start = l.next_json();
+    let text = start["content"][0].as_str().unwrap().to_string();
+    drop(l);
+    text.lines().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn the_duel_takes_saiblos_random_seed_unless_told_otherwise() {
+    let by_flag = duel_random_line(&["duel2048", "--rounds", "20", "--seed", "42"], json!({}));
+    let by_init = duel_random_line(&["duel2048", "--rounds", "20"], json!({"random_seed": 42}));
+    let other = duel_random_line(&["duel2048", "--rounds", "20"], json!({"random_seed": 43}));
+    let flag_wins = duel_random_line(
+        &["duel2048", "--rounds", "20", "--seed", "42"],
+        json!({"random_seed": 43}),
+    );
+    assert_eq!(by_flag, by_init);
+    assert_ne!(by_init, other);
+    assert_eq!(flag_wins, by_flag);
+}

@@ -85,6 +85,7 @@ pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
         options.game_time = (ms > 0).then(|| Duration::from_millis(ms));
     }
     options.length = a.length;
+    options.seed_from_init = a.game.seed.is_none();
     options.event = a.event.clone();
     let stdin = std::io::stdin().lock();
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());

@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
-use arbiter_engine::duel2048::{Direction, Move as DuelMove};
+use arbiter_engine::duel2048::{Direction, Move as DuelMove, RandomSource};
 use arbiter_engine::error::StepKind;
 use arbiter_engine::gomoku::{Point, Rule};
 use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
@@ -41,6 +41,9 @@ pub struct LogicOptions {
     /// Longest AI message accepted (the round config's `length`).
     pub length: u64,
     pub event: Option<String>,
+    /// Take the 2048 duel's seed from init's `config.random_seed` (Saiblo's per-match seed)
+    /// when present; the command line's `--seed` turns this off.
+    pub seed_from_init: bool,
 }
 
 impl LogicOptions {
@@ -57,6 +60,7 @@ impl LogicOptions {
             game_time,
             length: super::message::DEFAULT_LENGTH_BYTES,
             event: None,
+            seed_from_init: false,
         }
     }
 }
@@ -503,7 +507,15 @@ pub fn run<R: Read, W: Write>(
         seat,
         command: Some(format!("saiblo AI {}", seat.index())),
     });
-    let mut replay = Replay::new(options.game.clone(), players);
+    let mut config = options.game.clone();
+    if let (true, GameConfig::Duel2048(c), Some(seed)) = (
+        options.seed_from_init,
+        &mut config,
+        init.config.get("random_seed").and_then(Value::as_u64),
+    ) {
+        c.random = RandomSource::Seed(seed);
+    }
+    let mut replay = Replay::new(config.clone(), players);
     replay.meta = Meta {
         event: options.event.clone(),
         date: Some(crate::game::now_utc()),
@@ -515,7 +527,7 @@ pub fn run<R: Read, W: Write>(
         length: Some(options.length),
     }))?;
 
-    let mut game = AnyGame::new(&options.game)
+    let mut game = AnyGame::new(&config)
         .map_err(|e| LogicError::Protocol(format!("cannot set up the game: {e}")))?;
     let result = play(options, &types, &mut judger, &mut game, &mut replay)?;
     replay.result = result;
