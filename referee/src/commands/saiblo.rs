@@ -18,7 +18,8 @@ use crate::saiblo::logic::{self, LogicOptions};
 #[command(
     after_help = "Speaks seed 002's judger protocol on stdin/stdout; start it from a \
 Saiblo judger or from `arbiter judge --logic 'arbiter logic reversi --size 8' ...`.\n\
-Toward the AIs it speaks our line protocols in 8-digit-length-prefixed bodies; see docs/saiblo.md."
+Toward the AIs it speaks our line protocols in 8-digit-length-prefixed bodies; see docs/saiblo.md.\n\
+duel2048 without --seed takes the seed from init's config.random_seed (Saiblo's per-match seed)."
 )]
 pub struct LogicArgs {
     #[command(flatten)]
