@@ -361,3 +361,48 @@ fn a_logic_that_cannot_start_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot start the logic"), "{err}");
 }
+
+/// The Python SDK on hand-made bytes: 8-digit messages split into lines; DEBUG lines travel
+/// with the next answer in one 4 + n frame; a bad header is an error, not a hang.
+#[test]
+fn python_sdk_reads_and_writes_the_conventions() {
+    use std::io::Write;
+    let script = r#"
+import io, sys
+sys.path.insert(0, 'bots/saiblo')
+import saiblo_sdk
+out = io.BytesIO()
+lines = saiblo_sdk.Lines(saiblo_sdk.Saiblo(sys.stdin.buffer, out))
+got = [lines.read_line() for _ in range(4)]
+lines.write_line('DEBUG x')
+lines.write_line('1 2')
+sys.stdout.write(repr(got) + '\n' + out.getvalue().hex() + '\n')
+try:
+    saiblo_sdk.Saiblo(io.BytesIO(b'12ab'), out).receive()
+except saiblo_sdk.SaibloError as e:
+    sys.stdout.write('error: %s\n' % e)
+"#;
+    let mut child = Command::new("python3")
+        .current_dir(root())
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"00000005TURN\n00000004a\nb\n00000000")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "['TURN', 'a', 'b', None]");
+    // 4-byte length 12, then "DEBUG x\n1 2\n".
+    let mut expected = vec![0u8, 0, 0, 12];
+    expected.extend_from_slice(b"DEBUG x\n1 2\n");
+    let hex: String = expected.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(lines[1], hex);
+    assert!(lines[2].starts_with("error: bad message length"), "{text}");
+}
