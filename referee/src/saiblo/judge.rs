@@ -54,6 +54,8 @@ pub struct JudgeOutcome {
     /// AI errors reported to the logic.
     pub errors: Vec<AiError>,
     pub exits: Vec<Option<ExitInfo>>,
+    /// The last lines of each AI's stderr.
+    pub stderr: Vec<String>,
     /// Frames the logic sent (all targets), a measure of the traffic.
     pub logic_frames: usize,
     pub warnings: Vec<String>,
@@ -91,6 +93,18 @@ enum AiEvent {
     Exit(ExitInfo),
     /// Messages sent while not listened to, dropped.
     Unsolicited(usize),
+    /// The last lines of its stderr, when it ended.
+    Stderr(String),
+}
+
+/// How many stderr lines are kept per AI.
+const STDERR_LINES: usize = 10;
+
+fn stderr_tail(process: &BotProcess) -> String {
+    let bytes = process.stderr_tail();
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n")
 }
 
 enum Event {
@@ -172,6 +186,7 @@ fn ai_worker(
             }
             Some(AiCommand::Finish(grace)) => {
                 let exit = process.finish(grace);
+                emit(AiEvent::Stderr(stderr_tail(&process)));
                 emit(AiEvent::Exit(exit));
                 return;
             }
@@ -214,6 +229,7 @@ fn ai_worker(
                     std::thread::sleep(Duration::from_millis(5));
                 }
                 let exit = process.finish(Duration::from_millis(100));
+                emit(AiEvent::Stderr(stderr_tail(&process)));
                 let why = match event {
                     FrameEvent::Truncated { declared, received } => {
                         format!("output ended inside a message ({received} of {declared} bytes)")
@@ -262,6 +278,7 @@ struct Slot {
     state: Option<&'static str>,
     exit: Option<ExitInfo>,
     finishing: bool,
+    stderr: String,
 }
 
 struct Run<'a> {
@@ -314,6 +331,11 @@ impl Run<'_> {
     fn on_ai(&mut self, i: usize, e: AiEvent) -> Result<(), JudgeError> {
         match e {
             AiEvent::Started(_) => {}
+            AiEvent::Stderr(tail) => {
+                if let Some(s) = self.slots.get_mut(i) {
+                    s.stderr = tail;
+                }
+            }
             AiEvent::Unsolicited(n) => self.outcome.warnings.push(format!(
                 "AI {i}: {n} message(s) sent while not listened to were dropped"
             )),
@@ -425,6 +447,11 @@ impl Run<'_> {
         while self.slots.iter().any(|s| s.started && s.exit.is_none()) {
             let left = until.saturating_duration_since(Instant::now());
             match self.events.recv_timeout(left) {
+                Ok(Event::Ai(i, AiEvent::Stderr(tail))) => {
+                    if let Some(s) = self.slots.get_mut(i) {
+                        s.stderr = tail;
+                    }
+                }
                 Ok(Event::Ai(i, AiEvent::Exit(exit) | AiEvent::Died(exit, _))) => {
                     if let Some(s) = self.slots.get_mut(i) {
                         s.alive = false;
@@ -590,6 +617,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
             state: None,
             exit: None,
             finishing: false,
+            stderr: String::new(),
         });
     }
     let mut warnings = Vec::new();
@@ -656,6 +684,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
             watch: Vec::new(),
             errors: Vec::new(),
             exits: Vec::new(),
+            stderr: Vec::new(),
             logic_frames: 0,
             warnings,
         },
@@ -693,6 +722,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
     result?;
     let mut outcome = run.outcome;
     outcome.exits = run.slots.iter().map(|s| s.exit.clone()).collect();
+    outcome.stderr = run.slots.iter().map(|s| s.stderr.clone()).collect();
     Ok(outcome)
 }
 
@@ -725,6 +755,16 @@ pub fn print_outcome<W: Write>(
             out,
             "player {i}: score {score:>4}  end state {state:<4} (judger: {judged})  {command}"
         )?;
+    }
+    for (i, tail) in o.stderr.iter().enumerate() {
+        let failed = o.judged_state.get(i).is_some_and(|s| s != "OK")
+            || o.end_state.get(i).is_some_and(|s| s != "OK");
+        if failed && !tail.is_empty() {
+            writeln!(out, "  stderr of AI {i} (last lines):")?;
+            for line in tail.lines() {
+                writeln!(out, "    {line}")?;
+            }
+        }
     }
     for e in &o.errors {
         writeln!(
