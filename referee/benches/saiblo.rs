@@ -67,6 +67,7 @@ fn main() {
         memory_bytes: Some(350 << 20),
         tolerance: Duration::from_millis(30),
         logic_timeout: Duration::from_secs(30),
+        cores: Vec::new(),
     };
 
     let mut local = Duration::ZERO;

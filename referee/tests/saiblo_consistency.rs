@@ -95,6 +95,7 @@ fn saiblo(game: Game, a: &str, b: &str) -> (Replay, Vec<String>) {
         memory_bytes: Some(350 << 20),
         tolerance: Duration::from_millis(30),
         logic_timeout: Duration::from_secs(30),
+        cores: Vec::new(),
     };
     let outcome = judge(&spec, &Containment::detect()).expect("judge ran");
     let text = std::fs::read_to_string(&replay).expect("the logic wrote the replay");
@@ -203,6 +204,7 @@ fn the_c_sdk_bot_gives_the_same_game() {
         memory_bytes: None,
         tolerance: Duration::from_millis(30),
         logic_timeout: Duration::from_secs(30),
+        cores: Vec::new(),
     };
     judge(&judge_spec, &Containment::detect()).expect("judge ran");
     let (remote, _) = Replay::read(&std::fs::read_to_string(&replay).unwrap()).unwrap();

@@ -68,6 +68,9 @@ pub struct JudgeArgs {
     /// Seconds the logic may stay silent while no AI is due
     #[arg(long, default_value_t = 60)]
     pub logic_timeout: u64,
+    /// Pin AI i to the i-th of these cores (cyclically); default: not pinned
+    #[arg(long, value_delimiter = ',', value_name = "CORES")]
+    pub cores: Vec<usize>,
     /// Write the watch messages here, one per line
     #[arg(long)]
     pub watch: Option<PathBuf>,
@@ -112,6 +115,7 @@ pub fn run_judge(a: &JudgeArgs) -> anyhow::Result<ExitCode> {
         memory_bytes: (a.memory > 0).then_some(a.memory << 20),
         tolerance: Duration::from_millis(a.tolerance),
         logic_timeout: Duration::from_secs(a.logic_timeout.max(1)),
+        cores: a.cores.clone(),
     };
     let containment = Containment::detect();
     let outcome = judge::judge(&spec, &containment).map_err(anyhow::Error::msg)?;

@@ -38,6 +38,8 @@ pub struct JudgeSpec {
     pub tolerance: Duration,
     /// How long the logic may stay silent while no AI is listened.
     pub logic_timeout: Duration,
+    /// Cores the AIs are pinned to, AI `i` on `cores[i % len]`; empty = not pinned.
+    pub cores: Vec<usize>,
 }
 
 /// How a run ended.
@@ -598,6 +600,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
         let _ = std::fs::create_dir_all(&scratch);
         let limits = Limits {
             memory_bytes: spec.memory_bytes,
+            cpu_core: (!spec.cores.is_empty()).then(|| spec.cores[i % spec.cores.len()]),
             max_frame_bytes: frame::DEFAULT_MAX_BODY,
             scratch_dir: Some(scratch),
             ..Limits::default()
