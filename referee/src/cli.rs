@@ -39,6 +39,10 @@ pub enum Command {
     Doctor,
     /// Run a built-in bot on stdin/stdout, speaking the game's protocol (to spar against).
     Bot(BotArgs),
+    /// Run one of our games as a Saiblo game logic on stdin/stdout (seed 002).
+    Logic(commands::saiblo::LogicArgs),
+    /// A local Saiblo judger: run any Saiblo game logic with AI processes.
+    Judge(commands::saiblo::JudgeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -238,5 +242,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),
         Command::Bot(a) => commands::bot::run(&a),
+        Command::Logic(a) => commands::saiblo::run_logic(&a),
+        Command::Judge(a) => commands::saiblo::run_judge(&a),
     }
 }

@@ -7,5 +7,6 @@ pub mod commands;
 pub mod game;
 pub mod process;
 pub mod protocol;
+pub mod saiblo;
 pub mod series;
 pub mod text;

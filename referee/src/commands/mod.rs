@@ -7,6 +7,7 @@ pub mod inspect;
 pub mod matches;
 pub mod perft;
 pub mod replay;
+pub mod saiblo;
 
 use anyhow::{bail, Context};
 use arbiter_engine::any::GameConfig;

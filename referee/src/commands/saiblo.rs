@@ -1,0 +1,153 @@
+//! `arbiter logic` and `arbiter judge`: the Saiblo commands (see `docs/saiblo.md`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::game_config;
+use crate::cli::GameArgs;
+use crate::process::Containment;
+use crate::saiblo::judge::{self, JudgeSpec};
+use crate::saiblo::logic::{self, LogicOptions};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Speaks seed 002's judger protocol on stdin/stdout; start it from a \
+Saiblo judger or from `arbiter judge --logic 'arbiter logic reversi --size 8' ...`.\n\
+Toward the AIs it speaks our line protocols in 8-digit-length-prefixed bodies; see docs/saiblo.md.\n\
+duel2048 without --seed takes the seed from init's config.random_seed (Saiblo's per-match seed)."
+)]
+pub struct LogicArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Time for one move in milliseconds (the round time sent to the judger; default 5000)
+    #[arg(long, value_name = "MS")]
+    pub move_time: Option<u64>,
+    /// A player's total thinking time in milliseconds, from the judger's figures (0 = none;
+    /// default 180000 for reversi, 5000 for duel2048)
+    #[arg(long, value_name = "MS")]
+    pub game_time: Option<u64>,
+    /// Longest AI message in bytes (the round config's length)
+    #[arg(long, default_value_t = 2048)]
+    pub length: u64,
+    /// Event name written into the replay
+    #[arg(long)]
+    pub event: Option<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Example:\n  arbiter judge --logic 'arbiter logic reversi --size 8' \
+--ai 'python3 bots/saiblo/reversi_bot.py greedy' --ai './reversi_bot random' --replay out.json\n  \
+arbiter judge --logic 'python3 tests/saiblo/rps_logic.py' --ai 'python3 tests/saiblo/rps_ai.py rock' \
+--ai 'python3 tests/saiblo/rps_ai.py cycle'"
+)]
+pub struct JudgeArgs {
+    /// The game logic's command line
+    #[arg(long)]
+    pub logic: String,
+    /// An AI's command line, once per player in player order
+    #[arg(long = "ai", required = true)]
+    pub ais: Vec<String>,
+    /// Where the logic writes its replay (default: saiblo-replay.json in a temporary directory)
+    #[arg(long)]
+    pub replay: Option<PathBuf>,
+    /// The init message's config, as JSON
+    #[arg(long, default_value = "{}")]
+    pub config: String,
+    /// Memory per AI in MB (0 = none)
+    #[arg(long, default_value_t = 350)]
+    pub memory: u64,
+    /// Grace over each round's time in milliseconds
+    #[arg(long, default_value_t = 30)]
+    pub tolerance: u64,
+    /// Seconds the logic may stay silent while no AI is due
+    #[arg(long, default_value_t = 60)]
+    pub logic_timeout: u64,
+    /// Pin AI i to the i-th of these cores (cyclically); default: not pinned
+    #[arg(long, value_delimiter = ',', value_name = "CORES")]
+    pub cores: Vec<usize>,
+    /// Write the watch messages here, one per line
+    #[arg(long)]
+    pub watch: Option<PathBuf>,
+    /// Print the outcome as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
+    let config = game_config(&a.game)?;
+    let mut options = LogicOptions::default_for(config);
+    if let Some(ms) = a.move_time {
+        options.move_time = Duration::from_millis(ms.max(1));
+    }
+    if let Some(ms) = a.game_time {
+        options.game_time = (ms > 0).then(|| Duration::from_millis(ms));
+    }
+    options.length = a.length;
+    options.seed_from_init = a.game.seed.is_none();
+    options.event = a.event.clone();
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let report = logic::run(&options, stdin, stdout).map_err(anyhow::Error::msg)?;
+    if let Some(e) = &report.replay_error {
+        eprintln!("warning: {e}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_judge(a: &JudgeArgs) -> anyhow::Result<ExitCode> {
+    let config: serde_json::Value =
+        serde_json::from_str(&a.config).context("--config is not JSON")?;
+    let replay = match &a.replay {
+        Some(p) => p.clone(),
+        None => std::env::temp_dir().join(format!("saiblo-replay-{}.json", std::process::id())),
+    };
+    let spec = JudgeSpec {
+        logic: a.logic.clone(),
+        ais: a.ais.clone(),
+        replay,
+        config,
+        memory_bytes: (a.memory > 0).then_some(a.memory << 20),
+        tolerance: Duration::from_millis(a.tolerance),
+        logic_timeout: Duration::from_secs(a.logic_timeout.max(1)),
+        cores: a.cores.clone(),
+    };
+    let containment = Containment::detect();
+    let outcome = judge::judge(&spec, &containment).map_err(anyhow::Error::msg)?;
+    if let Some(path) = &a.watch {
+        let mut text = outcome.watch.join("\n");
+        text.push('\n');
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let scores: serde_json::Map<String, serde_json::Value> = outcome
+            .scores
+            .iter()
+            .map(|(p, s)| (p.to_string(), serde_json::Value::Number(s.clone())))
+            .collect();
+        let v = serde_json::json!({
+            "scores": scores,
+            "end_state": outcome.end_state,
+            "judged_state": outcome.judged_state,
+            "errors": outcome.errors.iter().map(|e| serde_json::json!({
+                "player": e.player, "state": e.state, "error": e.error.code(), "error_log": e.error_log
+            })).collect::<Vec<_>>(),
+            "watch": outcome.watch.len(),
+            "warnings": outcome.warnings,
+            "replay": spec.replay,
+        });
+        writeln!(out, "{v}")?;
+    } else {
+        for w in &outcome.warnings {
+            eprintln!("warning: {w}");
+        }
+        judge::print_outcome(&mut out, &spec, &outcome)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
