@@ -33,17 +33,58 @@ fn main() {
         std::process::exit(1);
     }
     let containment = Containment::detect();
+    println!("16x16 reversi between two instant C bots, {games} games per layout");
+    // Contest layout: each bot on its own core, the referee wherever the scheduler puts it.
+    layout(
+        &bot,
+        &dir,
+        &containment,
+        games,
+        "bots on cores 0 and 1",
+        [Some(0), Some(1)],
+    );
+    // Everything on one core: no cross-core wake-ups at all.
+    let one = nix::sched::CpuSet::new();
+    let mut one = one;
+    let _ = one.set(0);
+    let _ = nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), &one);
+    layout(
+        &bot,
+        &dir,
+        &containment,
+        games,
+        "referee and bots on core 0",
+        [Some(0), Some(0)],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
-    // The floor: one line to `cat` and back, under the same containment.
-    let limits = Limits {
-        cpu_core: Some(1),
-        ..Limits::default()
-    };
-    let mut echo =
-        BotProcess::spawn(&BotCommand::new("cat"), &limits, &containment).expect("spawn cat");
-    let rt = measure_round_trip(&mut echo, 5000, Duration::from_secs(1)).expect("round trip");
-    echo.finish(Duration::from_millis(100));
+/// The floor for this layout: one line to `cat` placed like each bot, and back.
+fn round_trip(containment: &Containment, cores: [Option<usize>; 2]) -> f64 {
+    let mut medians = Vec::new();
+    for core in cores {
+        let limits = Limits {
+            cpu_core: core,
+            ..Limits::default()
+        };
+        let mut echo =
+            BotProcess::spawn(&BotCommand::new("cat"), &limits, containment).expect("spawn cat");
+        let rt = measure_round_trip(&mut echo, 3000, Duration::from_secs(1)).expect("round trip");
+        echo.finish(Duration::from_millis(100));
+        medians.push(rt.median.as_secs_f64() * 1e6);
+    }
+    medians.iter().sum::<f64>() / medians.len() as f64
+}
 
+fn layout(
+    bot: &std::path::Path,
+    dir: &std::path::Path,
+    containment: &Containment,
+    games: usize,
+    name: &str,
+    cores: [Option<usize>; 2],
+) {
+    let rt = round_trip(containment, cores);
     let config = GameConfig::Reversi(reversi::Config { size: 16 });
     let spec = GameSpec {
         config: config.clone(),
@@ -58,11 +99,6 @@ fn main() {
         working_dir: None,
     };
     let (a, b) = (spec_bot("a"), spec_bot("b"));
-    let cores = if std::env::var("REFEREE_BENCH_NOPIN").is_ok() {
-        [None, None]
-    } else {
-        [Some(0), Some(1)]
-    };
     let seats = Seats {
         cores,
         scratch_root: dir.join("scratch"),
@@ -72,7 +108,7 @@ fn main() {
     let mut think = Duration::ZERO;
     let start = Instant::now();
     for _ in 0..games {
-        let played = game::play(&spec, [&a, &b], &seats, &containment);
+        let played = game::play(&spec, [&a, &b], &seats, containment);
         assert_eq!(
             played.replay.result.reason.code(),
             "normal",
@@ -90,20 +126,17 @@ fn main() {
         loop_time += played.timing.moves;
     }
     let total = start.elapsed();
-    let per_move = loop_time / moves.max(1) as u32;
-    let overhead = loop_time.saturating_sub(think) / moves.max(1) as u32;
-    let median = rt.median.as_secs_f64() * 1e6;
+    let per_move = loop_time.as_secs_f64() * 1e6 / moves.max(1) as f64;
+    let referee = loop_time.saturating_sub(think).as_secs_f64() * 1e6 / moves.max(1) as f64;
+    println!("{name}:");
+    println!("  raw pipe round trip to cat placed like the bots: median {rt:.1} us");
     println!(
-        "raw pipe round trip (cat): median {median:.1} us, p99 {:.1} us ({} samples)",
-        rt.p99.as_secs_f64() * 1e6,
-        rt.samples
+        "  per move: {per_move:.1} us in the move loop = {:.2}x the round trip (bot answer included); referee's own work {referee:.1} us = {:.2}x",
+        per_move / rt,
+        referee / rt
     );
-    println!("16x16 reversi, {games} games, {moves} bot moves, {:.2} games/s (with process start and end)", games as f64 / total.as_secs_f64());
     println!(
-        "per move: {:.1} us wall in the move loop ({:.2}x the round trip); of which referee work outside the bot's measured answer time {:.1} us",
-        per_move.as_secs_f64() * 1e6,
-        per_move.as_secs_f64() * 1e6 / median,
-        overhead.as_secs_f64() * 1e6
+        "  {:.2} games/s including process start and end ({moves} bot moves)",
+        games as f64 / total.as_secs_f64()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -276,6 +276,18 @@ pub(crate) struct BotCgroup {
     v2: Option<PathBuf>,
     v2_controllers: Vec<String>,
     v1: Vec<(V1Controller, PathBuf)>,
+    /// The CPU usage file, kept open: the referee reads it after every move, and opening a
+    /// cgroup file costs more than reading it.
+    cpu_file: std::sync::OnceLock<Option<(fs::File, CpuFormat)>>,
+}
+
+/// How the kept-open CPU usage file reports.
+#[derive(Clone, Copy, Debug)]
+enum CpuFormat {
+    /// v1 `cpuacct.usage`: nanoseconds.
+    Nanos,
+    /// v2 `cpu.stat`: `usage_usec N` among other keys.
+    StatMicros,
 }
 
 /// What the groups enforce, as configured at creation.
@@ -302,6 +314,7 @@ impl BotCgroup {
             v2: None,
             v2_controllers: Vec::new(),
             v1: Vec::new(),
+            cpu_file: std::sync::OnceLock::new(),
         };
         let mut fds = Vec::new();
         let mut enforced = Enforced::default();
@@ -469,13 +482,31 @@ impl BotCgroup {
     /// CPU time of the whole tree: v1 `cpuacct.usage` (ns) or v2 `cpu.stat`
     /// `usage_usec` (us).
     pub(crate) fn cpu_time(&self) -> Option<Duration> {
-        if let Some(dir) = self.v1_dir(V1Controller::Cpuacct) {
-            if let Some(ns) = read_trim(&dir.join("cpuacct.usage")).and_then(|s| s.parse().ok()) {
-                return Some(Duration::from_nanos(ns));
+        use std::os::unix::fs::FileExt;
+        let kept = self.cpu_file.get_or_init(|| {
+            if let Some(dir) = self.v1_dir(V1Controller::Cpuacct) {
+                if let Ok(f) = fs::File::open(dir.join("cpuacct.usage")) {
+                    return Some((f, CpuFormat::Nanos));
+                }
             }
+            let dir = self.v2.as_ref()?;
+            fs::File::open(dir.join("cpu.stat"))
+                .ok()
+                .map(|f| (f, CpuFormat::StatMicros))
+        });
+        let (file, format) = kept.as_ref()?;
+        // Reading at offset 0 makes the kernel produce the file afresh.
+        let mut buf = [0u8; 512];
+        let n = file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(buf.get(..n)?).ok()?;
+        match format {
+            CpuFormat::Nanos => text.trim().parse().ok().map(Duration::from_nanos),
+            CpuFormat::StatMicros => text
+                .lines()
+                .find_map(|l| l.strip_prefix("usage_usec "))
+                .and_then(|v| v.trim().parse().ok())
+                .map(Duration::from_micros),
         }
-        let dir = self.v2.as_ref()?;
-        keyed(&dir.join("cpu.stat"), "usage_usec").map(Duration::from_micros)
     }
 
     /// Freezes the tree and waits (up to `timeout`) until the kernel says it is
