@@ -81,6 +81,10 @@ js = open(js_path, encoding="utf-8").read()
 # gzip first: the page inflates it with DecompressionStream; base64 of the gzipped module is
 # about half the size of base64 of the module itself.
 wasm = base64.b64encode(gzip.compress(open(wasm_path, "rb").read(), 9, mtime=0)).decode("ascii")
+# no-modules bindings resolve their own script URL at load; inline in an iframe srcdoc the base
+# URL is about:srcdoc and `new URL` throws. The wasm is passed in explicitly: ignore the URL.
+js = js.replace("script_src = new URL(document.currentScript.src, location.href).toString();",
+                "try { script_src = new URL(document.currentScript.src, location.href).toString(); } catch (_) {}")
 if "</script" in js.lower():
     sys.exit("the bindings contain </script>: cannot inline them")
 for mark in ("/*@BINDINGS@*/", "@WASM_GZIP_BASE64@"):

@@ -1,7 +1,7 @@
 // Shared helpers of the web player's browser tests and benchmark: Debian's Chromium through
 // playwright-core (no browser download), the static server's URL, and the referee as oracle.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +15,9 @@ if (!WWW_DIR || !BASE || !ARBITER) {
   throw new Error("run through tests/web/run.sh (WWW_DIR, WWW_URL and ARBITER_BIN must be set)");
 }
 mkdirSync(ARTIFACTS, { recursive: true });
+// A blank page served from the same directory, for the tests' own host pages (a page made up
+// by the browser has no address and Chromium then blocks iframes from the loopback server).
+writeFileSync(path.join(WWW_DIR, "test-host.html"), "<!DOCTYPE html><title>host</title><body></body>\n");
 
 export async function launch() {
   return chromium.launch({
@@ -69,9 +72,7 @@ export async function until(fn, what, timeoutMs = 10000) {
 export async function hostPage(browser, mode = "srcdoc", { origin = BASE } = {}) {
   const page = await browser.newPage();
   page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
-  // A blank page on the server's origin (served by the test itself).
-  await page.route(origin + "/__host.html", (r) => r.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><title>host</title><body></body>" }));
-  await page.goto(origin + "/__host.html");
+  await page.goto(origin + "/test-host.html");
   await page.evaluate(async ({ mode }) => {
     window.got = [];
     const frame = document.createElement("iframe");

@@ -31,22 +31,28 @@ log "cargo build -p arbiter (the oracle)"
 (cd "$ROOT" && cargo build -q -p arbiter)
 export ARBITER_BIN="$TARGET_DIR/debug/arbiter"
 
-PORT=${WEB_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
-# Bound to all loopback names: the allow-list test talks to it as 127.0.0.1 and as localhost
-# (two origins).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+PORT2=$(free_port)
+# Two servers of the same files on two ports: two origins, for the allow-list test.
 python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$WWW_DIR" >/dev/null 2>&1 &
 SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+python3 -m http.server "$PORT2" --bind 127.0.0.1 --directory "$WWW_DIR" >/dev/null 2>&1 &
+SERVER2=$!
+trap 'kill "$SERVER" "$SERVER2" 2>/dev/null || true' EXIT
 export WWW_URL="http://127.0.0.1:$PORT"
-for _ in $(seq 1 50); do
-  python3 -c "import urllib.request; urllib.request.urlopen('$WWW_URL/player.html')" 2>/dev/null && break
-  sleep 0.1
+export WWW_URL2="http://127.0.0.1:$PORT2"
+for url in "$WWW_URL" "$WWW_URL2"; do
+  for _ in $(seq 1 50); do
+    python3 -c "import urllib.request; urllib.request.urlopen('$url/player.html')" 2>/dev/null && break
+    sleep 0.1
+  done
 done
 export ARTIFACTS_DIR="$ROOT/tests/artifacts/web"
 mkdir -p "$ARTIFACTS_DIR"
 
 log "node --test (artifacts in $ARTIFACTS_DIR)"
-node --test --test-concurrency=1 --test-timeout=120000 "$WEB/player.test.mjs"
+node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs"
 
 if [ "${BENCH:-1}" != "0" ]; then
   log "benchmark"
