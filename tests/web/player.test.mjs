@@ -323,7 +323,7 @@ describe("standalone", () => {
     await page.click("#b-next");
     await boardAt(frame, 1);
     // a click on the move list jumps there
-    await page.click('#moves li[data-k="12"]');
+    await page.click('#moves .row[data-k="12"]');
     assert.deepEqual(await boardAt(frame, 12), want.frames[12].board);
     await page.fill("#slider", "3");
     await boardAt(frame, 3);
