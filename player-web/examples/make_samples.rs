@@ -127,7 +127,9 @@ fn duel(rounds: u16, seed: u64) -> GameConfig {
 }
 
 fn main() {
-    let out = std::env::args().nth(1).unwrap_or_else(|| String::from("samples"));
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| String::from("samples"));
     let dir = Path::new(&out);
     std::fs::create_dir_all(dir).expect("create the output directory");
     let all = usize::MAX;
@@ -154,7 +156,12 @@ fn main() {
     let mut seed = 6;
     // A renju game that ends in a five and shows forbidden points on the way.
     loop {
-        let (r, g) = play(gomoku(Rule::Renju), ["renju-black", "renju-white"], seed, all);
+        let (r, g) = play(
+            gomoku(Rule::Renju),
+            ["renju-black", "renju-white"],
+            seed,
+            all,
+        );
         if g.outcome().is_some_and(|o| o.winner.is_some()) {
             write(dir, "gomoku-renju.json", &finish_normal(r, &g));
             break;

@@ -143,17 +143,14 @@ impl Session {
         };
         let title = match &start {
             Some(AnyGame::Reversi(g)) => format!("Reversi {0}×{0}", g.size()),
-            Some(AnyGame::Gomoku(g)) => format!("Gomoku {0}×{0}, {1}", g.size(), rule_name(g.rule())),
+            Some(AnyGame::Gomoku(g)) => {
+                format!("Gomoku {0}×{0}, {1}", g.size(), rule_name(g.rule()))
+            }
             Some(AnyGame::Duel2048(g)) => format!("2048 duel, {} rounds", g.config().rounds),
             None => String::from(r.game.name()),
         };
         let seats = view::seat_labels(r.game.name());
-        let players = [0, 1].map(|i| {
-            r.players
-                .get(i)
-                .map(|p| p.name.clone())
-                .unwrap_or_default()
-        });
+        let players = [0, 1].map(|i| r.players.get(i).map(|p| p.name.clone()).unwrap_or_default());
         let mut total_ms = [0.0f64; 2];
         let moves = r
             .moves

@@ -105,7 +105,11 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
             )
         }
         (None, Some(s)) => match after.forced_move() {
-            Some(m) => format!("{} to move: must {}", labels[s.index()], after.format_move(m)),
+            Some(m) => format!(
+                "{} to move: must {}",
+                labels[s.index()],
+                after.format_move(m)
+            ),
             None => format!("{} to move", labels[s.index()]),
         },
         (None, None) => String::new(),

@@ -88,7 +88,10 @@ fn checkpointed_frames_match_the_engines_replay() {
         let (_, rebuilt) = Replay::read(&text).unwrap();
         let s = Session::load(&text).unwrap();
         assert_eq!(s.frame_count(), rebuilt.frame_count());
-        assert!(s.frame_count() > CHECKPOINT_EVERY, "long enough to cross checkpoints");
+        assert!(
+            s.frame_count() > CHECKPOINT_EVERY,
+            "long enough to cross checkpoints"
+        );
         for k in 0..s.frame_count() {
             let want = rebuilt.frame(k).unwrap();
             let view = s.frame(k).unwrap();
