@@ -219,6 +219,17 @@ describe("drawing matches the engine", () => {
   });
 });
 
+test("crisp on high-DPI screens: the canvas has device pixels", async () => {
+  const context = await browser.newContext({ deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  await page.goto(BASE + "/player.html?replay=samples/reversi-8.json#frame=3");
+  await boardAt(page.mainFrame(), 3);
+  const [w, cssW] = await page.$eval("#board", (c) => [c.width, c.getBoundingClientRect().width]);
+  assert.equal(w, Math.round(cssW * 2));
+  await page.screenshot({ path: path.join(ARTIFACTS, "reversi-8-dpr2.png") });
+  await context.close();
+});
+
 describe("errors", () => {
   const good = () => JSON.parse(sampleText("reversi-8.json"));
   const cases = [
