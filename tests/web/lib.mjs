@@ -69,11 +69,11 @@ export async function until(fn, what, timeoutMs = 10000) {
  * does. `mode` is "srcdoc" (the player's text) or a URL for `src`. Messages the player sends
  * are collected in `window.got`; `window.post(msg)` sends one.
  */
-export async function hostPage(browser, mode = "srcdoc", { origin = BASE } = {}) {
+export async function hostPage(browser, mode = "srcdoc", { origin = BASE, metaOrigins = null } = {}) {
   const page = await browser.newPage();
   page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
   await page.goto(origin + "/test-host.html");
-  await page.evaluate(async ({ mode }) => {
+  await page.evaluate(async ({ mode, metaOrigins }) => {
     window.got = [];
     const frame = document.createElement("iframe");
     frame.id = "player"; frame.style.width = "900px"; frame.style.height = "700px";
@@ -82,13 +82,17 @@ export async function hostPage(browser, mode = "srcdoc", { origin = BASE } = {})
     });
     window.post = (msg) => frame.contentWindow.postMessage(msg, "*");
     document.body.appendChild(frame);
-    const text = mode === "srcdoc" ? await (await fetch("/player.html")).text() : null;
+    let text = mode === "srcdoc" ? await (await fetch("/player.html")).text() : null;
+    // A site embedding by srcdoc sets its allow-list in the player's meta tag.
+    if (text != null && metaOrigins != null) {
+      text = text.replace('<meta name="arbiter-origins" content="">', '<meta name="arbiter-origins" content="' + metaOrigins + '">');
+    }
     if (text != null) {
       frame.srcdoc = text;
     } else {
       frame.src = mode;
     }
-  }, { mode });
+  }, { mode, metaOrigins });
   return page;
 }
 

@@ -314,6 +314,22 @@ describe("origin allow-list", () => {
   });
 });
 
+describe("origin allow-list through srcdoc (meta tag)", () => {
+  test("a foreign origin is ignored, the listed one answered", async () => {
+    let page = await hostPage(browser, "srcdoc", { metaOrigins: "https://contest.example" });
+    await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!(await got(page)).some(isInit), "no answer to a foreign origin");
+    await page.close();
+    page = await hostPage(browser, "srcdoc", { metaOrigins: "https://contest.example," + BASE });
+    await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await waitMessage(page, isInit, "init_successfully");
+    await page.close();
+  });
+});
+
 describe("standalone", () => {
   test("?replay=URL and #frame=K deep links, keys, controls", async () => {
     const page = await browser.newPage();
