@@ -27,9 +27,10 @@ TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 export WWW_DIR=${WWW_OUT:-$TARGET_DIR/www}
 WWW_OUT=$WWW_DIR bash "$ROOT/scripts/build-web.sh"
 
-log "cargo build -p arbiter (the oracle)"
-(cd "$ROOT" && cargo build -q -p arbiter)
-export ARBITER_BIN="$TARGET_DIR/debug/arbiter"
+# Release: the same binary `cargo test --workspace --release` (scripts/test.sh) already built.
+log "cargo build --release -p arbiter (the oracle)"
+(cd "$ROOT" && cargo build -q --release -p arbiter)
+export ARBITER_BIN="$TARGET_DIR/release/arbiter"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT=$(free_port)
