@@ -133,9 +133,11 @@ describe("protocol", () => {
   test("online and spectator modes are refused with an error message", async () => {
     const page = await hostPage(browser);
     await playerFrame(page);
-    await page.evaluate(() => window.post({ message: "init_player_player", token: "eA==" }));
-    const e = await waitMessage(page, isError, "an error");
-    assert.match(e.reason, /not supported/);
+    for (const message of ["init_player_player", "init_spectator_player"]) {
+      await page.evaluate((m) => window.post({ message: m, token: "eA==" }), message);
+      const e = await waitMessage(page, (m) => isError(m) && m.reason.startsWith(message), "an error for " + message);
+      assert.match(e.reason, /not supported/);
+    }
     await page.close();
   });
 });
