@@ -1,0 +1,283 @@
+//! A loaded replay and cheap access to any of its frames: positions are kept every
+//! [`CHECKPOINT_EVERY`] frames so that seeking replays at most that many moves.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use arbiter_engine::any::{AnyGame, AnyMove, GAME_NAMES};
+use arbiter_engine::replay::{Reason, Replay, ReplayError};
+use arbiter_engine::{EndReason, Game};
+use serde::Serialize;
+
+use crate::view::{self, FrameView};
+
+/// A checkpoint every this many frames: seeking costs at most this many engine moves.
+pub const CHECKPOINT_EVERY: usize = 16;
+
+/// Why a document cannot be shown, sorted into the kinds a site may want to tell apart.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct LoadError {
+    /// `malformed_json`, `not_a_replay`, `unknown_game`, `wrong_version`, `illegal_move`,
+    /// `invalid_replay`.
+    pub kind: &'static str,
+    /// The whole sentence shown to people.
+    pub message: String,
+    /// For `illegal_move`: the 1-based move number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<usize>,
+}
+
+/// One replay, read strictly and rebuilt through the engine.
+pub struct Session {
+    replay: Replay,
+    moves: Vec<AnyMove>,
+    /// Position of frame `i * CHECKPOINT_EVERY`.
+    checkpoints: Vec<AnyGame>,
+}
+
+/// Whatever does not change from frame to frame: players, moves, result.
+#[derive(Serialize)]
+pub struct Info {
+    pub game: &'static str,
+    /// `reversi 16x16`, `gomoku 15x15 renju`, `duel2048 500 rounds`.
+    pub title: String,
+    pub size: u8,
+    pub rule: Option<&'static str>,
+    pub frames: usize,
+    /// Seat labels: `Black`/`White`, `First (+)`/`Second (-)`.
+    pub seats: [&'static str; 2],
+    pub players: [String; 2],
+    pub moves: Vec<MoveInfo>,
+    /// Thinking time per seat, milliseconds (moves without a time count as 0).
+    pub total_ms: [f64; 2],
+    /// 0, 1 or null.
+    pub winner: Option<u8>,
+    /// `White wins` or `Draw`.
+    pub result_head: String,
+    /// `Black: move time exceeded (1000 ms) at move 57` or `no moves left, discs 40 to 24`.
+    pub result_text: String,
+}
+
+#[derive(Serialize)]
+pub struct MoveInfo {
+    pub seat: u8,
+    /// As the replay writes it.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Reversi: the protocol's `ROW COL`; otherwise the same as `move`.
+    pub alt: String,
+    pub time_ms: Option<f64>,
+    pub cpu_ms: Option<f64>,
+    pub log: Option<String>,
+}
+
+impl Session {
+    /// Reads a replay strictly (the engine's `Replay::read`) and keeps checkpoints.
+    pub fn load(text: &str) -> Result<Session, LoadError> {
+        let (replay, rebuilt) = Replay::read(text).map_err(|e| classify(text, e))?;
+        let mut checkpoints = Vec::with_capacity(rebuilt.moves.len() / CHECKPOINT_EVERY + 1);
+        let mut g = rebuilt.start.clone();
+        for (i, &mv) in rebuilt.moves.iter().enumerate() {
+            if i % CHECKPOINT_EVERY == 0 {
+                checkpoints.push(g.clone());
+            }
+            // Checked by `Replay::read`; stay total anyway.
+            g.play(mv).map_err(|e| LoadError {
+                kind: "illegal_move",
+                message: format!("move {} cannot be played: {e}", i + 1),
+                move_number: Some(i + 1),
+            })?;
+        }
+        if rebuilt.moves.len() % CHECKPOINT_EVERY == 0 {
+            checkpoints.push(g);
+        }
+        Ok(Session {
+            replay,
+            moves: rebuilt.moves,
+            checkpoints,
+        })
+    }
+
+    pub fn frame_count(&self) -> usize {
+        self.moves.len() + 1
+    }
+
+    pub fn replay(&self) -> &Replay {
+        &self.replay
+    }
+
+    /// The position of frame `k`, from the nearest checkpoint at or before it.
+    pub fn position(&self, k: usize) -> Option<AnyGame> {
+        if k > self.moves.len() {
+            return None;
+        }
+        let base = k / CHECKPOINT_EVERY;
+        let mut g = self.checkpoints.get(base)?.clone();
+        for &mv in self.moves.get(base * CHECKPOINT_EVERY..k)? {
+            g.play(mv).ok()?;
+        }
+        Some(g)
+    }
+
+    /// Everything drawn for frame `k`; `None` out of range.
+    pub fn frame(&self, k: usize) -> Option<FrameView> {
+        if k == 0 {
+            let g = self.position(0)?;
+            return Some(view::frame_view(0, None, &g));
+        }
+        let before = self.position(k - 1)?;
+        let mv = *self.moves.get(k - 1)?;
+        let mut after = before.clone();
+        after.play(mv).ok()?;
+        Some(view::frame_view(k, Some((&before, mv)), &after))
+    }
+
+    pub fn info(&self) -> Info {
+        let r = &self.replay;
+        let start = self.position(0);
+        let (size, rule) = match &start {
+            Some(AnyGame::Reversi(g)) => (g.size(), None),
+            Some(AnyGame::Gomoku(g)) => (g.size(), Some(rule_name(g.rule()))),
+            _ => (0, None),
+        };
+        let title = match &start {
+            Some(AnyGame::Reversi(g)) => format!("Reversi {0}×{0}", g.size()),
+            Some(AnyGame::Gomoku(g)) => {
+                format!("Gomoku {0}×{0}, {1}", g.size(), rule_name(g.rule()))
+            }
+            Some(AnyGame::Duel2048(g)) => format!("2048 duel, {} rounds", g.config().rounds),
+            None => String::from(r.game.name()),
+        };
+        let seats = view::seat_labels(r.game.name());
+        let players = [0, 1].map(|i| r.players.get(i).map(|p| p.name.clone()).unwrap_or_default());
+        let mut total_ms = [0.0f64; 2];
+        let moves = r
+            .moves
+            .iter()
+            .map(|m| {
+                total_ms[m.seat.index()] += m.time_ms.unwrap_or(0.0);
+                MoveInfo {
+                    seat: m.seat as u8,
+                    mv: m.mv.clone(),
+                    alt: alt_notation(&start, &m.mv),
+                    time_ms: m.time_ms,
+                    cpu_ms: m.cpu_ms,
+                    log: m.log.clone(),
+                }
+            })
+            .collect();
+        let winner = r.result.winner.map(|s| s as u8);
+        let result_head = match r.result.winner {
+            Some(s) => format!("{} wins", seats[s.index()]),
+            None => String::from("Draw"),
+        };
+        let result_text = match (&r.result.reason, r.result.reason.culprit()) {
+            (Reason::Normal, _) => {
+                let end = self.position(self.moves.len());
+                match end.and_then(|g| g.outcome()) {
+                    Some(o) => end_reason_text(&o.reason),
+                    None => String::from("normal end"),
+                }
+            }
+            (reason, Some(culprit)) => format!(
+                "{}: {reason} at move {}",
+                seats[culprit.index()],
+                r.moves.len() + 1
+            ),
+            (reason, None) => reason.to_string(),
+        };
+        Info {
+            game: r.game.name(),
+            title,
+            size,
+            rule,
+            frames: self.frame_count(),
+            seats,
+            players,
+            moves,
+            total_ms,
+            winner,
+            result_head,
+            result_text,
+        }
+    }
+}
+
+fn rule_name(rule: arbiter_engine::gomoku::Rule) -> &'static str {
+    use arbiter_engine::gomoku::Rule;
+    match rule {
+        Rule::Freestyle => "freestyle",
+        Rule::Standard => "standard",
+        Rule::Renju => "renju",
+    }
+}
+
+/// Reversi moves also in the protocol's 0-based `ROW COL`.
+fn alt_notation(start: &Option<AnyGame>, mv: &str) -> String {
+    if let Some(AnyGame::Reversi(g)) = start {
+        if let Ok(AnyMove::Reversi(arbiter_engine::reversi::Move::Place { row, col })) =
+            AnyGame::Reversi(g.clone()).parse_move(mv)
+        {
+            return format!("{row} {col}");
+        }
+    }
+    mv.to_string()
+}
+
+/// Words for how a game ended by its rules (as `arbiter replay show` says it).
+pub fn end_reason_text(r: &EndReason) -> String {
+    match r {
+        EndReason::NoMoves { discs } => {
+            format!("no moves left, discs {} to {}", discs[0], discs[1])
+        }
+        EndReason::Five => String::from("five in a row"),
+        EndReason::BoardFull => String::from("board full"),
+        EndReason::Levels {
+            level: Some(l),
+            counts,
+        } => format!("level {l} decides, {} tiles to {}", counts[0], counts[1]),
+        EndReason::Levels { level: None, .. } => String::from("all levels equal"),
+    }
+}
+
+/// Sorts the engine's error into the kinds the protocol's `error` message names.
+fn classify(text: &str, e: ReplayError) -> LoadError {
+    let message = e.to_string();
+    let (kind, move_number) = match &e {
+        ReplayError::Json(_) => {
+            if let Some(name) = unknown_game_name(text) {
+                return LoadError {
+                    kind: "unknown_game",
+                    message: format!(
+                        "unknown game {name:?}: this player shows {}",
+                        GAME_NAMES.join(", ")
+                    ),
+                    move_number: None,
+                };
+            }
+            ("malformed_json", None)
+        }
+        ReplayError::NotAReplay(_) => ("not_a_replay", None),
+        ReplayError::UnsupportedVersion { .. } => ("wrong_version", None),
+        ReplayError::Move { number, .. } => ("illegal_move", Some(*number)),
+        ReplayError::Opening { index, .. } => ("illegal_move", Some(index + 1)),
+        _ => ("invalid_replay", None),
+    };
+    LoadError {
+        kind,
+        message,
+        move_number,
+    }
+}
+
+/// The `game.name` of a well-formed document naming a game this build does not know.
+fn unknown_game_name(text: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let name = v.get("game")?.get("name")?.as_str()?;
+    if GAME_NAMES.contains(&name) {
+        None
+    } else {
+        Some(name.to_string())
+    }
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds the web player: arbiter-player compiled to wasm, bound by wasm-bindgen, optionally
+# shrunk by wasm-opt, then inlined (base64 wasm + JS) into ONE self-contained player.html,
+# with the host page and sample replays beside it. Downloads no binary: the wasm target comes
+# from rustup, wasm-bindgen-cli from crates.io (pinned to Cargo.lock), wasm-opt from the npm
+# `binaryen` package when tests/web's `npm ci` installed it.
+#
+# Output: $WWW_OUT (default: $CARGO_TARGET_DIR/www, or target/www):
+#   player.html  index.html  samples/*.json  samples/index.json
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+OUT=${WWW_OUT:-$TARGET_DIR/www}
+log() { printf '\033[1m[build-web]\033[0m %s\n' "$*" >&2; }
+
+# 1. The wasm target.
+if command -v rustup >/dev/null; then
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+fi
+
+# 2. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock (the two
+#    must match). Not --locked: its lockfile pins a crate version the registry lacks.
+WB_VERSION=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$WB_VERSION" ] || { echo "wasm-bindgen is not in Cargo.lock" >&2; exit 1; }
+WB_ROOT=${WASM_BINDGEN_ROOT:-${CARGO_HOME:-$HOME/.cargo}}
+export PATH="$WB_ROOT/bin:$PATH"
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
+  log "cargo install wasm-bindgen-cli --version $WB_VERSION (a few minutes, once)"
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --root "$WB_ROOT"
+fi
+
+# 3. The wasm, small: size-optimised, one codegen unit, LTO, abort on panic. Set through
+#    environment overrides of the release profile so the workspace's native profile stays.
+log "cargo build -p arbiter-player --target wasm32-unknown-unknown"
+CARGO_PROFILE_RELEASE_OPT_LEVEL=z \
+CARGO_PROFILE_RELEASE_LTO=true \
+CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+CARGO_PROFILE_RELEASE_PANIC=abort \
+CARGO_PROFILE_RELEASE_DEBUG=false \
+CARGO_PROFILE_RELEASE_STRIP=debuginfo \
+  cargo build -q -p arbiter-player --target wasm32-unknown-unknown --release
+WASM_IN="$TARGET_DIR/wasm32-unknown-unknown/release/arbiter_player.wasm"
+BG_DIR="$TARGET_DIR/wasm-bindgen"
+rm -rf "$BG_DIR" && mkdir -p "$BG_DIR"
+wasm-bindgen --target no-modules --no-typescript --out-dir "$BG_DIR" "$WASM_IN"
+WASM="$BG_DIR/arbiter_player_bg.wasm"
+
+# 4. Optional: wasm-opt from npm binaryen (Debian's is too old for current rustc output).
+WASM_OPT=${WASM_OPT:-}
+if [ -z "$WASM_OPT" ] && [ -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ]; then
+  WASM_OPT="$ROOT/tests/web/node_modules/.bin/wasm-opt"
+fi
+if [ -n "$WASM_OPT" ]; then
+  if "$WASM_OPT" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$WASM" -o "$BG_DIR/opt.wasm" 2>"$BG_DIR/wasm-opt.log"; then
+    log "wasm-opt: $(stat -c %s "$WASM") -> $(stat -c %s "$BG_DIR/opt.wasm") bytes"
+    WASM="$BG_DIR/opt.wasm"
+  else
+    log "wasm-opt failed (optional, skipped): $(head -c 300 "$BG_DIR/wasm-opt.log")"
+  fi
+else
+  log "wasm-opt not found (optional: npm binaryen via tests/web's npm ci)"
+fi
+
+# 5. Sample replays, played through the engine.
+mkdir -p "$OUT/samples"
+log "sample replays"
+cargo run -q -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
+
+# 6. One self-contained player.html, the host page, the samples' index.
+python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" <<'PY'
+import base64, gzip, json, os, sys
+template, js_path, wasm_path, out = sys.argv[1:5]
+html = open(template, encoding="utf-8").read()
+js = open(js_path, encoding="utf-8").read()
+# gzip first: the page inflates it with DecompressionStream; base64 of the gzipped module is
+# about half the size of base64 of the module itself.
+wasm = base64.b64encode(gzip.compress(open(wasm_path, "rb").read(), 9, mtime=0)).decode("ascii")
+# no-modules bindings resolve their own script URL at load; inline in an iframe srcdoc the base
+# URL is about:srcdoc and `new URL` throws. The wasm is passed in explicitly: ignore the URL.
+js = js.replace("script_src = new URL(document.currentScript.src, location.href).toString();",
+                "try { script_src = new URL(document.currentScript.src, location.href).toString(); } catch (_) {}")
+if "</script" in js.lower():
+    sys.exit("the bindings contain </script>: cannot inline them")
+for mark in ("/*@BINDINGS@*/", "@WASM_GZIP_BASE64@"):
+    if html.count(mark) != 1:
+        sys.exit(f"template must hold {mark} exactly once")
+html = html.replace("/*@BINDINGS@*/", js).replace("@WASM_GZIP_BASE64@", wasm)
+open(os.path.join(out, "player.html"), "w", encoding="utf-8").write(html)
+raw = len(html.encode("utf-8"))
+gz = len(gzip.compress(html.encode("utf-8"), 9))
+print(f"player.html: {raw} bytes ({raw/1024:.1f} KiB), gzipped {gz} bytes ({gz/1024:.1f} KiB)")
+samples = sorted(f for f in os.listdir(os.path.join(out, "samples")) if f.endswith(".json") and f != "index.json")
+json.dump(samples, open(os.path.join(out, "samples", "index.json"), "w"), indent=1)
+PY
+cp "$ROOT/www/index.html" "$OUT/index.html"
+log "done: $OUT"

@@ -1,0 +1,436 @@
+// End-to-end tests of player.html in headless Chromium: the Saiblo player protocol, each
+// game's drawing compared with the engine's own boards (`arbiter replay show --json`),
+// embedding, early messages, malformed replays, hostile names, the origin allow-list.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  ARTIFACTS, BASE, WWW_DIR, boardAt, got, hostPage, launch, oracle, playerFrame, postReplay,
+  sampleText, samplePath, samples, scratchDir, until, waitMessage,
+} from "./lib.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const isInit = (m) => m && m.message === "init_successfully";
+const isError = (m) => m && m.message === "error";
+
+async function loaded(sample, mode = "srcdoc") {
+  const page = await hostPage(browser, mode === "src" ? BASE + "/player.html" : "srcdoc");
+  const frame = await playerFrame(page);
+  await postReplay(page, sampleText(sample));
+  const init = await waitMessage(page, isInit, "init_successfully");
+  return { page, frame, init };
+}
+
+describe("protocol", () => {
+  test("init_replay_player shows frame 0 and answers init_successfully with the frame count", async () => {
+    const want = oracle(samplePath("reversi-8.json"));
+    const { page, frame, init } = await loaded("reversi-8.json");
+    assert.equal(init.number_of_frames, want.frames.length);
+    assert.deepEqual(await boardAt(frame, 0), want.frames[0].board);
+    await page.close();
+  });
+
+  test("load_frame, load_next_frame and next_frame move through the frames; bad indices are refused", async () => {
+    const want = oracle(samplePath("reversi-8.json"));
+    const { page, frame } = await loaded("reversi-8.json");
+    await page.evaluate(() => window.post({ message: "load_next_frame" }));
+    assert.deepEqual(await boardAt(frame, 1), want.frames[1].board);
+    await page.evaluate(() => window.post({ message: "next_frame" }));
+    assert.deepEqual(await boardAt(frame, 2), want.frames[2].board);
+    await page.evaluate(() => window.post({ message: "load_frame", index: 17 }));
+    assert.deepEqual(await boardAt(frame, 17), want.frames[17].board);
+    const last = want.frames.length - 1;
+    await page.evaluate((i) => window.post({ message: "load_frame", index: i }), last);
+    assert.deepEqual(await boardAt(frame, last), want.frames[last].board);
+    // next at the end stays at the end
+    await page.evaluate(() => window.post({ message: "load_next_frame" }));
+    for (const bad of [-1, last + 1, 2.5, "3", null]) {
+      const before = (await got(page)).filter(isError).length;
+      await page.evaluate((i) => window.post({ message: "load_frame", index: i }), bad);
+      await until(async () => (await got(page)).filter(isError).length > before, "an error for index " + JSON.stringify(bad));
+    }
+    assert.deepEqual(await boardAt(frame, last), want.frames[last].board, "a refused index keeps the frame");
+    await page.close();
+  });
+
+  test("load_players shows the names as text", async () => {
+    const { page, frame } = await loaded("gomoku-freestyle.json");
+    await page.evaluate(() => window.post({ message: "load_players", players: ["Alice", "Bob 的 Sample(1)"] }));
+    await frame.waitForFunction(() => document.querySelectorAll(".pname")[1]?.textContent === "Bob 的 Sample(1)");
+    const names = await frame.$$eval(".pname", (els) => els.map((e) => e.textContent));
+    assert.deepEqual(names, ["Alice", "Bob 的 Sample(1)"]);
+    await page.close();
+  });
+
+  test("resized reports the page height after load and when the height changes", async () => {
+    const { page, frame } = await loaded("reversi-16.json");
+    const first = await waitMessage(page, (m) => m.message === "resized" && m.height > 100, "resized");
+    const docHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.ok(Math.abs(first.height - docHeight) <= 2 || (await got(page)).some((m) => m.message === "resized" && Math.abs(m.height - docHeight) <= 2));
+    const count = (await got(page)).filter((m) => m.message === "resized").length;
+    // A narrower iframe stacks the side panel under the board: the height changes.
+    await page.evaluate(() => { document.getElementById("player").style.width = "360px"; });
+    await until(async () => (await got(page)).filter((m) => m.message === "resized").length > count, "a second resized");
+    const lastResized = (await got(page)).filter((m) => m.message === "resized").at(-1);
+    const newHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.ok(Math.abs(lastResized.height - newHeight) <= 2, `resized ${lastResized.height} vs page ${newHeight}`);
+    assert.notEqual(lastResized.height, first.height);
+    await page.close();
+  });
+
+  test("messages posted before the wasm is ready are queued, not lost", async () => {
+    const text = sampleText("reversi-6.json");
+    const want = oracle(samplePath("reversi-6.json"));
+    const p2 = await browser.newPage();
+    await p2.goto(BASE + "/test-host.html");
+    await p2.evaluate(async (text) => {
+      window.got = [];
+      const frame = document.createElement("iframe");
+      frame.id = "player"; frame.style.width = "900px"; frame.style.height = "700px";
+      window.addEventListener("message", (e) => { if (e.source === frame.contentWindow) window.got.push(e.data); });
+      document.body.appendChild(frame);
+      frame.srcdoc = await (await fetch("/player.html")).text();
+      await new Promise((resolve) => {
+        const poll = () => {
+          let q = null;
+          try { q = frame.contentWindow.__arbiterQueue; } catch (_) {}
+          if (!q) return setTimeout(poll, 0);
+          const w = frame.contentWindow;
+          w.postMessage({ message: "init_replay_player", replay_data: new Blob([text]) }, "*");
+          w.postMessage({ message: "load_players", players: ["early-a", "early-b"] }, "*");
+          w.postMessage({ message: "load_frame", index: 5 }, "*");
+          window.postedBeforeReady = w.document.documentElement.dataset.ready !== "1";
+          resolve();
+        };
+        poll();
+      });
+    }, text);
+    const init = await waitMessage(p2, isInit, "init_successfully");
+    assert.equal(init.number_of_frames, want.frames.length);
+    const frame = await playerFrame(p2);
+    assert.ok(await p2.evaluate(() => window.postedBeforeReady), "posted before the player was ready");
+    const queued = await frame.evaluate(() => window.__arbiter.perf.queuedAtStart);
+    assert.ok(queued >= 1, `messages were queued (${queued})`);
+    assert.deepEqual(await boardAt(frame, 5), want.frames[5].board);
+    const names = await frame.$$eval(".pname", (els) => els.map((e) => e.textContent));
+    assert.deepEqual(names, ["early-a", "early-b"]);
+    await p2.close();
+  });
+
+  test("the player also works loaded by src (served), replying to the parent's origin", async () => {
+    const want = oracle(samplePath("duel-illegal.json"));
+    const { page, frame, init } = await loaded("duel-illegal.json", "src");
+    assert.equal(init.number_of_frames, want.frames.length);
+    assert.deepEqual(await boardAt(frame, 0), want.frames[0].board);
+    await page.close();
+  });
+
+  test("online and spectator modes are refused with an error message", async () => {
+    const page = await hostPage(browser);
+    await playerFrame(page);
+    for (const message of ["init_player_player", "init_spectator_player"]) {
+      await page.evaluate((m) => window.post({ message: m, token: "eA==" }), message);
+      const e = await waitMessage(page, (m) => isError(m) && m.reason.startsWith(message), "an error for " + message);
+      assert.match(e.reason, /not supported/);
+    }
+    await page.close();
+  });
+});
+
+describe("drawing matches the engine", () => {
+  for (const name of ["reversi-8.json", "reversi-16.json", "reversi-6.json", "reversi-timeout.json",
+    "gomoku-freestyle.json", "gomoku-renju.json", "gomoku-crash.json", "duel-500.json", "duel-illegal.json"]) {
+    test(name, async () => {
+      const want = oracle(samplePath(name));
+      const { page, frame, init } = await loaded(name);
+      assert.equal(init.number_of_frames, want.frames.length);
+      const n = want.frames.length;
+      // Every frame of short games; a spread (and the ends) of long ones.
+      const ks = n <= 130 ? [...Array(n).keys()] : [...new Set([0, 1, 2, 3, n - 2, n - 1, ...Array.from({ length: 60 }, (_, i) => Math.floor((i * 7919) % n))])];
+      for (const k of ks) {
+        await page.evaluate((i) => window.post({ message: "load_frame", index: i }), k);
+        const board = await boardAt(frame, k);
+        assert.deepEqual(board, want.frames[k].board, `${name} frame ${k}`);
+        const v = await frame.evaluate(() => window.__arbiter.state.view);
+        const o = want.frames[k];
+        assert.deepEqual(v.scores, o.scores, `scores at frame ${k}`);
+        assert.equal(v.to_move, o.to_move, `side to move at frame ${k}`);
+        if (o.forbidden && !o.outcome) assert.equal(v.forbidden.length, o.forbidden.length, `forbidden points at frame ${k}`);
+        if (o.next_cells && v.next_placer != null) {
+          assert.deepEqual(v.next_cell, o.next_cells[v.next_placer], `next cell at frame ${k}`);
+        }
+        if (name.startsWith("reversi")) {
+          // Legal moves drawn faintly = the engine's legal moves (protocol notation a1 = 0 0).
+          const legal = o.legal_moves.filter((m) => m !== "pass").map((m) => [parseInt(m.slice(1), 10) - 1, m.charCodeAt(0) - 97]);
+          assert.deepEqual(v.legal.map((x) => x.join()).sort(), legal.map((x) => x.join()).sort(), `legal moves at frame ${k}`);
+        }
+      }
+      // The result in words.
+      const result = await frame.$eval("#result", (e) => e.textContent);
+      if (want.result.reason.kind !== "normal") {
+        const seat = want.result.reason.seat;
+        const label = name.startsWith("duel") ? ["First (+)", "Second (−)"][seat] : ["Black", "White"][seat];
+        assert.ok(result.includes(`${label}: `) && result.includes(`at move ${want.frames.length}`), result);
+      }
+      await frame.$eval("#board", (c) => c.scrollIntoView());
+      await page.screenshot({ path: path.join(ARTIFACTS, name.replace(".json", ".png")) });
+      await page.close();
+    });
+  }
+
+  test("renju game shows forbidden points somewhere and ends with a winning five", async () => {
+    const want = oracle(samplePath("gomoku-renju.json"));
+    const { page, frame } = await loaded("gomoku-renju.json");
+    const last = want.frames.length - 1;
+    await page.evaluate((i) => window.post({ message: "load_frame", index: i }), last);
+    await boardAt(frame, last);
+    const v = await frame.evaluate(() => window.__arbiter.state.view);
+    assert.ok(v.winning.length >= 5, "winning line at the end");
+    for (const [y, x] of v.winning) assert.notEqual(v.board[y][x], ".");
+    const withForbidden = want.frames.findIndex((f) => f.forbidden && f.forbidden.length > 0);
+    if (withForbidden >= 0) {
+      await page.evaluate((i) => window.post({ message: "load_frame", index: i }), withForbidden);
+      await boardAt(frame, withForbidden);
+      const v2 = await frame.evaluate(() => window.__arbiter.state.view);
+      assert.equal(v2.forbidden.length, want.frames[withForbidden].forbidden.length);
+      await page.screenshot({ path: path.join(ARTIFACTS, "gomoku-renju-forbidden.png") });
+    }
+    await page.close();
+  });
+
+  test("dark colour scheme and a narrow iframe", async () => {
+    const page = await hostPage(browser);
+    await page.emulateMedia({ colorScheme: "dark" });
+    const frame = await playerFrame(page);
+    await page.evaluate(() => { document.getElementById("player").style.width = "340px"; });
+    await postReplay(page, sampleText("duel-500.json"));
+    await waitMessage(page, isInit, "init_successfully");
+    await page.evaluate(() => window.post({ message: "load_frame", index: 1203 }));
+    await boardAt(frame, 1203);
+    const w = await frame.$eval("#board", (c) => c.getBoundingClientRect().width);
+    assert.ok(w <= 340, `canvas fits the iframe (${w})`);
+    const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, "rgb(18, 21, 28)");
+    await page.screenshot({ path: path.join(ARTIFACTS, "duel-dark-narrow.png"), fullPage: true });
+    await page.close();
+  });
+});
+
+test("crisp on high-DPI screens: the canvas has device pixels", async () => {
+  const context = await browser.newContext({ deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  await page.goto(BASE + "/player.html?replay=samples/reversi-8.json#frame=3");
+  await boardAt(page.mainFrame(), 3);
+  const [w, cssW] = await page.$eval("#board", (c) => [c.width, c.getBoundingClientRect().width]);
+  assert.equal(w, Math.round(cssW * 2));
+  await page.screenshot({ path: path.join(ARTIFACTS, "reversi-8-dpr2.png") });
+  await context.close();
+});
+
+describe("errors", () => {
+  const good = () => JSON.parse(sampleText("reversi-8.json"));
+  const cases = [
+    ["not JSON", () => "this is { not json", "malformed_json", /malformed replay JSON/],
+    ["JSON but not a replay", () => JSON.stringify([1, 2, 3]), "not_a_replay", /not an arbiter replay/],
+    ["another format", () => JSON.stringify({ format: "saiblo", version: 1 }), "not_a_replay", /not an arbiter replay/],
+    ["an unknown game", () => JSON.stringify({ ...good(), game: { name: "chess" } }), "unknown_game", /unknown game "chess"/],
+    ["the wrong version", () => JSON.stringify({ ...good(), version: 7 }), "wrong_version", /version 7/],
+    ["an illegal move at move 5", () => {
+      const r = good(); r.moves[4].move = r.moves[0].move; return JSON.stringify(r);
+    }, "illegal_move", /illegal move at move 5/],
+    ["an empty blob", () => "", "malformed_json", /malformed/],
+  ];
+  for (const [what, make, kind, re] of cases) {
+    test(what, async () => {
+      const page = await hostPage(browser);
+      const frame = await playerFrame(page);
+      await postReplay(page, make());
+      const e = await waitMessage(page, isError, "an error message");
+      assert.equal(e.kind, kind);
+      assert.match(e.reason, re);
+      assert.ok(!(await got(page)).some(isInit), "no init_successfully");
+      const shown = await frame.$eval("#error", (el) => (el.hidden ? "" : el.textContent));
+      assert.match(shown, re);
+      assert.equal(await frame.$eval("#view", (el) => el.hidden), true, "nothing drawn");
+      if (kind === "illegal_move") await page.screenshot({ path: path.join(ARTIFACTS, "error-illegal-move.png") });
+      // A good replay afterwards is shown again.
+      await postReplay(page, sampleText("reversi-6.json"));
+      await waitMessage(page, isInit, "init_successfully after an error");
+      assert.equal(await frame.$eval("#error", (el) => el.hidden), true);
+      await page.close();
+    });
+  }
+
+  test("replay_data that is not a Blob", async () => {
+    const page = await hostPage(browser);
+    await playerFrame(page);
+    await page.evaluate(() => window.post({ message: "init_replay_player", replay_data: 42 }));
+    const e = await waitMessage(page, isError, "an error message");
+    assert.match(e.reason, /not a Blob/);
+    await page.close();
+  });
+});
+
+describe("hostile input", () => {
+  test("hostile names stay text and no script runs", async () => {
+    const { page, frame } = await loaded("reversi-hostile-names.json");
+    const replayNames = JSON.parse(sampleText("reversi-hostile-names.json")).players.map((p) => p.name);
+    let names = await frame.$$eval(".pname", (els) => els.map((e) => e.textContent));
+    assert.deepEqual(names, replayNames);
+    const hostile = ['<img src=x onerror="window.__pwned=3;parent.__pwned=3">', "</pre><script>window.__pwned=4</script>"];
+    await page.evaluate((h) => window.post({ message: "load_players", players: h }), hostile);
+    await frame.waitForFunction((h) => document.querySelector(".pname")?.textContent === h, hostile[0]);
+    names = await frame.$$eval(".pname", (els) => els.map((e) => e.textContent));
+    assert.deepEqual(names, hostile);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await frame.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await frame.evaluate(() => document.querySelectorAll("#app img, #app script").length), 0);
+    await page.close();
+  });
+});
+
+describe("origin allow-list", () => {
+  const other = process.env.WWW_URL2; // the same files on another port: another origin
+  test("messages from an origin not on the list are ignored", async () => {
+    const page = await hostPage(browser, other + "/player.html?origins=https://contest.example");
+    const frame = await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!(await got(page)).some(isInit), "no answer to a foreign origin");
+    assert.equal(await frame.evaluate(() => window.__arbiter.state.player), null);
+    await page.close();
+  });
+  test("messages from a listed origin are answered", async () => {
+    const page = await hostPage(browser, other + "/player.html?origins=https://contest.example," + encodeURIComponent(BASE));
+    await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    const init = await waitMessage(page, isInit, "init_successfully");
+    assert.ok(init.number_of_frames > 1);
+    await page.close();
+  });
+});
+
+describe("origin allow-list through srcdoc (meta tag)", () => {
+  test("a foreign origin is ignored, the listed one answered", async () => {
+    let page = await hostPage(browser, "srcdoc", { metaOrigins: "https://contest.example" });
+    await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!(await got(page)).some(isInit), "no answer to a foreign origin");
+    await page.close();
+    page = await hostPage(browser, "srcdoc", { metaOrigins: "https://contest.example," + BASE });
+    await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await waitMessage(page, isInit, "init_successfully");
+    await page.close();
+  });
+});
+
+describe("standalone", () => {
+  test("?replay=URL and #frame=K deep links, keys, controls", async () => {
+    const page = await browser.newPage();
+    const want = oracle(samplePath("gomoku-freestyle.json"));
+    await page.goto(BASE + "/player.html?replay=samples/gomoku-freestyle.json#frame=7");
+    const frame = page.mainFrame();
+    assert.deepEqual(await boardAt(frame, 7), want.frames[7].board);
+    assert.equal(await page.$eval("#controls", (e) => e.hidden), false);
+    await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await boardAt(frame, 8), want.frames[8].board);
+    await page.keyboard.press("End");
+    const last = want.frames.length - 1;
+    assert.deepEqual(await boardAt(frame, last), want.frames[last].board);
+    await page.keyboard.press("Home");
+    await boardAt(frame, 0);
+    await page.keyboard.press("ArrowLeft");
+    await boardAt(frame, 0);
+    await page.click("#b-next");
+    await boardAt(frame, 1);
+    // a click on the move list jumps there
+    await page.click('#moves .row[data-k="12"]');
+    assert.deepEqual(await boardAt(frame, 12), want.frames[12].board);
+    await page.fill("#slider", "3");
+    await boardAt(frame, 3);
+    // space plays
+    await page.selectOption("#speed", "16");
+    await page.focus("body");
+    await page.keyboard.press(" ");
+    await frame.waitForFunction(() => Number(document.getElementById("board-text").dataset.frame) > 5);
+    await page.keyboard.press(" ");
+    await page.screenshot({ path: path.join(ARTIFACTS, "standalone-gomoku.png"), fullPage: true });
+    await page.close();
+  });
+
+  test("from disk (file://), opening a file with the picker", async () => {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(path.join(WWW_DIR, "player.html")).href);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    assert.equal(await page.$eval("#welcome", (e) => e.hidden), false);
+    await page.setInputFiles("#file", samplePath("duel-illegal.json"));
+    const want = oracle(samplePath("duel-illegal.json"));
+    assert.deepEqual(await boardAt(page.mainFrame(), 0), want.frames[0].board);
+    await page.close();
+  });
+
+  test("drag and drop of a replay file", async () => {
+    const page = await browser.newPage();
+    await page.goto(BASE + "/player.html");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    const text = sampleText("reversi-6.json");
+    const dt = await page.evaluateHandle((t) => {
+      const d = new DataTransfer();
+      d.items.add(new File([t], "r.json", { type: "application/json" }));
+      return d;
+    }, text);
+    await page.dispatchEvent("body", "drop", { dataTransfer: dt });
+    const want = oracle(samplePath("reversi-6.json"));
+    assert.deepEqual(await boardAt(page.mainFrame(), 0), want.frames[0].board);
+    await page.close();
+  });
+
+  test("embedded, keys still work when the player has focus", async () => {
+    const want = oracle(samplePath("reversi-8.json"));
+    const { page, frame } = await loaded("reversi-8.json");
+    assert.equal(await frame.$eval("#controls", (e) => e.hidden), true, "no controls when embedded");
+    await frame.click("#board");
+    await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await boardAt(frame, 1), want.frames[1].board);
+    await page.close();
+  });
+});
+
+describe("host page", () => {
+  test("index.html embeds by srcdoc and src, drives frames, logs messages", async () => {
+    for (const mode of ["srcdoc", "src"]) {
+      const page = await browser.newPage();
+      await page.goto(`${BASE}/index.html?sample=duel-500.json&mode=${mode}`);
+      await page.waitForFunction(() => window.host && window.host.frames > 0, null, { timeout: 15000 });
+      const frame = await playerFrame(page);
+      const want = oracle(samplePath("duel-500.json"));
+      await page.click("#next");
+      assert.deepEqual(await boardAt(frame, 1), want.frames[1].board);
+      await page.click("#next-alias");
+      await boardAt(frame, 2);
+      await page.fill("#jump-to", "1500");
+      await page.click("#jump");
+      assert.deepEqual(await boardAt(frame, 1500), want.frames[1500].board);
+      await page.click("#prev");
+      await boardAt(frame, 1499);
+      const log = await page.$eval("#log", (e) => e.textContent);
+      assert.match(log, /init_successfully/);
+      assert.match(log, /resized/);
+      await page.screenshot({ path: path.join(ARTIFACTS, `host-${mode}.png`), fullPage: true });
+      await page.close();
+    }
+  });
+});
+
+test("every sample listed is valid for the engine", () => {
+  for (const s of samples()) assert.ok(oracle(samplePath(s)).frames.length > 1, s);
+  writeFileSync(path.join(ARTIFACTS, "samples.txt"), samples().join("\n") + "\n");
+});

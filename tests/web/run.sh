@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The web player's end-to-end tests and benchmark in Debian's headless Chromium:
+# installs chromium (apt, retried) and playwright-core (npm ci, no browser download), builds
+# the player (scripts/build-web.sh) and the referee (the oracle), serves the output on
+# 127.0.0.1, runs `node --test`, then the benchmark (prints figures). Screenshots go to
+# tests/artifacts/web/.  BENCH=0 skips the benchmark.
+set -euo pipefail
+cd "$(dirname "$0")"
+WEB=$PWD
+ROOT=$(cd ../.. && pwd)
+log() { printf '\033[1m[web-tests]\033[0m %s\n' "$*" >&2; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  for attempt in 1 2 3 4; do
+    log "apt-get install chromium (attempt $attempt)"
+    if $sudo apt-get update -qq && $sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; then break; fi
+    sleep 3
+  done
+  [ -x /usr/bin/chromium ] || { echo "chromium could not be installed" >&2; exit 1; }
+fi
+
+log "npm ci"
+npm ci --no-audit --no-fund --loglevel=error
+
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+export WWW_DIR=${WWW_OUT:-$TARGET_DIR/www}
+WWW_OUT=$WWW_DIR bash "$ROOT/scripts/build-web.sh"
+
+# Release: the same binary `cargo test --workspace --release` (scripts/test.sh) already built.
+log "cargo build --release -p arbiter (the oracle)"
+(cd "$ROOT" && cargo build -q --release -p arbiter)
+export ARBITER_BIN="$TARGET_DIR/release/arbiter"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+PORT2=$(free_port)
+# Two servers of the same files on two ports: two origins, for the allow-list test.
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$WWW_DIR" >/dev/null 2>&1 &
+SERVER=$!
+python3 -m http.server "$PORT2" --bind 127.0.0.1 --directory "$WWW_DIR" >/dev/null 2>&1 &
+SERVER2=$!
+trap 'kill "$SERVER" "$SERVER2" 2>/dev/null || true' EXIT
+export WWW_URL="http://127.0.0.1:$PORT"
+export WWW_URL2="http://127.0.0.1:$PORT2"
+for url in "$WWW_URL" "$WWW_URL2"; do
+  for _ in $(seq 1 50); do
+    python3 -c "import urllib.request; urllib.request.urlopen('$url/player.html')" 2>/dev/null && break
+    sleep 0.1
+  done
+done
+export ARTIFACTS_DIR="$ROOT/tests/artifacts/web"
+mkdir -p "$ARTIFACTS_DIR"
+
+log "node --test (artifacts in $ARTIFACTS_DIR)"
+node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs"
+
+if [ "${BENCH:-1}" != "0" ]; then
+  log "benchmark"
+  node "$WEB/bench.mjs"
+fi
