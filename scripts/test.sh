@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test arbiter has, from a fresh checkout: set-up, formatting, lints, the no_std/wasm
-# build of the engine, and the test suites. Exits non-zero on the first failure.
+# build of the engine, the Rust test suites, and the web player's tests in a real browser.
+# Exits non-zero on the first failure. Benchmarks are separate (see README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,5 +19,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "engine builds for wasm32-unknown-unknown without std"
 cargo build -p arbiter-engine --target wasm32-unknown-unknown --no-default-features --features serde
 
-step "tests"
+step "tests: engine, referee, protocols, sandbox, tournaments, Saiblo"
 cargo test --workspace --release
+
+step "web player: browser tests in headless Chromium"
+BENCH=0 bash tests/web/run.sh
