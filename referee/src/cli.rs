@@ -37,6 +37,8 @@ pub enum Command {
     Match(Box<MatchArgs>),
     /// Report which containment layers work on this machine.
     Doctor,
+    /// Round robins and gauntlets: run, resume, status, report, submit.
+    Tournament(Box<commands::tournament::TournamentArgs>),
 }
 
 #[derive(Args, Debug)]
@@ -215,5 +217,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(cmd) => commands::import::run(cmd),
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),
+        Command::Tournament(a) => commands::tournament::run(&a),
     }
 }

@@ -8,3 +8,4 @@ pub mod process;
 pub mod protocol;
 pub mod series;
 pub mod text;
+pub mod tournament;

@@ -6,6 +6,7 @@ pub mod inspect;
 pub mod matches;
 pub mod perft;
 pub mod replay;
+pub mod tournament;
 
 use anyhow::{bail, Context};
 use arbiter_engine::any::GameConfig;
