@@ -39,6 +39,8 @@ pub enum Command {
     Doctor,
     /// Round robins and gauntlets: run, resume, status, report, submit.
     Tournament(Box<commands::tournament::TournamentArgs>),
+    /// Build the sample bots, run a short tournament per game, write and serve the site.
+    Demo(commands::demo::DemoArgs),
 }
 
 #[derive(Args, Debug)]
@@ -218,5 +220,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),
         Command::Tournament(a) => commands::tournament::run(&a),
+        Command::Demo(a) => commands::demo::run(&a),
     }
 }

@@ -273,3 +273,38 @@ fn the_site_works_without_a_server() {
     let top = &rep["standings"]["rows"][0];
     assert!(csv.lines().nth(1).unwrap().starts_with(&format!("1,{},", top["bot"].as_str().unwrap())));
 }
+
+/// The size bar: 40 fast bots, double round robin of 16 x 16 Reversi (3,120 games),
+/// unattended, then the full report and site. Takes minutes: run with
+/// `cargo test --release -p arbiter --test tournament_run -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn forty_bots_double_round_robin_of_16x16_reversi() {
+    let tmp = tempfile::tempdir().unwrap();
+    let names: Vec<(String, String)> = (0..40).map(|i| (format!("bot{i:02}"), format!("{}", i * 7 + 1))).collect();
+    let bots: Vec<(&str, &str)> = names.iter().map(|(n, a)| (n.as_str(), a.as_str())).collect();
+    let text = config(16, "double-round-robin", 2, 40, "move_ms = 5000", &bots);
+    let cfg = write_config(tmp.path(), &text);
+    let t0 = std::time::Instant::now();
+    let st = arbiter().args(["tournament", "-q"]).arg(&cfg).status().unwrap();
+    let played = t0.elapsed();
+    assert!(st.success());
+    let out = tmp.path().join("out");
+    let t1 = std::time::Instant::now();
+    let o = arbiter().args(["tournament", "report", "--html"]).arg(tmp.path().join("site")).arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let site_time = t1.elapsed();
+    let rep = report_json(&out);
+    assert_eq!(rep["scheduled"], 3120);
+    assert_eq!(rep["done"], 3120);
+    let normal = rep["games"].as_array().unwrap().iter().filter(|g| g["result"]["reason_code"] == "normal").count();
+    assert_eq!(normal, 3120, "fast bots never fail");
+    assert!(tmp.path().join("site/games/game-003120.html").is_file());
+    let mp: u64 = rep["standings"]["rows"].as_array().unwrap().iter().map(|r| r["match_points"].as_u64().unwrap()).sum();
+    eprintln!(
+        "40-bot double round robin: 3120 games in {:.1} s ({:.1} games/s), site in {:.1} s, match points total {mp}",
+        played.as_secs_f64(),
+        3120.0 / played.as_secs_f64(),
+        site_time.as_secs_f64()
+    );
+}
