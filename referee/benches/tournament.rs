@@ -12,14 +12,22 @@ use arbiter::tournament::runner::{self, RunOptions};
 use arbiter::tournament::Tournament;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let size: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(8);
     let gpp: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8);
     let tmp = std::env::temp_dir().join(format!("arbiter-bench-tournament-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c");
     let bot = tmp.join("rbot");
-    let ok = Command::new("cc").args(["-O2", "-o"]).arg(&bot).arg(&src).status()?.success();
+    let ok = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&bot)
+        .arg(&src)
+        .status()?
+        .success();
     anyhow::ensure!(ok, "cannot compile {}", src.display());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("tournament bench: {size}x{size} Reversi, 6 instant bots, round robin, {gpp} games per pairing, {cores} cores");
@@ -31,7 +39,10 @@ fn main() -> anyhow::Result<()> {
             "seed = 1\ngames_per_pairing = {gpp}\noutput = \"out\"\n[game]\nname = \"reversi\"\nsize = {size}\n[limits]\nmove_ms = 5000\n"
         );
         for i in 0..6 {
-            cfg.push_str(&format!("[[bots]]\nname = \"b{i}\"\ncommand = \"{} {size} {i}\"\n", bot.display()));
+            cfg.push_str(&format!(
+                "[[bots]]\nname = \"b{i}\"\ncommand = \"{} {size} {i}\"\n",
+                bot.display()
+            ));
         }
         let path = dir.join("t.toml");
         std::fs::write(&path, cfg)?;
@@ -48,8 +59,17 @@ fn main() -> anyhow::Result<()> {
         )?;
         let wall = t0.elapsed().as_secs_f64();
         let games = t.store.games(Some("done"))?;
-        let moves: i64 = games.iter().filter_map(|g| g.result.as_ref()).map(|r| r.moves).sum();
-        let game_ms: f64 = games.iter().filter_map(|g| g.result.as_ref()).map(|r| r.wall_ms).sum::<f64>() / games.len().max(1) as f64;
+        let moves: i64 = games
+            .iter()
+            .filter_map(|g| g.result.as_ref())
+            .map(|r| r.moves)
+            .sum();
+        let game_ms: f64 = games
+            .iter()
+            .filter_map(|g| g.result.as_ref())
+            .map(|r| r.wall_ms)
+            .sum::<f64>()
+            / games.len().max(1) as f64;
         let rate = s.played as f64 / wall;
         println!(
             "concurrency {concurrency}: {} games ({moves} moves) in {wall:.2} s = {rate:.1} games/s, {:.1} ms per game, {:.0} us per move",
@@ -60,7 +80,10 @@ fn main() -> anyhow::Result<()> {
         rates.push(rate);
     }
     if let [one, two] = rates[..] {
-        println!("speed-up with concurrency 2: {:.2}x (bar: >= 1.8x on 2 cores)", two / one);
+        println!(
+            "speed-up with concurrency 2: {:.2}x (bar: >= 1.8x on 2 cores)",
+            two / one
+        );
     }
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(())

@@ -41,9 +41,18 @@ fn errors_name_the_problem() {
         ("format = \"swiss\"\n", "unknown variant `swiss`"),
         ("format = \"gauntlet\"\n", "reference"),
         ("reference = [\"a\"]\n", "only applies"),
-        ("format = \"gauntlet\"\nreference = [\"zz\"]\n", "\"zz\" is not among the bots"),
-        ("format = \"gauntlet\"\nreference = [\"a\", \"b\"]\n", "outside"),
-        ("[limits]\nmove_seconds = 3\n", "unknown field `move_seconds`"),
+        (
+            "format = \"gauntlet\"\nreference = [\"zz\"]\n",
+            "\"zz\" is not among the bots",
+        ),
+        (
+            "format = \"gauntlet\"\nreference = [\"a\", \"b\"]\n",
+            "outside",
+        ),
+        (
+            "[limits]\nmove_seconds = 3\n",
+            "unknown field `move_seconds`",
+        ),
     ];
     for (extra, want) in cases {
         let e = resolve(&format!("{extra}{BASE}")).unwrap_err();
@@ -60,9 +69,14 @@ fn errors_name_the_problem() {
     assert!(e.contains("used twice"), "{e}");
     let e = resolve(&BASE.replace("name = \"b\"", "name = \"b/../x\"")).unwrap_err();
     assert!(e.contains("letters"), "{e}");
-    let e = resolve(&BASE.replace("command = \"./b\"", "command = \"./b\"\nprotocol = \"gomocup\"")).unwrap_err();
+    let e = resolve(&BASE.replace(
+        "command = \"./b\"",
+        "command = \"./b\"\nprotocol = \"gomocup\"",
+    ))
+    .unwrap_err();
     assert!(e.contains("protocol"), "{e}");
-    let e = resolve("[game]\nname = \"reversi\"\n[[bots]]\nname = \"a\"\ncommand = \"x\"\n").unwrap_err();
+    let e = resolve("[game]\nname = \"reversi\"\n[[bots]]\nname = \"a\"\ncommand = \"x\"\n")
+        .unwrap_err();
     assert!(e.contains("at least 2"), "{e}");
     let e = resolve("[[bots]]\nname = \"a\"\ncommand = \"x\"\n").unwrap_err();
     assert!(e.contains("missing field `game`"), "{e}");
@@ -71,7 +85,9 @@ fn errors_name_the_problem() {
 fn many_bots(n: usize, format: &str, gpp: usize) -> String {
     let mut s = format!("seed = 11\nformat = \"{format}\"\ngames_per_pairing = {gpp}\n[game]\nname = \"reversi\"\nsize = 16\n");
     for i in 0..n {
-        s.push_str(&format!("[[bots]]\nname = \"bot{i:02}\"\ncommand = \"./rbot 16 {i}\"\n"));
+        s.push_str(&format!(
+            "[[bots]]\nname = \"bot{i:02}\"\ncommand = \"./rbot 16 {i}\"\n"
+        ));
     }
     s
 }
@@ -84,7 +100,9 @@ fn forty_bots_double_round_robin_is_3120_balanced_games() {
     // Every ordered pair (first, second) appears exactly twice: colours balanced per pairing.
     let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
     for p in &plan {
-        *seen.entry((p.seats[0].clone(), p.seats[1].clone())).or_default() += 1;
+        *seen
+            .entry((p.seats[0].clone(), p.seats[1].clone()))
+            .or_default() += 1;
     }
     assert_eq!(seen.len(), 40 * 39);
     assert!(seen.values().all(|&c| c == 2));
@@ -93,34 +111,51 @@ fn forty_bots_double_round_robin_is_3120_balanced_games() {
     assert_eq!(keys.len(), plan.len());
     assert_eq!(plan, schedule::plan(&r, |_| true));
     // Another seed gives another order, the same games.
-    let r2 = resolve(&many_bots(40, "double-round-robin", 2).replace("seed = 11", "seed = 12")).unwrap();
+    let r2 =
+        resolve(&many_bots(40, "double-round-robin", 2).replace("seed = 11", "seed = 12")).unwrap();
     let plan2 = schedule::plan(&r2, |_| true);
-    assert_ne!(plan.iter().map(|p| p.key()).collect::<Vec<_>>(), plan2.iter().map(|p| p.key()).collect::<Vec<_>>());
+    assert_ne!(
+        plan.iter().map(|p| p.key()).collect::<Vec<_>>(),
+        plan2.iter().map(|p| p.key()).collect::<Vec<_>>()
+    );
     let keys2: std::collections::BTreeSet<String> = plan2.iter().map(|p| p.key()).collect();
     assert_eq!(keys, keys2);
 }
 
 #[test]
 fn gauntlet_plays_only_against_the_reference() {
-    let text = many_bots(5, "gauntlet", 4).replace("[game]", "reference = [\"bot00\", \"bot01\"]\n[game]");
+    let text =
+        many_bots(5, "gauntlet", 4).replace("[game]", "reference = [\"bot00\", \"bot01\"]\n[game]");
     let r = resolve(&text).unwrap();
     let plan = schedule::plan(&r, |_| true);
     assert_eq!(plan.len(), 3 * 2 * 4);
     for p in &plan {
-        let refs = p.seats.iter().filter(|s| *s == "bot00" || *s == "bot01").count();
+        let refs = p
+            .seats
+            .iter()
+            .filter(|s| *s == "bot00" || *s == "bot01")
+            .count();
         assert_eq!(refs, 1, "{:?}", p.seats);
     }
 }
 
 #[test]
 fn openings_are_played_with_both_colours() {
-    let text = BASE.replace("size = 8", "size = 8\nopenings = [\"d3 c5\", \"f5 d6\", \"e6 f4\"]")
+    let text = BASE
+        .replace(
+            "size = 8",
+            "size = 8\nopenings = [\"d3 c5\", \"f5 d6\", \"e6 f4\"]",
+        )
         .replace("seed = 3", "seed = 3\ngames_per_pairing = 6");
     let r = resolve(&text).unwrap();
     let plan = schedule::plan(&r, |_| true);
     assert_eq!(plan.len(), 6);
     for o in 0..3 {
-        let firsts: Vec<&str> = plan.iter().filter(|p| p.opening == Some(o)).map(|p| p.seats[0].as_str()).collect();
+        let firsts: Vec<&str> = plan
+            .iter()
+            .filter(|p| p.opening == Some(o))
+            .map(|p| p.seats[0].as_str())
+            .collect();
         assert_eq!(firsts.len(), 2, "opening {o}");
         assert_ne!(firsts[0], firsts[1], "opening {o} with both colours");
     }
@@ -128,7 +163,8 @@ fn openings_are_played_with_both_colours() {
 
 #[test]
 fn duel_seeds_follow_the_tournament_seed_and_pairs() {
-    let text = BASE.replace("name = \"reversi\"\nsize = 8", "name = \"duel2048\"")
+    let text = BASE
+        .replace("name = \"reversi\"\nsize = 8", "name = \"duel2048\"")
         .replace("seed = 3", "seed = 3\ngames_per_pairing = 4");
     let r = resolve(&text).unwrap();
     let plan = schedule::plan(&r, |_| true);
@@ -142,4 +178,13 @@ fn duel_seeds_follow_the_tournament_seed_and_pairs() {
     let mut by_number: Vec<(u32, u64)> = plan.iter().map(|p| (p.number, seed_of(p))).collect();
     by_number.sort();
     assert_eq!(by_number, vec![(0, 3), (1, 3), (2, 4), (3, 4)]);
+}
+
+#[test]
+fn the_example_config_is_valid() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/example.toml");
+    let (c, _) = TournamentConfig::load(&path).unwrap();
+    let r = c.resolve(path.parent().unwrap()).unwrap();
+    assert_eq!(schedule::plan(&r, |_| true).len(), 3 * 4);
 }

@@ -13,7 +13,8 @@ fn demo_builds_sample_bots_runs_and_writes_the_site() {
     // A checkout-like directory whose bots/Makefile builds two Reversi "sample bots".
     let bots = tmp.path().join("bots");
     std::fs::create_dir_all(&bots).unwrap();
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/tournament/rbot.c");
     std::fs::write(
         bots.join("Makefile"),
         format!(
@@ -30,9 +31,15 @@ fn demo_builds_sample_bots_runs_and_writes_the_site() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stderr}\n{stdout}");
-    assert!(tmp.path().join("bots/bin/reversi_greedy").is_file(), "the Makefile ran");
+    assert!(
+        tmp.path().join("bots/bin/reversi_greedy").is_file(),
+        "the Makefile ran"
+    );
     let site = tmp.path().join("demo/site");
-    assert!(stdout.contains("site: ") && stdout.contains("index.html"), "{stdout}");
+    assert!(
+        stdout.contains("site: ") && stdout.contains("index.html"),
+        "{stdout}"
+    );
     let front = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(front.contains("reversi/index.html"), "{front}");
     let index = std::fs::read_to_string(site.join("reversi/index.html")).unwrap();
@@ -56,17 +63,32 @@ fn the_server_serves_the_site_and_nothing_else() {
     let root = tmp.path().join("site");
     std::fs::create_dir_all(root.join("games")).unwrap();
     std::fs::write(root.join("index.html"), "<h1>hello</h1>").unwrap();
-    std::fs::write(root.join("games/game-000001.js"), "window.ARBITER_REPLAY = {};").unwrap();
+    std::fs::write(
+        root.join("games/game-000001.js"),
+        "window.ARBITER_REPLAY = {};",
+    )
+    .unwrap();
     std::fs::write(tmp.path().join("secret.txt"), "secret").unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let r = root.clone();
     std::thread::spawn(move || arbiter::commands::demo::serve_on(listener, &r));
     let home = get(port, "/");
-    assert!(home.starts_with("HTTP/1.1 200") && home.contains("<h1>hello</h1>"), "{home}");
+    assert!(
+        home.starts_with("HTTP/1.1 200") && home.contains("<h1>hello</h1>"),
+        "{home}"
+    );
     let js = get(port, "/games/game-000001.js?x=1");
-    assert!(js.contains("text/javascript") && js.contains("ARBITER_REPLAY"), "{js}");
-    for bad in ["/../secret.txt", "/%2e%2e/secret.txt", "/games/../../secret.txt", "/nope.html"] {
+    assert!(
+        js.contains("text/javascript") && js.contains("ARBITER_REPLAY"),
+        "{js}"
+    );
+    for bad in [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/games/../../secret.txt",
+        "/nope.html",
+    ] {
         let r = get(port, bad);
         assert!(r.starts_with("HTTP/1.1 404"), "{bad}: {r}");
         assert!(!r.contains("secret"), "{bad}");

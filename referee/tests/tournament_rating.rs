@@ -1,6 +1,8 @@
 //! Rating math checked against independent calculations: closed forms, symmetry, and a
 //! brute-force maximisation of the likelihood written out naively here.
 
+#![allow(clippy::needless_range_loop)] // indices name bots in these checks
+
 use arbiter::tournament::rating::{fit, log_likelihood, normal_cdf, Results, ELO_PER_LOGIT};
 use arbiter::tournament::standings::{self, Outcome};
 use proptest::prelude::*;
@@ -35,7 +37,12 @@ fn two_players_match_the_closed_form() {
     // Var(gap in logits) = 1 / (n p (1 - p)); each centred rating carries half the gap.
     let var_gap: f64 = 1.0 / (10.0 * 0.7 * 0.3);
     let sd_each = 0.5 * var_gap.sqrt() * ELO_PER_LOGIT;
-    assert!((f.ci95[0] - 1.959_963_985 * sd_each).abs() < 1e-6, "{} vs {}", f.ci95[0], 1.96 * sd_each);
+    assert!(
+        (f.ci95[0] - 1.959_963_985 * sd_each).abs() < 1e-6,
+        "{} vs {}",
+        f.ci95[0],
+        1.96 * sd_each
+    );
     // LOS = Phi(gap / sd(gap)).
     let los = normal_cdf(gap / (var_gap.sqrt() * ELO_PER_LOGIT));
     assert!((f.los[0][1] - los).abs() < 1e-9);
@@ -115,7 +122,12 @@ fn newton_matches_brute_force_on_four_bots() {
     let f = fit(&results(&pairs, 4), 0.0);
     let b = brute_force(&pairs, 4);
     for k in 0..4 {
-        assert!((f.elo[k] - b[k]).abs() < 0.01, "bot {k}: {} vs {}", f.elo[k], b[k]);
+        assert!(
+            (f.elo[k] - b[k]).abs() < 0.01,
+            "bot {k}: {} vs {}",
+            f.elo[k],
+            b[k]
+        );
     }
     // The crate's likelihood agrees with the naive one at the optimum (up to nothing: both
     // are the same function in different units).
@@ -129,8 +141,16 @@ fn observed_information_matches_a_numeric_hessian() {
     // The covariance must be the inverse of minus the second derivative of the likelihood,
     // computed here by finite differences on the reduced parameters (bot 0 fixed).
     let pairs: Vec<(usize, usize, f64)> = vec![
-        (0, 1, 1.0), (0, 1, 0.0), (0, 1, 1.0), (0, 2, 0.5), (0, 2, 0.0), (1, 2, 1.0),
-        (1, 2, 0.0), (1, 2, 0.0), (0, 2, 1.0), (0, 1, 0.5),
+        (0, 1, 1.0),
+        (0, 1, 0.0),
+        (0, 1, 1.0),
+        (0, 2, 0.5),
+        (0, 2, 0.0),
+        (1, 2, 1.0),
+        (1, 2, 0.0),
+        (1, 2, 0.0),
+        (0, 2, 1.0),
+        (0, 1, 0.5),
     ];
     let f = fit(&results(&pairs, 3), 0.0);
     let h = 1e-3;
@@ -223,7 +243,13 @@ fn match_points_follow_seed_001() {
         g("D", "C", None, 0),
     ];
     let s = standings::compute(&bots, &games);
-    let mp = |b: &str| s.rows.iter().find(|r| r.bot == b).map(|r| (r.match_points, r.game_points)).unwrap();
+    let mp = |b: &str| {
+        s.rows
+            .iter()
+            .find(|r| r.bot == b)
+            .map(|r| (r.match_points, r.game_points))
+            .unwrap()
+    };
     assert_eq!(mp("A"), (4, 3.0));
     assert_eq!(mp("B"), (0, 0.5));
     assert_eq!(mp("C"), (5, 3.5));

@@ -31,7 +31,11 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
     let text = config(8, "double-round-robin", 2, 5, "move_ms = 3000", &BOTS);
     // The uninterrupted run.
     let clean = write_config(&tmp.path().join("clean"), &text);
-    let st = arbiter().args(["tournament", "-q", "-j", "2"]).arg(&clean).status().unwrap();
+    let st = arbiter()
+        .args(["tournament", "-q", "-j", "2"])
+        .arg(&clean)
+        .status()
+        .unwrap();
     assert!(st.success());
     let clean_report = report_json(&tmp.path().join("clean/out"));
     assert_eq!(clean_report["done"], 60);
@@ -76,8 +80,15 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
             break;
         }
     }
-    assert!(kills >= 2, "the tournament finished before it could be killed twice");
-    let st = arbiter().args(["tournament", "resume", "-q"]).arg(&out).status().unwrap();
+    assert!(
+        kills >= 2,
+        "the tournament finished before it could be killed twice"
+    );
+    let st = arbiter()
+        .args(["tournament", "resume", "-q"])
+        .arg(&out)
+        .status()
+        .unwrap();
     assert!(st.success());
 
     let killed_report = report_json(&out);
@@ -109,7 +120,11 @@ fn child_done(out: &std::path::Path) -> bool {
     if !out.join("tournament.db").exists() {
         return false;
     }
-    let o = arbiter().args(["tournament", "status", "--json"]).arg(out).output().unwrap();
+    let o = arbiter()
+        .args(["tournament", "status", "--json"])
+        .arg(out)
+        .output()
+        .unwrap();
     let v: serde_json::Value = match serde_json::from_slice(&o.stdout) {
         Ok(v) => v,
         Err(_) => return false,
@@ -129,10 +144,21 @@ fn a_bot_failing_every_game_does_not_delay_the_others() {
         ("flooder", "6 flood"),
         ("garbler", "7 garbage"),
     ];
-    let text = config(8, "round-robin", 2, 1, "move_ms = 400\nhandshake_ms = 2000", &bots);
+    let text = config(
+        8,
+        "round-robin",
+        2,
+        1,
+        "move_ms = 400\nhandshake_ms = 2000",
+        &bots,
+    );
     let cfg = write_config(tmp.path(), &text);
     let t0 = Instant::now();
-    let st = arbiter().args(["tournament", "-q", "-j", "2"]).arg(&cfg).status().unwrap();
+    let st = arbiter()
+        .args(["tournament", "-q", "-j", "2"])
+        .arg(&cfg)
+        .status()
+        .unwrap();
     let wall = t0.elapsed();
     assert!(st.success());
     let rep = report_json(&tmp.path().join("out"));
@@ -142,7 +168,12 @@ fn a_bot_failing_every_game_does_not_delay_the_others() {
     let mut bad_ms = Vec::new();
     let mut culprits: Vec<String> = Vec::new();
     for g in rep["games"].as_array().unwrap() {
-        let seats: Vec<&str> = g["seats"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+        let seats: Vec<&str> = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
         let r = &g["result"];
         let wall_ms = r["wall_ms"].as_f64().unwrap();
         let culprit = r["culprit"].as_u64().map(|c| seats[c as usize]);
@@ -162,7 +193,10 @@ fn a_bot_failing_every_game_does_not_delay_the_others() {
                 "hanger" | "flooder" => ["move_time"].as_slice(),
                 _ => ["malformed_output"].as_slice(),
             };
-            assert!(want.contains(&r["reason_code"].as_str().unwrap()), "{who}: {g}");
+            assert!(
+                want.contains(&r["reason_code"].as_str().unwrap()),
+                "{who}: {g}"
+            );
             bad_ms.push(wall_ms);
             // A game ends within the culprit's own limit (400 ms a move) plus handshake and
             // generous slack for a loaded machine; nothing waits on another game.
@@ -184,14 +218,23 @@ fn a_bot_failing_every_game_does_not_delay_the_others() {
     let count = |s: &serde_json::Value, k: &str| {
         s["seats"][0][k].as_array().unwrap().len() + s["seats"][1][k].as_array().unwrap().len()
     };
-    for (b, column) in [("crasher", "errors"), ("hanger", "timeouts"), ("flooder", "timeouts"), ("garbler", "violations")] {
+    for (b, column) in [
+        ("crasher", "errors"),
+        ("hanger", "timeouts"),
+        ("flooder", "timeouts"),
+        ("garbler", "violations"),
+    ] {
         let blamed = culprits.iter().filter(|c| *c == b).count();
         assert!(blamed > 0, "{b}");
         assert_eq!(count(&of(b), column), blamed, "{b}");
     }
     for b in ["good1", "good2", "good3"] {
         let s = of(b);
-        assert_eq!(count(&s, "errors") + count(&s, "timeouts") + count(&s, "violations"), 0, "{b}");
+        assert_eq!(
+            count(&s, "errors") + count(&s, "timeouts") + count(&s, "violations"),
+            0,
+            "{b}"
+        );
     }
 }
 
@@ -200,32 +243,62 @@ fn a_new_submission_replays_only_its_games() {
     let tmp = tempfile::tempdir().unwrap();
     let text = config(8, "round-robin", 2, 9, "move_ms = 3000", &BOTS[..4]);
     let cfg = write_config(tmp.path(), &text);
-    assert!(arbiter().args(["tournament", "-q"]).arg(&cfg).status().unwrap().success());
+    assert!(arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap()
+        .success());
     let out = tmp.path().join("out");
     let before = report_json(&out);
     assert_eq!(before["done"], 12);
     // r2 is replaced by a bot that crashes.
     let cmd = format!("{} 8 2 crash", rbot().display());
-    let st = arbiter().args(["tournament", "submit", "-q"]).arg(&out).args(["r2", &cmd]).status().unwrap();
+    let st = arbiter()
+        .args(["tournament", "submit", "-q"])
+        .arg(&out)
+        .args(["r2", &cmd])
+        .status()
+        .unwrap();
     assert!(st.success());
     let after = report_json(&out);
     assert_eq!(after["done"], 12, "standings count latest versions only");
-    let r2v: Vec<i64> = after["bots"].as_array().unwrap().iter().filter(|b| b["bot"] == "r2").map(|b| b["version"].as_i64().unwrap()).collect();
+    let r2v: Vec<i64> = after["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["bot"] == "r2")
+        .map(|b| b["version"].as_i64().unwrap())
+        .collect();
     assert_eq!(r2v, vec![2]);
     // Games without r2 are the same rows (same ids) as before; r2's games are new ones.
     let ids = |r: &serde_json::Value, with_r2: bool| -> BTreeSet<i64> {
-        r["games"].as_array().unwrap().iter()
+        r["games"]
+            .as_array()
+            .unwrap()
+            .iter()
             .filter(|g| g["seats"].as_array().unwrap().iter().any(|s| s == "r2") == with_r2)
-            .map(|g| g["id"].as_i64().unwrap()).collect()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect()
     };
     assert_eq!(ids(&before, false), ids(&after, false));
     assert!(ids(&before, true).is_disjoint(&ids(&after, true)));
     assert_eq!(ids(&after, true).len(), 6);
-    let r2 = after["standings"]["rows"].as_array().unwrap().iter().find(|r| r["bot"] == "r2").unwrap().clone();
+    let r2 = after["standings"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["bot"] == "r2")
+        .unwrap()
+        .clone();
     assert_eq!(r2["match_points"], 0);
     assert_eq!(r2["losses"], 6);
     // The database holds 18 played games in all: 6 of them no longer count.
-    let o = arbiter().args(["tournament", "status", "--json"]).arg(&out).output().unwrap();
+    let o = arbiter()
+        .args(["tournament", "status", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rows_by_state"]["done"], 18);
 }
@@ -235,7 +308,12 @@ fn the_site_works_without_a_server() {
     let tmp = tempfile::tempdir().unwrap();
     let text = config(6, "round-robin", 2, 2, "", &BOTS[..3]);
     let cfg = write_config(tmp.path(), &text);
-    assert!(arbiter().args(["tournament", "-q"]).arg(&cfg).status().unwrap().success());
+    assert!(arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap()
+        .success());
     let player = tmp.path().join("player.html");
     std::fs::write(&player, "<!doctype html><title>fake player</title>").unwrap();
     let site = tmp.path().join("site");
@@ -250,11 +328,15 @@ fn the_site_works_without_a_server() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("<svg") && index.contains("Crosstable") && index.contains("bots/first.html"));
+    assert!(
+        index.contains("<svg") && index.contains("Crosstable") && index.contains("bots/first.html")
+    );
     assert!(site.join("player.html").is_file());
     for b in ["first", "r1", "r2"] {
         let page = std::fs::read_to_string(site.join(format!("bots/{b}.html"))).unwrap();
-        assert!(page.contains("offensive") && page.contains("defensive") && page.contains("win rate"));
+        assert!(
+            page.contains("offensive") && page.contains("defensive") && page.contains("win rate")
+        );
     }
     let rep = report_json(&tmp.path().join("out"));
     for g in rep["games"].as_array().unwrap() {
@@ -263,15 +345,27 @@ fn the_site_works_without_a_server() {
         assert!(page.contains("../player.html") && page.contains(&format!("game-{id:06}.js")));
         assert!(!page.contains("fetch("), "file:// pages cannot fetch");
         let js = std::fs::read_to_string(site.join(format!("games/game-{id:06}.js"))).unwrap();
-        let json = js.strip_prefix("window.ARBITER_REPLAY = ").unwrap().trim_end().trim_end_matches(';');
+        let json = js
+            .strip_prefix("window.ARBITER_REPLAY = ")
+            .unwrap()
+            .trim_end()
+            .trim_end_matches(';');
         arbiter_engine::replay::Replay::read(json).unwrap();
     }
     // CSV agrees with JSON.
-    let o = arbiter().args(["tournament", "report", "--csv"]).arg(tmp.path().join("out")).output().unwrap();
+    let o = arbiter()
+        .args(["tournament", "report", "--csv"])
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
     let csv = String::from_utf8(o.stdout).unwrap();
     assert_eq!(csv.lines().count(), 4);
     let top = &rep["standings"]["rows"][0];
-    assert!(csv.lines().nth(1).unwrap().starts_with(&format!("1,{},", top["bot"].as_str().unwrap())));
+    assert!(csv
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with(&format!("1,{},", top["bot"].as_str().unwrap())));
 }
 
 /// The size bar: 40 fast bots, double round robin of 16 x 16 Reversi (3,120 games),
@@ -281,26 +375,50 @@ fn the_site_works_without_a_server() {
 #[ignore]
 fn forty_bots_double_round_robin_of_16x16_reversi() {
     let tmp = tempfile::tempdir().unwrap();
-    let names: Vec<(String, String)> = (0..40).map(|i| (format!("bot{i:02}"), format!("{}", i * 7 + 1))).collect();
-    let bots: Vec<(&str, &str)> = names.iter().map(|(n, a)| (n.as_str(), a.as_str())).collect();
+    let names: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("bot{i:02}"), format!("{}", i * 7 + 1)))
+        .collect();
+    let bots: Vec<(&str, &str)> = names
+        .iter()
+        .map(|(n, a)| (n.as_str(), a.as_str()))
+        .collect();
     let text = config(16, "double-round-robin", 2, 40, "move_ms = 5000", &bots);
     let cfg = write_config(tmp.path(), &text);
     let t0 = std::time::Instant::now();
-    let st = arbiter().args(["tournament", "-q"]).arg(&cfg).status().unwrap();
+    let st = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap();
     let played = t0.elapsed();
     assert!(st.success());
     let out = tmp.path().join("out");
     let t1 = std::time::Instant::now();
-    let o = arbiter().args(["tournament", "report", "--html"]).arg(tmp.path().join("site")).arg(&out).output().unwrap();
+    let o = arbiter()
+        .args(["tournament", "report", "--html"])
+        .arg(tmp.path().join("site"))
+        .arg(&out)
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let site_time = t1.elapsed();
     let rep = report_json(&out);
     assert_eq!(rep["scheduled"], 3120);
     assert_eq!(rep["done"], 3120);
-    let normal = rep["games"].as_array().unwrap().iter().filter(|g| g["result"]["reason_code"] == "normal").count();
+    let normal = rep["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["result"]["reason_code"] == "normal")
+        .count();
     assert_eq!(normal, 3120, "fast bots never fail");
     assert!(tmp.path().join("site/games/game-003120.html").is_file());
-    let mp: u64 = rep["standings"]["rows"].as_array().unwrap().iter().map(|r| r["match_points"].as_u64().unwrap()).sum();
+    let mp: u64 = rep["standings"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["match_points"].as_u64().unwrap())
+        .sum();
     eprintln!(
         "40-bot double round robin: 3120 games in {:.1} s ({:.1} games/s), site in {:.1} s, match points total {mp}",
         played.as_secs_f64(),

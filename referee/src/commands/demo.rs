@@ -88,13 +88,19 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
     let samples_dir = build_samples()?;
     let builtin = builtin_available();
     if !builtin {
-        eprintln!("note: this arbiter has no built-in bots (`arbiter bot`); using sample bots only");
+        eprintln!(
+            "note: this arbiter has no built-in bots (`arbiter bot`); using sample bots only"
+        );
     }
     let player = a.player.clone().or_else(html::find_player);
     let site = out.join("site");
     std::fs::create_dir_all(&site)?;
     let mut sections = Vec::new();
-    for g in GAMES.iter().filter(|g| a.only.as_ref().map_or(true, |o| o.iter().any(|x| x == g.key))) {
+    for g in GAMES.iter().filter(|g| {
+        a.only
+            .as_ref()
+            .map_or(true, |o| o.iter().any(|x| x == g.key))
+    }) {
         let mut bots: Vec<(String, String)> = Vec::new();
         if builtin {
             for b in g.builtin {
@@ -110,7 +116,10 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
                 let p = dir.join(bin);
                 if p.is_file() {
                     let cmd = format!("{} {args}", shell_words::quote(&p.display().to_string()));
-                    bots.push((format!("sample-{}", bin.replace('_', "-")), cmd.trim().to_string()));
+                    bots.push((
+                        format!("sample-{}", bin.replace('_', "-")),
+                        cmd.trim().to_string(),
+                    ));
                 }
             }
         }
@@ -126,7 +135,10 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
             g.title, a.games, g.game_toml, g.limits
         );
         for (name, cmd) in &bots {
-            toml.push_str(&format!("[[bots]]\nname = \"{name}\"\ncommand = {}\n", toml_string(cmd)));
+            toml.push_str(&format!(
+                "[[bots]]\nname = \"{name}\"\ncommand = {}\n",
+                toml_string(cmd)
+            ));
         }
         let cfg = dir.join("tournament.toml");
         std::fs::write(&cfg, toml)?;
@@ -137,17 +149,26 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
         eprintln!("   {} games in {:.1} s", s.played, s.wall.as_secs_f64());
         let report = Report::build(&t)?;
         print!("{}", crate::tournament::report::terminal::render(&report));
-        html::write_site(&report, &t.resolved.output, &site.join(g.key), player.as_deref())?;
+        html::write_site(
+            &report,
+            &t.resolved.output,
+            &site.join(g.key),
+            player.as_deref(),
+        )?;
         sections.push((g.key, g.title, report));
     }
     if sections.is_empty() {
-        anyhow::bail!("no game could be played: neither built-in bots nor sample bots are available");
+        anyhow::bail!(
+            "no game could be played: neither built-in bots nor sample bots are available"
+        );
     }
     write_front_page(&site, &sections)?;
     let index = site.join("index.html");
     println!("site: {}", index.display());
     if player.is_none() {
-        println!("(no web player found: build it with scripts/build-web.sh for replays in the browser)");
+        println!(
+            "(no web player found: build it with scripts/build-web.sh for replays in the browser)"
+        );
     }
     if a.no_serve {
         return Ok(ExitCode::SUCCESS);
@@ -182,7 +203,11 @@ fn build_samples() -> anyhow::Result<Option<PathBuf>> {
         _ => {}
     }
     let bin = bots.join("bin");
-    Ok(if bin.is_dir() { Some(bin.canonicalize()?) } else { None })
+    Ok(if bin.is_dir() {
+        Some(bin.canonicalize()?)
+    } else {
+        None
+    })
 }
 
 fn builtin_available() -> bool {
@@ -200,7 +225,12 @@ fn builtin_available() -> bool {
 fn write_front_page(site: &Path, sections: &[(&str, &str, Report)]) -> anyhow::Result<()> {
     let mut h = String::from("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>arbiter demo</title><style>body{font-family:system-ui,sans-serif;max-width:900px;margin:2em auto;padding:0 1em}li{margin:.4em 0}</style></head><body><h1>arbiter demo</h1><p>One short round robin per game. Each links to its standings, crosstable, ratings, per-bot statistics and every game in the replay player.</p><ul>");
     for (key, title, r) in sections {
-        let leader = r.standings.rows.first().map(|x| x.bot.as_str()).unwrap_or("-");
+        let leader = r
+            .standings
+            .rows
+            .first()
+            .map(|x| x.bot.as_str())
+            .unwrap_or("-");
         h.push_str(&format!(
             "<li><a href=\"{key}/index.html\">{}</a>: {} bots, {} games, leader {}</li>",
             html::esc(title),
@@ -252,14 +282,38 @@ fn answer(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     let method = parts.next().unwrap_or("");
     let target = parts.next().unwrap_or("/");
     if method != "GET" && method != "HEAD" {
-        return respond(&mut stream, "405 Method Not Allowed", "text/plain", b"method not allowed\n", method == "HEAD");
+        return respond(
+            &mut stream,
+            "405 Method Not Allowed",
+            "text/plain",
+            b"method not allowed\n",
+            method == "HEAD",
+        );
     }
     match resolve(root, target) {
         Some(path) => match std::fs::read(&path) {
-            Ok(body) => respond(&mut stream, "200 OK", content_type(&path), &body, method == "HEAD"),
-            Err(_) => respond(&mut stream, "404 Not Found", "text/plain", b"not found\n", method == "HEAD"),
+            Ok(body) => respond(
+                &mut stream,
+                "200 OK",
+                content_type(&path),
+                &body,
+                method == "HEAD",
+            ),
+            Err(_) => respond(
+                &mut stream,
+                "404 Not Found",
+                "text/plain",
+                b"not found\n",
+                method == "HEAD",
+            ),
         },
-        None => respond(&mut stream, "404 Not Found", "text/plain", b"not found\n", method == "HEAD"),
+        None => respond(
+            &mut stream,
+            "404 Not Found",
+            "text/plain",
+            b"not found\n",
+            method == "HEAD",
+        ),
     }
 }
 
@@ -314,7 +368,13 @@ fn content_type(p: &Path) -> &'static str {
     }
 }
 
-fn respond(s: &mut TcpStream, status: &str, ctype: &str, body: &[u8], head: bool) -> std::io::Result<()> {
+fn respond(
+    s: &mut TcpStream,
+    status: &str,
+    ctype: &str,
+    body: &[u8],
+    head: bool,
+) -> std::io::Result<()> {
     write!(
         s,
         "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",

@@ -165,6 +165,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
     let slots = slot_cores(&cpus, concurrency);
     let replay_dir = store.dir.join("replays");
     std::fs::create_dir_all(&replay_dir)?;
+    remove_partial_files(&replay_dir);
     let scratch_root =
         std::env::temp_dir().join(format!("arbiter-tournament-{}", std::process::id()));
 
@@ -346,6 +347,23 @@ fn save(
         replay: Some(format!("replays/{name}")),
         finished_at: game::now_utc(),
     })
+}
+
+/// Temporary files of games that were in flight when an earlier run was killed.
+fn remove_partial_files(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let partial = name
+            .to_str()
+            .and_then(|n| n.rsplit('.').next())
+            .is_some_and(|ext| ext.starts_with("tmp"));
+        if partial {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// A file appears whole or not at all.

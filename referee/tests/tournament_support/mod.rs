@@ -31,7 +31,14 @@ pub fn arbiter() -> Command {
 }
 
 /// A Reversi tournament of fixture bots: `bots` are (name, extra args after SIZE).
-pub fn config(size: u8, format: &str, gpp: usize, seed: u64, limits: &str, bots: &[(&str, &str)]) -> String {
+pub fn config(
+    size: u8,
+    format: &str,
+    gpp: usize,
+    seed: u64,
+    limits: &str,
+    bots: &[(&str, &str)],
+) -> String {
     let mut s = format!(
         "name = \"test\"\nseed = {seed}\nformat = \"{format}\"\ngames_per_pairing = {gpp}\noutput = \"out\"\n[game]\nname = \"reversi\"\nsize = {size}\n[limits]\n{limits}\n"
     );
