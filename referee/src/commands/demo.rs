@@ -45,6 +45,8 @@ struct DemoGame {
     builtin: &'static [&'static str],
     /// Sample bots: binary in bots/bin and its arguments.
     samples: &'static [(&'static str, &'static str)],
+    /// Python sample bots in bots/python and their arguments.
+    python: &'static [(&'static str, &'static str)],
 }
 
 const GAMES: [DemoGame; 3] = [
@@ -55,6 +57,7 @@ const GAMES: [DemoGame; 3] = [
         limits: "move_ms = 2000\ngame_ms = 60000",
         builtin: &["random", "1", "2", "3"],
         samples: &[("reversi_random", "8"), ("reversi_greedy", "8")],
+        python: &[("reversi_greedy.py", "8")],
     },
     DemoGame {
         key: "gomoku",
@@ -63,6 +66,7 @@ const GAMES: [DemoGame; 3] = [
         limits: "move_ms = 2000\ngame_ms = 60000",
         builtin: &["random", "1", "2"],
         samples: &[("gomocup_random", ""), ("gomocup_greedy", "")],
+        python: &[("gomocup_greedy.py", "")],
     },
     DemoGame {
         key: "duel2048",
@@ -71,6 +75,7 @@ const GAMES: [DemoGame; 3] = [
         limits: "game_ms = 5000",
         builtin: &["random", "1", "2"],
         samples: &[("duel_random", ""), ("duel_greedy", "")],
+        python: &[("duel_greedy.py", "")],
     },
 ];
 
@@ -120,6 +125,21 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
                         format!("sample-{}", bin.replace('_', "-")),
                         cmd.trim().to_string(),
                     ));
+                }
+            }
+        }
+        let python = Path::new("bots/python");
+        if python.is_dir() && python3_available() {
+            for (file, args) in g.python {
+                let p = python.join(file);
+                if p.is_file() {
+                    let p = p.canonicalize()?;
+                    let cmd = format!(
+                        "python3 {} {args}",
+                        shell_words::quote(&p.display().to_string())
+                    );
+                    let stem = file.trim_end_matches(".py").replace('_', "-");
+                    bots.push((format!("sample-py-{stem}"), cmd.trim().to_string()));
                 }
             }
         }
@@ -208,6 +228,15 @@ fn build_samples() -> anyhow::Result<Option<PathBuf>> {
     } else {
         None
     })
+}
+
+fn python3_available() -> bool {
+    Command::new("python3")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 fn builtin_available() -> bool {

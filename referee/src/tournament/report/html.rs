@@ -125,10 +125,13 @@ fn index(r: &Report) -> String {
     let mut h = head(&title(r));
     let _ = write!(
         h,
-        "<h1>{}</h1><p class=small>{} &middot; {:?} &middot; {} games per pairing &middot; seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
+        "<h1>{}</h1><p class=small>{} &middot; {} &middot; {} games per pairing &middot; seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
         esc(&title(r)),
         esc(&serde_json::to_string(&r.game).unwrap_or_default()),
-        r.format,
+        serde_json::to_value(r.format)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
         r.games_per_pairing,
         r.seed,
         r.done,
@@ -169,7 +172,7 @@ fn index(r: &Report) -> String {
         .iter()
         .filter_map(|row| r.standings.bots.iter().position(|b| *b == row.bot))
         .collect();
-    h.push_str("<h2>Crosstable</h2><p class=small>Row bot's points against the column bot (games in brackets).</p><table class=x><tr><th></th>");
+    h.push_str("<h2>Crosstable</h2><p class=small>Points of the row bot against the column bot / games played (hover for wins-draws-losses).</p><table class=x><tr><th></th>");
     for (k, _) in order.iter().enumerate() {
         let _ = write!(h, "<th>{}</th>", k + 1);
     }
@@ -480,7 +483,7 @@ fn game_page(r: &Report, g: &GameRow, replay: Option<&str>, has_player: bool, js
         let _ = write!(
             h,
             "<iframe id=player src=\"../player.html\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"replay player\"></iframe>\
-<div class=ctl><button id=first>&#x23EE;</button><button id=prev>&#x25C0;</button><button id=play>&#x25B6;&#x23F8;</button><button id=next>&#x25B6;</button><button id=last>&#x23ED;</button> frame <span id=frame>-</span></div>\
+<div class=ctl><button id=first title=start>|&lt;</button><button id=prev title=back>&lt;</button><button id=play>play / pause</button><button id=next title=forward>&gt;</button><button id=last title=end>&gt;|</button> frame <span id=frame>-</span></div>\
 <script src=\"{}\"></script>{PLAYER_SCRIPT}",
             esc(js)
         );

@@ -77,7 +77,7 @@ impl Report {
                 let i = names.iter().position(|n| *n == row.bot)?;
                 Some(RatingRow {
                     bot: row.bot.clone(),
-                    elo: fit.elo.get(i).copied().unwrap_or(0.0),
+                    elo: terminal::tidy(fit.elo.get(i).copied().unwrap_or(0.0)),
                     ci95: fit.ci95.get(i).copied().unwrap_or(0.0),
                     games: row.games,
                 })

@@ -49,9 +49,18 @@ pub fn render(r: &Report) -> String {
             ),
             format!("{}-{}-{}", row.wins, row.draws, row.losses),
             row.game_points,
-            format!("{elo:+.0} ± {ci:.0}"),
+            format!("{:+.0} ± {ci:.0}", tidy(elo)),
             failures
         ));
     }
     out
+}
+
+/// Keeps "-0" out of tables: differences far below a rating point are noise of the fit.
+pub fn tidy(x: f64) -> f64 {
+    if x.abs() < 1e-6 {
+        0.0
+    } else {
+        x
+    }
 }
