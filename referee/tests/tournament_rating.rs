@@ -266,3 +266,28 @@ fn match_points_follow_seed_001() {
         }
     }
 }
+
+#[test]
+fn glicko2_one_game_follows_glickmans_formulas() {
+    // Two fresh players (1500, RD 350); the first wins. Glickman's step formulas, with the
+    // volatility left at 0.06 (it moves by far less than a rating point here).
+    let g = arbiter::tournament::rating::glicko2(2, &[(0, 1, 1.0)]);
+    let scale = 173.7178;
+    let phi: f64 = 350.0 / scale;
+    let gphi = 1.0 / (1.0 + 3.0 * phi * phi / std::f64::consts::PI.powi(2)).sqrt();
+    let v = 1.0 / (gphi * gphi * 0.25);
+    let phi_star = (phi * phi + 0.06f64 * 0.06).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = phi_new * phi_new * gphi * 0.5;
+    let rating = 1500.0 + scale * mu_new;
+    assert!((g[0].0 - rating).abs() < 1.0, "{} vs {rating}", g[0].0);
+    assert!(
+        (g[0].1 - scale * phi_new).abs() < 1.0,
+        "{} vs {}",
+        g[0].1,
+        scale * phi_new
+    );
+    // The loser mirrors the winner.
+    assert!((g[0].0 - 1500.0 + g[1].0 - 1500.0).abs() < 1e-6);
+    assert!((g[0].1 - g[1].1).abs() < 1e-6);
+}

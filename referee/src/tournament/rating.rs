@@ -300,3 +300,30 @@ pub fn normal_cdf(x: f64) -> f64 {
         0.5 * (1.0 - erf)
     }
 }
+
+/// Glicko-2 (the skillratings crate), as a second opinion next to the maximum-likelihood fit:
+/// games are applied one at a time in schedule order (game id), so the result does not depend
+/// on which game happened to finish first. Returns (rating, deviation) per bot, starting from
+/// 1500 / 350.
+pub fn glicko2(n: usize, games: &[(usize, usize, f64)]) -> Vec<(f64, f64)> {
+    use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+    use skillratings::Outcomes;
+    let config = Glicko2Config::new();
+    let mut r = vec![Glicko2Rating::new(); n];
+    for &(i, j, s) in games {
+        if i == j || i >= n || j >= n {
+            continue;
+        }
+        let outcome = if s > 0.75 {
+            Outcomes::WIN
+        } else if s < 0.25 {
+            Outcomes::LOSS
+        } else {
+            Outcomes::DRAW
+        };
+        let (a, b) = glicko2(&r[i], &r[j], &outcome, &config);
+        r[i] = a;
+        r[j] = b;
+    }
+    r.iter().map(|x| (x.rating, x.deviation)).collect()
+}

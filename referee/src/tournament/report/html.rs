@@ -137,14 +137,16 @@ fn index(r: &Report) -> String {
         r.done,
         r.scheduled
     );
-    h.push_str("<h2>Standings</h2><table><tr><th>#</th><th class=l>bot</th><th>version</th><th>match points</th><th>matches W-D-L</th><th>games</th><th>W-D-L</th><th>game points</th><th>Elo</th><th>95%</th></tr>");
+    h.push_str("<h2>Standings</h2><table><tr><th>#</th><th class=l>bot</th><th>version</th><th>match points</th><th>matches W-D-L</th><th>games</th><th>W-D-L</th><th>game points</th><th>Elo</th><th>95%</th><th>Glicko-2</th><th>RD</th></tr>");
     for row in &r.standings.rows {
-        let (elo, ci) = r
+        let (elo, ci, g, rd) = r
             .rating_of(&row.bot)
-            .map_or((0.0, 0.0), |x| (x.elo, x.ci95));
+            .map_or((0.0, 0.0, 1500.0, 350.0), |x| {
+                (x.elo, x.ci95, x.glicko2, x.glicko2_rd)
+            });
         let _ = write!(
             h,
-            "<tr><td>{}</td><td class=l><a href=\"bots/{}.html\">{}</a></td><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{}</td><td>{}-{}-{}</td><td>{}</td><td>{:+.0}</td><td>&plusmn;{:.0}</td></tr>",
+            "<tr><td>{}</td><td class=l><a href=\"bots/{}.html\">{}</a></td><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{}</td><td>{}-{}-{}</td><td>{}</td><td>{:+.0}</td><td>&plusmn;{:.0}</td><td>{:.0}</td><td>{:.0}</td></tr>",
             row.rank,
             esc(&row.bot),
             esc(&row.bot),
@@ -159,10 +161,12 @@ fn index(r: &Report) -> String {
             row.losses,
             row.game_points,
             elo,
-            ci
+            ci,
+            g,
+            rd
         );
     }
-    h.push_str("</table><p class=small>Match points per pairing (seed 001): more games won = 3, equal = 1. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information.</p>");
+    h.push_str("</table><p class=small>Match points per pairing (seed 001): more games won = 3, equal = 1. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information. Glicko-2: games applied in schedule order from 1500, RD = rating deviation.</p>");
     h.push_str("<h2>Ratings</h2>");
     h.push_str(&rating_chart(r));
     // Crosstable in standings order.

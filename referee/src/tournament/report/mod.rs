@@ -19,6 +19,9 @@ pub struct RatingRow {
     pub elo: f64,
     pub ci95: f64,
     pub games: u32,
+    /// Glicko-2 rating and deviation (games applied in schedule order).
+    pub glicko2: f64,
+    pub glicko2_rd: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -55,6 +58,25 @@ impl Report {
         let outcomes = Outcome::from_rows(&done);
         let standings = standings::compute(&names, &outcomes);
         let mut results = Results::new(names.len());
+        let mut sequence = Vec::new();
+        let mut by_id: Vec<&GameRow> = done.iter().collect();
+        by_id.sort_by_key(|g| g.id);
+        for g in by_id {
+            let (Some(a), Some(b), Some(r)) = (
+                names.iter().position(|n| *n == g.seats[0]),
+                names.iter().position(|n| *n == g.seats[1]),
+                g.result.as_ref(),
+            ) else {
+                continue;
+            };
+            let s = match r.winner {
+                None => 0.5,
+                Some(0) => 1.0,
+                Some(_) => 0.0,
+            };
+            sequence.push((a, b, s));
+        }
+        let glicko = rating::glicko2(names.len(), &sequence);
         for o in &outcomes {
             let (Some(a), Some(b)) = (
                 names.iter().position(|n| *n == o.seats[0]),
@@ -80,6 +102,8 @@ impl Report {
                     elo: terminal::tidy(fit.elo.get(i).copied().unwrap_or(0.0)),
                     ci95: fit.ci95.get(i).copied().unwrap_or(0.0),
                     games: row.games,
+                    glicko2: glicko.get(i).map_or(1500.0, |g| g.0),
+                    glicko2_rd: glicko.get(i).map_or(350.0, |g| g.1),
                 })
             })
             .collect();
@@ -116,14 +140,16 @@ impl Report {
     /// The standings as CSV (one row per bot, in rank order).
     pub fn standings_csv(&self) -> String {
         let mut out = String::from(
-            "rank,bot,version,match_points,matches_won,matches_drawn,matches_lost,games,wins,draws,losses,game_points,elo,elo_ci95\n",
+            "rank,bot,version,match_points,matches_won,matches_drawn,matches_lost,games,wins,draws,losses,game_points,elo,elo_ci95,glicko2,glicko2_rd\n",
         );
         for r in &self.standings.rows {
-            let (elo, ci) = self
+            let (elo, ci, g, rd) = self
                 .rating_of(&r.bot)
-                .map_or((0.0, 0.0), |x| (x.elo, x.ci95));
+                .map_or((0.0, 0.0, 1500.0, 350.0), |x| {
+                    (x.elo, x.ci95, x.glicko2, x.glicko2_rd)
+                });
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1}\n",
                 r.rank,
                 csv_field(&r.bot),
                 self.version_of(&r.bot),
@@ -137,7 +163,9 @@ impl Report {
                 r.losses,
                 r.game_points,
                 elo,
-                ci
+                ci,
+                g,
+                rd
             ));
         }
         out
