@@ -209,6 +209,7 @@ fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
         concurrency: flags.concurrency,
         quiet: flags.quiet,
         max_games: None,
+        share_cores: None,
     };
     let s: RunSummary = runner::run(&mut t.store, &t.resolved, &opts)?;
     if !flags.quiet {

@@ -34,6 +34,9 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Stop after this many games (tests and benchmarks).
     pub max_games: Option<usize>,
+    /// `Some(true)`: both bots of a game share one core; `Some(false)`: each bot its own core
+    /// (cores are reused when there are too few); `None`: decide as the module says.
+    pub share_cores: Option<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -88,12 +91,22 @@ pub fn bot_spec(v: &Version, r: &Resolved) -> anyhow::Result<BotSpec> {
 }
 
 /// Cores of each game slot.
-pub fn slot_cores(cpus: &[usize], concurrency: usize) -> Vec<[Option<usize>; 2]> {
+pub fn slot_cores(
+    cpus: &[usize],
+    concurrency: usize,
+    share: Option<bool>,
+) -> Vec<[Option<usize>; 2]> {
+    let n = cpus.len();
+    let share = share.unwrap_or(n < 2 * concurrency);
     (0..concurrency)
-        .map(|k| match cpus.len() {
-            0 => [None, None],
-            n if n >= 2 * concurrency => [Some(cpus[2 * k]), Some(cpus[2 * k + 1])],
-            n => [Some(cpus[k % n]), Some(cpus[k % n])],
+        .map(|k| {
+            if n == 0 {
+                [None, None]
+            } else if share {
+                [Some(cpus[k % n]), Some(cpus[k % n])]
+            } else {
+                [Some(cpus[(2 * k) % n]), Some(cpus[(2 * k + 1) % n])]
+            }
         })
         .collect()
 }
@@ -162,7 +175,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
         .unwrap_or(cpus.len().max(1))
         .max(1)
         .min(total.max(1));
-    let slots = slot_cores(&cpus, concurrency);
+    let slots = slot_cores(&cpus, concurrency, opts.share_cores);
     let replay_dir = store.dir.join("replays");
     std::fs::create_dir_all(&replay_dir)?;
     remove_partial_files(&replay_dir);
@@ -174,11 +187,9 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
     } else {
         let b = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
         b.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta}  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+            ProgressStyle::with_template("[{bar:25}] {pos}/{len} games, ETA {eta} | {wide_msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
         );
         b
     };
@@ -308,11 +319,13 @@ fn tally(points: &mut BTreeMap<String, f64>, seats: &[String; 2], winner: Option
 fn leaders(points: &BTreeMap<String, f64>) -> String {
     let mut v: Vec<(&String, &f64)> = points.iter().collect();
     v.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
-    v.iter()
+    let top = v
+        .iter()
         .take(3)
         .map(|(n, p)| format!("{n} {p}"))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    format!("top: {top}")
 }
 
 /// Writes the replay (temporary file, then rename) and reduces the game to its row.
