@@ -291,3 +291,28 @@ fn glicko2_one_game_follows_glickmans_formulas() {
     assert!((g[0].0 - 1500.0 + g[1].0 - 1500.0).abs() < 1e-6);
     assert!((g[0].1 - g[1].1).abs() < 1e-6);
 }
+
+#[test]
+fn two_hundred_bots_fit_quickly_and_recover_the_order() {
+    // Bot k has true strength 4k Elo; every pair plays 2 games with the expected score rounded
+    // to the nearest half point. The fit must keep the order of well-separated bots.
+    let n = 200;
+    let mut r = Results::new(n);
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let p = expected(4.0 * i as f64, 4.0 * j as f64);
+            for _ in 0..2 {
+                r.add(i, j, (p * 2.0).round() / 2.0);
+            }
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let f = fit(&r, 1.0);
+    eprintln!(
+        "200-bot fit: {:?}, {} iterations",
+        t0.elapsed(),
+        f.iterations
+    );
+    assert!(f.elo[n - 1] > f.elo[n / 2] && f.elo[n / 2] > f.elo[0]);
+    assert!(f.ci95.iter().all(|c| c.is_finite() && *c > 0.0));
+}

@@ -426,3 +426,44 @@ fn forty_bots_double_round_robin_of_16x16_reversi() {
         site_time.as_secs_f64()
     );
 }
+
+#[test]
+fn a_failing_build_stops_the_tournament_and_shows_its_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(8, "round-robin", 2, 1, "", &BOTS[..2])
+        .replace("name = \"r1\"", "name = \"r1\"\nbuild = \"echo compiling r1.c; echo 'r1.c:3: error: expected ;' >&2; exit 3\"");
+    let cfg = write_config(tmp.path(), &text);
+    let o = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("build command of r1 failed")
+            && err.contains("r1.c:3: error: expected ;")
+            && err.contains("compiling r1.c"),
+        "{err}"
+    );
+    assert!(
+        !tmp.path().join("out/tournament.db").exists(),
+        "nothing stored before the build works"
+    );
+    // A second start refuses to overwrite a tournament.
+    let ok = config(8, "round-robin", 2, 1, "", &BOTS[..2]);
+    let cfg = write_config(tmp.path(), &ok);
+    assert!(arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap()
+        .success());
+    let o = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tournament resume"));
+}

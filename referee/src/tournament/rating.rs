@@ -271,18 +271,41 @@ fn solve(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     Some((0..n).map(|i| m[i][n] / m[i][i]).collect())
 }
 
+/// Gauss-Jordan on `[a | I]`: O(n³), so hundreds of bots stay fast.
 fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let n = a.len();
-    let mut cols = Vec::with_capacity(n);
-    for k in 0..n {
-        let e: Vec<f64> = (0..n).map(|i| if i == k { 1.0 } else { 0.0 }).collect();
-        cols.push(solve(a, &e)?);
+    let mut m: Vec<Vec<f64>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r = row.clone();
+            r.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            r
+        })
+        .collect();
+    for c in 0..n {
+        let p = (c..n).max_by(|&x, &y| m[x][c].abs().total_cmp(&m[y][c].abs()))?;
+        if m[p][c].abs() < 1e-300 {
+            return None;
+        }
+        m.swap(c, p);
+        let d = m[c][c];
+        for x in m[c].iter_mut() {
+            *x /= d;
+        }
+        let pivot = m[c].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != c {
+                let f = row[c];
+                if f != 0.0 {
+                    for (x, p) in row.iter_mut().zip(&pivot) {
+                        *x -= f * p;
+                    }
+                }
+            }
+        }
     }
-    Some(
-        (0..n)
-            .map(|i| (0..n).map(|j| cols[j][i]).collect())
-            .collect(),
-    )
+    Some(m.into_iter().map(|row| row[n..].to_vec()).collect())
 }
 
 /// The standard normal distribution function (Abramowitz-Stegun 7.1.26 on erf; error < 1.5e-7).

@@ -17,6 +17,9 @@ use crate::tournament::runner::write_atomic;
 use crate::tournament::stats::SeatStats;
 use crate::tournament::store::GameRow;
 
+/// Larger fields get per-bot opponent tables instead of one n x n table.
+const CROSSTABLE_MAX: usize = 60;
+
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}a{color:#0645ad}.small{font-size:.85em;color:#555}
@@ -176,37 +179,41 @@ fn index(r: &Report) -> String {
         .iter()
         .filter_map(|row| r.standings.bots.iter().position(|b| *b == row.bot))
         .collect();
-    h.push_str("<h2>Crosstable</h2><p class=small>Points of the row bot against the column bot / games played (hover for wins-draws-losses).</p><table class=x><tr><th></th>");
-    for (k, _) in order.iter().enumerate() {
-        let _ = write!(h, "<th>{}</th>", k + 1);
-    }
-    h.push_str("</tr>");
-    for (k, &i) in order.iter().enumerate() {
-        let _ = write!(
-            h,
-            "<tr><th class=l>{} {}</th>",
-            k + 1,
-            esc(&r.standings.bots[i])
-        );
-        for &j in &order {
-            if i == j {
-                h.push_str("<td class=self></td>");
-                continue;
-            }
-            let c = &r.standings.cells[i][j];
-            if c.games == 0 {
-                h.push_str("<td></td>");
-            } else {
-                let _ = write!(
-                    h,
-                    "<td title=\"{}-{}-{}\">{}<span class=small>/{}</span></td>",
-                    c.wins, c.draws, c.losses, c.points, c.games
-                );
-            }
+    if order.len() > CROSSTABLE_MAX {
+        let _ = write!(h, "<h2>Crosstable</h2><p class=small>{} bots: too many for one table; each bot's page lists its results against every opponent (and report.json holds the full crosstable).</p>", order.len());
+    } else {
+        h.push_str("<h2>Crosstable</h2><p class=small>Points of the row bot against the column bot / games played (hover for wins-draws-losses).</p><table class=x><tr><th></th>");
+        for (k, _) in order.iter().enumerate() {
+            let _ = write!(h, "<th>{}</th>", k + 1);
         }
         h.push_str("</tr>");
+        for (k, &i) in order.iter().enumerate() {
+            let _ = write!(
+                h,
+                "<tr><th class=l>{} {}</th>",
+                k + 1,
+                esc(&r.standings.bots[i])
+            );
+            for &j in &order {
+                if i == j {
+                    h.push_str("<td class=self></td>");
+                    continue;
+                }
+                let c = &r.standings.cells[i][j];
+                if c.games == 0 {
+                    h.push_str("<td></td>");
+                } else {
+                    let _ = write!(
+                        h,
+                        "<td title=\"{}-{}-{}\">{}<span class=small>/{}</span></td>",
+                        c.wins, c.draws, c.losses, c.points, c.games
+                    );
+                }
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table>");
     }
-    h.push_str("</table>");
     if order.len() <= 40 {
         h.push_str("<h2>Likelihood of superiority</h2><p class=small>Probability (%) that the row bot is stronger than the column bot.</p><table class=x><tr><th></th>");
         for (k, _) in order.iter().enumerate() {
@@ -405,6 +412,33 @@ fn bot_page(r: &Report, bot: &str) -> String {
             "<p>rank {} &middot; {} match points &middot; games {}-{}-{} &middot; {} game points &middot; Elo {:+.0} &plusmn; {:.0}</p>",
             row.rank, row.match_points, row.wins, row.draws, row.losses, row.game_points, elo, ci
         );
+    }
+    if let Some(i) = r.standings.bots.iter().position(|b| b == bot) {
+        h.push_str("<h3>Against each opponent</h3><table><tr><th class=l>opponent</th><th>games</th><th>W-D-L</th><th>points</th><th>P(stronger)</th></tr>");
+        for row in &r.standings.rows {
+            let Some(j) = r.standings.bots.iter().position(|b| *b == row.bot) else {
+                continue;
+            };
+            let Some(c) = r.standings.cells.get(i).and_then(|x| x.get(j)) else {
+                continue;
+            };
+            if i == j || c.games == 0 {
+                continue;
+            }
+            let los = r.los.get(i).and_then(|x| x.get(j)).copied().unwrap_or(0.5);
+            let _ = write!(
+                h,
+                "<tr><td class=l><a href=\"{0}.html\">{0}</a></td><td>{1}</td><td>{2}-{3}-{4}</td><td>{5}</td><td>{6:.0}%</td></tr>",
+                esc(&row.bot),
+                c.games,
+                c.wins,
+                c.draws,
+                c.losses,
+                c.points,
+                los * 100.0
+            );
+        }
+        h.push_str("</table>");
     }
     if let Some(s) = r.stats.iter().find(|s| s.bot == bot) {
         h.push_str(&seat_block(
