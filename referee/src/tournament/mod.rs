@@ -34,22 +34,24 @@ impl Tournament {
         let (file, text) = TournamentConfig::load(config_path)?;
         let base = base_dir(config_path)?;
         let resolved = file.resolve(&base)?;
-        let mut store = Store::create(&resolved.output)?;
-        store.set_meta("config", &text)?;
-        store.set_meta("config_path", &config_path.display().to_string())?;
-        store.set_meta("base_dir", &base.display().to_string())?;
-        store.set_meta("created_at", &crate::game::now_utc())?;
-        for b in &resolved.file.bots {
-            store.add_version(
-                &b.name,
-                b.command.as_deref().unwrap_or_default(),
-                b.protocol.as_deref(),
-                b.dir.as_ref().and_then(|d| d.to_str()),
-            )?;
-        }
-        let versions = store.latest_versions()?;
-        let planned = schedule::plan(&resolved, |_| true);
-        store.schedule(&planned, &versions)?;
+        let store = Store::create(&resolved.output, |store| {
+            store.set_meta("config", &text)?;
+            store.set_meta("config_path", &config_path.display().to_string())?;
+            store.set_meta("base_dir", &base.display().to_string())?;
+            store.set_meta("created_at", &crate::game::now_utc())?;
+            for b in &resolved.file.bots {
+                store.add_version(
+                    &b.name,
+                    b.command.as_deref().unwrap_or_default(),
+                    b.protocol.as_deref(),
+                    b.dir.as_ref().and_then(|d| d.to_str()),
+                )?;
+            }
+            let versions = store.latest_versions()?;
+            let planned = schedule::plan(&resolved, |_| true);
+            store.schedule(&planned, &versions)?;
+            Ok(())
+        })?;
         Ok(Tournament { store, resolved })
     }
 

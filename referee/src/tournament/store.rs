@@ -112,8 +112,14 @@ impl Store {
         dir.join(DB_FILE)
     }
 
-    /// Creates a new database; fails if one exists (a tournament is resumed, not restarted).
-    pub fn create(dir: &Path) -> anyhow::Result<Store> {
+    /// Creates a new database atomically: it is filled under a temporary name by `fill` and
+    /// renamed into place only when complete, so a tournament killed while being set up
+    /// leaves no half-made database behind. Fails if one exists (a tournament is resumed,
+    /// not restarted).
+    pub fn create(
+        dir: &Path,
+        fill: impl FnOnce(&mut Store) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Store> {
         std::fs::create_dir_all(dir)?;
         let path = Self::path_in(dir);
         if path.exists() {
@@ -123,6 +129,23 @@ impl Store {
                 dir.display()
             );
         }
+        let tmp = dir.join(format!("{DB_FILE}.creating"));
+        let _ = std::fs::remove_file(&tmp);
+        {
+            let conn = Connection::open(&tmp)?;
+            conn.execute_batch(SCHEMA)?;
+            let mut store = Store {
+                conn,
+                dir: dir.to_path_buf(),
+            };
+            fill(&mut store)?;
+            // Closing a rollback-journal database leaves one complete file.
+            store
+                .conn
+                .close()
+                .map_err(|(_, e)| anyhow::anyhow!("cannot close {}: {e}", tmp.display()))?;
+        }
+        std::fs::rename(&tmp, &path)?;
         Self::open_path(&path, dir)
     }
 
