@@ -62,7 +62,7 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
             cmd.args(["run", "-q", "-j", "2"]).arg(&cfg);
         }
         let mut child = cmd.spawn().unwrap();
-        let wait = Duration::from_millis(150 + next(&mut seed) % 900);
+        let wait = Duration::from_millis(200 + next(&mut seed) % 3000);
         let t0 = Instant::now();
         while t0.elapsed() < wait {
             if child.try_wait().unwrap().is_some() {
@@ -74,6 +74,7 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
             // SIGKILL, as `kill -9` does.
             child.kill().unwrap();
             kills += 1;
+            eprintln!("killed after {wait:?}");
         }
         let _ = child.wait();
         if child_done(&out) {
