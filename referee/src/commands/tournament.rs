@@ -40,6 +40,7 @@ pub struct RunFlags {
 pub enum TournamentCommand {
     /// Start a tournament: check the config, build the bots, store the schedule, play
     Run {
+        /// The tournament's TOML file (see tests/fixtures/tournament/example.toml)
         config: PathBuf,
         #[command(flatten)]
         run: RunFlags,
@@ -49,21 +50,27 @@ pub enum TournamentCommand {
     },
     /// Continue a stopped tournament: plays exactly the games not yet recorded
     Resume {
+        /// Output directory, database or config file
         path: PathBuf,
         #[command(flatten)]
         run: RunFlags,
     },
     /// Games played and to play
     Status {
+        /// Output directory, database or config file
         path: PathBuf,
+        /// Print JSON
         #[arg(long)]
         json: bool,
     },
     /// Standings, ratings and statistics: a table, JSON, CSV or a static HTML site
     Report {
+        /// Output directory, database or config file
         path: PathBuf,
+        /// Everything as JSON: standings, ratings, likelihood of superiority, statistics, games
         #[arg(long, conflicts_with_all = ["csv", "html"])]
         json: bool,
+        /// The standings as CSV (the site also writes games.csv)
         #[arg(long, conflicts_with = "html")]
         csv: bool,
         /// Write the site into this directory
@@ -75,9 +82,13 @@ pub enum TournamentCommand {
     },
     /// Add a new version of a bot (or a new bot); only its games are played again
     Submit {
+        /// Output directory, database or config file
         path: PathBuf,
+        /// The bot's name (a new name adds a bot)
         name: String,
+        /// Its command line, or builtin[:random|:N]
         command: String,
+        /// Its protocol (default: the game's)
         #[arg(long)]
         protocol: Option<String>,
         /// Build command to run first (in the config's directory)
