@@ -54,7 +54,7 @@ const GAMES: [DemoGame; 3] = [
         key: "reversi",
         title: "Reversi 8 x 8",
         game_toml: "name = \"reversi\"\nsize = 8",
-        limits: "move_ms = 2000\ngame_ms = 60000",
+        limits: "move_ms = 1000\ngame_ms = 30000",
         builtin: &["random", "1", "2", "3"],
         samples: &[("reversi_random", "8"), ("reversi_greedy", "8")],
         python: &[("reversi_greedy.py", "8")],
@@ -63,7 +63,7 @@ const GAMES: [DemoGame; 3] = [
         key: "gomoku",
         title: "Gomoku 15 x 15 (freestyle)",
         game_toml: "name = \"gomoku\"\nsize = 15\nrule = \"freestyle\"",
-        limits: "move_ms = 2000\ngame_ms = 60000",
+        limits: "move_ms = 1000\ngame_ms = 30000",
         builtin: &["random", "1", "2"],
         samples: &[("gomocup_random", ""), ("gomocup_greedy", "")],
         python: &[("gomocup_greedy.py", "")],
@@ -90,6 +90,7 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
     };
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let out = out.canonicalize()?;
+    let started = std::time::Instant::now();
     let samples_dir = build_samples()?;
     let builtin = builtin_available();
     if !builtin {
@@ -184,7 +185,11 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
     }
     write_front_page(&site, &sections)?;
     let index = site.join("index.html");
-    println!("site: {}", index.display());
+    println!(
+        "demo finished in {:.1} s; site: {}",
+        started.elapsed().as_secs_f64(),
+        index.display()
+    );
     if player.is_none() {
         println!(
             "(no web player found: build it with scripts/build-web.sh for replays in the browser)"
