@@ -468,3 +468,46 @@ fn a_failing_build_stops_the_tournament_and_shows_its_output() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("tournament resume"));
 }
+
+#[test]
+fn a_second_runner_on_the_same_tournament_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(
+        8,
+        "round-robin",
+        2,
+        4,
+        "move_ms = 3000",
+        &[("slow1", "1 slow"), ("slow2", "2 slow")],
+    );
+    let cfg = write_config(tmp.path(), &text);
+    let mut first = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .spawn()
+        .unwrap();
+    let out = tmp.path().join("out");
+    // Wait until the first runner has its database.
+    let t0 = Instant::now();
+    while !out.join("tournament.db").exists() && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let o = arbiter()
+        .args(["tournament", "resume", "-q"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let still_running = first.try_wait().unwrap().is_none();
+    assert!(first.wait().unwrap().success());
+    if still_running {
+        assert!(!o.status.success());
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("another arbiter"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let rep = report_json(&out);
+    assert_eq!(rep["done"], 2);
+}

@@ -125,6 +125,9 @@ struct Done {
 
 /// Plays every scheduled game between latest versions.
 pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result<RunSummary> {
+    // One runner per tournament: a second would play the same pending games. The lock goes
+    // with the process, also on `kill -9`.
+    let _lock = lock(&store.dir)?;
     store.supersede_stale()?;
     let versions = store.latest_versions()?;
     let mut specs: BTreeMap<String, BotSpec> = BTreeMap::new();
@@ -302,6 +305,23 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
         concurrency,
         wall: started.elapsed(),
         warnings,
+    })
+}
+
+/// Holds `DIR/tournament.lock` exclusively while games are played.
+pub fn lock(dir: &Path) -> anyhow::Result<nix::fcntl::Flock<std::fs::File>> {
+    let path = dir.join("tournament.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock).map_err(|_| {
+        anyhow::anyhow!(
+            "another arbiter is playing this tournament ({} is locked)",
+            path.display()
+        )
     })
 }
 
