@@ -43,6 +43,10 @@ pub enum Command {
     Logic(commands::saiblo::LogicArgs),
     /// A local Saiblo judger: run any Saiblo game logic with AI processes.
     Judge(commands::saiblo::JudgeArgs),
+    /// Round robins and gauntlets: run, resume, status, report, submit.
+    Tournament(Box<commands::tournament::TournamentArgs>),
+    /// Build the sample bots, run a short tournament per game, write and serve the site.
+    Demo(commands::demo::DemoArgs),
 }
 
 #[derive(Args, Debug)]
@@ -244,5 +248,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bot(a) => commands::bot::run(&a),
         Command::Logic(a) => commands::saiblo::run_logic(&a),
         Command::Judge(a) => commands::saiblo::run_judge(&a),
+        Command::Tournament(a) => commands::tournament::run(&a),
+        Command::Demo(a) => commands::demo::run(&a),
     }
 }

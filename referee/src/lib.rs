@@ -10,3 +10,4 @@ pub mod protocol;
 pub mod saiblo;
 pub mod series;
 pub mod text;
+pub mod tournament;

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bot;
+pub mod demo;
 pub mod doctor;
 pub mod import;
 pub mod inspect;
@@ -8,6 +9,7 @@ pub mod matches;
 pub mod perft;
 pub mod replay;
 pub mod saiblo;
+pub mod tournament;
 
 use anyhow::{bail, Context};
 use arbiter_engine::any::GameConfig;

@@ -1,0 +1,268 @@
+//! `arbiter tournament`: run, resume, status, report and submit.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use crate::tournament::report::{html, terminal, Report};
+use crate::tournament::runner::{self, RunOptions, RunSummary};
+use crate::tournament::Tournament;
+
+#[derive(Args, Debug)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "PATH is the tournament's output directory (holding tournament.db) or its config file.\n\n\
+Examples:\n  arbiter tournament class.toml\n  arbiter tournament resume class.toml\n  \
+arbiter tournament report out/ --html site/\n  arbiter tournament submit out/ alice './alice_v2'"
+)]
+pub struct TournamentArgs {
+    #[command(subcommand)]
+    pub command: Option<TournamentCommand>,
+    /// The config (TOML) of a new tournament: same as `run CONFIG`
+    #[arg(value_name = "CONFIG")]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub run: RunFlags,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct RunFlags {
+    /// Games at once (default: the config's, else one per core)
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
+    /// No progress bar and no table at the end
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TournamentCommand {
+    /// Start a tournament: check the config, build the bots, store the schedule, play
+    Run {
+        /// The tournament's TOML file (see tests/fixtures/tournament/example.toml)
+        config: PathBuf,
+        #[command(flatten)]
+        run: RunFlags,
+        /// Do not run the bots' build commands
+        #[arg(long)]
+        no_build: bool,
+    },
+    /// Continue a stopped tournament: plays exactly the games not yet recorded
+    Resume {
+        /// Output directory, database or config file
+        path: PathBuf,
+        #[command(flatten)]
+        run: RunFlags,
+    },
+    /// Games played and to play
+    Status {
+        /// Output directory, database or config file
+        path: PathBuf,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Standings, ratings and statistics: a table, JSON, CSV or a static HTML site
+    Report {
+        /// Output directory, database or config file
+        path: PathBuf,
+        /// Everything as JSON: standings, ratings, likelihood of superiority, statistics, games
+        #[arg(long, conflicts_with_all = ["csv", "html"])]
+        json: bool,
+        /// The standings as CSV (the site also writes games.csv)
+        #[arg(long, conflicts_with = "html")]
+        csv: bool,
+        /// Write the site into this directory
+        #[arg(long, value_name = "DIR")]
+        html: Option<PathBuf>,
+        /// The web player to embed (default: target/www/player.html when built)
+        #[arg(long, value_name = "FILE")]
+        player: Option<PathBuf>,
+    },
+    /// Add a new version of a bot (or a new bot); only its games are played again
+    Submit {
+        /// Output directory, database or config file
+        path: PathBuf,
+        /// The bot's name (a new name adds a bot)
+        name: String,
+        /// Its command line, or builtin[:random|:N]
+        command: String,
+        /// Its protocol (default: the game's)
+        #[arg(long)]
+        protocol: Option<String>,
+        /// Build command to run first (in the config's directory)
+        #[arg(long)]
+        build: Option<String>,
+        /// Only schedule the games; play them with `resume`
+        #[arg(long)]
+        no_run: bool,
+        #[command(flatten)]
+        run: RunFlags,
+    },
+}
+
+pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
+    match &a.command {
+        None => match &a.config {
+            Some(c) => start(c, &a.run, false),
+            None => anyhow::bail!(
+                "give a config file (arbiter tournament CONFIG.toml) or a subcommand; see --help"
+            ),
+        },
+        Some(TournamentCommand::Run {
+            config,
+            run,
+            no_build,
+        }) => start(config, run, *no_build),
+        Some(TournamentCommand::Resume { path, run }) => {
+            let mut t = Tournament::open(path)?;
+            play(&mut t, run)
+        }
+        Some(TournamentCommand::Status { path, json }) => status(path, *json),
+        Some(TournamentCommand::Report {
+            path,
+            json,
+            csv,
+            html: dir,
+            player,
+        }) => {
+            let t = Tournament::open(path)?;
+            let r = Report::build(&t)?;
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else if *csv {
+                print!("{}", r.standings_csv());
+            } else if let Some(dir) = dir {
+                let player = player.clone().or_else(html::find_player);
+                if let Some(p) = &player {
+                    if !p.is_file() {
+                        anyhow::bail!("no player at {}", p.display());
+                    }
+                }
+                let pages = html::write_site(&r, &t.resolved.output, dir, player.as_deref())?;
+                println!(
+                    "wrote {} ({pages} game pages{}): open {}",
+                    dir.display(),
+                    if player.is_some() {
+                        ", web player embedded"
+                    } else {
+                        ", no web player found"
+                    },
+                    dir.join("index.html").display()
+                );
+            } else {
+                print!("{}", terminal::render(&r));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(TournamentCommand::Submit {
+            path,
+            name,
+            command,
+            protocol,
+            build,
+            no_run,
+            run,
+        }) => {
+            let mut t = Tournament::open(path)?;
+            if let Some(b) = build {
+                let out = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(b)
+                    .current_dir(&t.resolved.base_dir)
+                    .output()?;
+                if !out.status.success() {
+                    anyhow::bail!(
+                        "the build command failed ({}): {b}\n--- stdout\n{}--- stderr\n{}",
+                        out.status,
+                        String::from_utf8_lossy(&out.stdout),
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            }
+            let added = t.submit(name, command, protocol.as_deref())?;
+            eprintln!("{name}: new version, {added} games scheduled");
+            if *no_run {
+                return Ok(ExitCode::SUCCESS);
+            }
+            play(&mut t, run)
+        }
+    }
+}
+
+fn start(config: &Path, flags: &RunFlags, no_build: bool) -> anyhow::Result<ExitCode> {
+    // Check the config before building anything.
+    let (file, _) = crate::tournament::config::TournamentConfig::load(config)?;
+    let base = config
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let resolved = file.resolve(&base)?;
+    if !no_build {
+        runner::build_bots(&resolved, flags.quiet)?;
+    }
+    let mut t = Tournament::create(config)?;
+    if !flags.quiet {
+        eprintln!(
+            "{}: {} games scheduled, database {}",
+            t.resolved.file.name.as_deref().unwrap_or("tournament"),
+            t.store.games(Some("scheduled"))?.len(),
+            crate::tournament::store::Store::path_in(&t.resolved.output).display()
+        );
+    }
+    play(&mut t, flags)
+}
+
+fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
+    let opts = RunOptions {
+        concurrency: flags.concurrency,
+        quiet: flags.quiet,
+        max_games: None,
+        share_cores: None,
+    };
+    let s: RunSummary = runner::run(&mut t.store, &t.resolved, &opts)?;
+    if !flags.quiet {
+        for w in &s.warnings {
+            eprintln!("warning: {w}");
+        }
+        eprintln!(
+            "{} games played in {:.1} s with {} at once",
+            s.played,
+            s.wall.as_secs_f64(),
+            s.concurrency
+        );
+        let r = Report::build(t)?;
+        print!("{}", terminal::render(&r));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let t = Tournament::open(path)?;
+    let games = t.store.games(None)?;
+    let done = games.iter().filter(|g| g.state == "done").count();
+    let counts = t.store.counts()?;
+    if json {
+        let v = serde_json::json!({
+            "scheduled": games.len(),
+            "done": done,
+            "pending": games.len() - done,
+            "rows_by_state": counts.iter().map(|(s, n)| (s.clone(), *n)).collect::<std::collections::BTreeMap<_, _>>(),
+            "bots": t.store.latest_versions()?,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "{}: {done} of {} games played, {} to play",
+            t.resolved.file.name.as_deref().unwrap_or("tournament"),
+            games.len(),
+            games.len() - done
+        );
+        for (s, n) in counts {
+            println!("  rows {s}: {n}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

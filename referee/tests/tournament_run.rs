@@ -1,0 +1,513 @@
+//! Whole tournaments through the real `arbiter` binary: resume after SIGKILL, isolation of a
+//! misbehaving bot, new submissions, the HTML site.
+
+mod tournament_support;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use tournament_support::*;
+
+const BOTS: [(&str, &str); 6] = [
+    ("first", "0"),
+    ("r1", "1"),
+    ("r2", "2"),
+    ("r3", "3"),
+    ("r4", "4"),
+    ("slowpoke", "5 slow"),
+];
+
+/// A small xorshift so the kill points are random but reproducible from the printed seed.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(8, "double-round-robin", 2, 5, "move_ms = 3000", &BOTS);
+    // The uninterrupted run.
+    let clean = write_config(&tmp.path().join("clean"), &text);
+    let st = arbiter()
+        .args(["tournament", "-q", "-j", "2"])
+        .arg(&clean)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let clean_report = report_json(&tmp.path().join("clean/out"));
+    assert_eq!(clean_report["done"], 60);
+
+    // The same tournament, killed at random moments.
+    let dir = tmp.path().join("killed");
+    let cfg = write_config(&dir, &text);
+    let out = dir.join("out");
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    eprintln!("kill-point seed {seed}");
+    let mut kills = 0;
+    let mut attempts = 0;
+    while kills < 4 && attempts < 12 {
+        attempts += 1;
+        let mut cmd = arbiter();
+        cmd.args(["tournament"]);
+        if out.join("tournament.db").exists() {
+            cmd.args(["resume", "-q", "-j", "2"]).arg(&out);
+        } else {
+            cmd.args(["run", "-q", "-j", "2"]).arg(&cfg);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let wait = Duration::from_millis(200 + next(&mut seed) % 3000);
+        let t0 = Instant::now();
+        while t0.elapsed() < wait {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if child.try_wait().unwrap().is_none() {
+            // SIGKILL, as `kill -9` does.
+            child.kill().unwrap();
+            kills += 1;
+            eprintln!("killed after {wait:?}");
+        }
+        let _ = child.wait();
+        if child_done(&out) {
+            break;
+        }
+    }
+    assert!(
+        kills >= 2,
+        "the tournament finished before it could be killed twice"
+    );
+    let st = arbiter()
+        .args(["tournament", "resume", "-q"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success());
+
+    let killed_report = report_json(&out);
+    assert_eq!(killed_report["scheduled"], 60);
+    assert_eq!(killed_report["done"], 60);
+    let games = killed_report["games"].as_array().unwrap();
+    let keys: BTreeSet<&str> = games.iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert_eq!(keys.len(), 60, "every scheduled game once");
+    for g in games {
+        assert_eq!(g["state"], "done");
+        let replay = out.join(g["result"]["replay"].as_str().unwrap());
+        let text = std::fs::read_to_string(&replay).unwrap();
+        arbiter_engine::replay::Replay::read(&text).unwrap();
+    }
+    // No temporary replay files left half-written as replays.
+    let stray: Vec<_> = std::fs::read_dir(out.join("replays"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert_eq!(stray.len(), 60);
+    // The same games, the same results, the same standings.
+    assert_eq!(results(&killed_report), results(&clean_report));
+    assert_eq!(killed_report["standings"], clean_report["standings"]);
+    eprintln!("killed {kills} times");
+}
+
+fn child_done(out: &std::path::Path) -> bool {
+    if !out.join("tournament.db").exists() {
+        return false;
+    }
+    let o = arbiter()
+        .args(["tournament", "status", "--json"])
+        .arg(out)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = match serde_json::from_slice(&o.stdout) {
+        Ok(v) => v,
+        Err(_) => return false,
+    };
+    v["pending"] == 0
+}
+
+#[test]
+fn a_bot_failing_every_game_does_not_delay_the_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("good1", "1"),
+        ("good2", "2"),
+        ("good3", "3"),
+        ("crasher", "4 crash"),
+        ("hanger", "5 hang"),
+        ("flooder", "6 flood"),
+        ("garbler", "7 garbage"),
+    ];
+    let text = config(
+        8,
+        "round-robin",
+        2,
+        1,
+        "move_ms = 400\nhandshake_ms = 2000",
+        &bots,
+    );
+    let cfg = write_config(tmp.path(), &text);
+    let t0 = Instant::now();
+    let st = arbiter()
+        .args(["tournament", "-q", "-j", "2"])
+        .arg(&cfg)
+        .status()
+        .unwrap();
+    let wall = t0.elapsed();
+    assert!(st.success());
+    let rep = report_json(&tmp.path().join("out"));
+    assert_eq!(rep["done"], 42);
+    let bad = ["crasher", "hanger", "flooder", "garbler"];
+    let mut good_ms = Vec::new();
+    let mut bad_ms = Vec::new();
+    let mut culprits: Vec<String> = Vec::new();
+    for g in rep["games"].as_array().unwrap() {
+        let seats: Vec<&str> = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        let r = &g["result"];
+        let wall_ms = r["wall_ms"].as_f64().unwrap();
+        let culprit = r["culprit"].as_u64().map(|c| seats[c as usize]);
+        if let Some(c) = culprit {
+            culprits.push(c.to_string());
+        }
+        let bad_in: Vec<&str> = seats.iter().copied().filter(|s| bad.contains(s)).collect();
+        if bad_in.is_empty() {
+            assert_eq!(r["reason_code"], "normal", "{g}");
+            good_ms.push(wall_ms);
+        } else {
+            // The (first) misbehaving bot to move is blamed, with the right verdict.
+            let who = culprit.unwrap_or_else(|| panic!("no culprit in {g}"));
+            assert!(bad.contains(&who), "{g}");
+            let want = match who {
+                "crasher" => ["crash", "exited_early"].as_slice(),
+                "hanger" | "flooder" => ["move_time"].as_slice(),
+                _ => ["malformed_output"].as_slice(),
+            };
+            assert!(
+                want.contains(&r["reason_code"].as_str().unwrap()),
+                "{who}: {g}"
+            );
+            bad_ms.push(wall_ms);
+            // A game ends within the culprit's own limit (400 ms a move) plus handshake and
+            // generous slack for a loaded machine; nothing waits on another game.
+            assert!(wall_ms < 5000.0, "{g}");
+        }
+    }
+    let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    eprintln!(
+        "isolation: {} good games (max {:.0} ms), {} games with a failing bot (max {:.0} ms), total {:.1} s",
+        good_ms.len(),
+        max(&good_ms),
+        bad_ms.len(),
+        max(&bad_ms),
+        wall.as_secs_f64()
+    );
+    // Per-bot statistics put each failure in its seed-000 column.
+    let stats = rep["stats"].as_array().unwrap();
+    let of = |b: &str| stats.iter().find(|s| s["bot"] == b).unwrap().clone();
+    let count = |s: &serde_json::Value, k: &str| {
+        s["seats"][0][k].as_array().unwrap().len() + s["seats"][1][k].as_array().unwrap().len()
+    };
+    for (b, column) in [
+        ("crasher", "errors"),
+        ("hanger", "timeouts"),
+        ("flooder", "timeouts"),
+        ("garbler", "violations"),
+    ] {
+        let blamed = culprits.iter().filter(|c| *c == b).count();
+        assert!(blamed > 0, "{b}");
+        assert_eq!(count(&of(b), column), blamed, "{b}");
+    }
+    for b in ["good1", "good2", "good3"] {
+        let s = of(b);
+        assert_eq!(
+            count(&s, "errors") + count(&s, "timeouts") + count(&s, "violations"),
+            0,
+            "{b}"
+        );
+    }
+}
+
+#[test]
+fn a_new_submission_replays_only_its_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(8, "round-robin", 2, 9, "move_ms = 3000", &BOTS[..4]);
+    let cfg = write_config(tmp.path(), &text);
+    assert!(arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap()
+        .success());
+    let out = tmp.path().join("out");
+    let before = report_json(&out);
+    assert_eq!(before["done"], 12);
+    // r2 is replaced by a bot that crashes.
+    let cmd = format!("{} 8 2 crash", rbot().display());
+    let st = arbiter()
+        .args(["tournament", "submit", "-q"])
+        .arg(&out)
+        .args(["r2", &cmd])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let after = report_json(&out);
+    assert_eq!(after["done"], 12, "standings count latest versions only");
+    let r2v: Vec<i64> = after["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["bot"] == "r2")
+        .map(|b| b["version"].as_i64().unwrap())
+        .collect();
+    assert_eq!(r2v, vec![2]);
+    // Games without r2 are the same rows (same ids) as before; r2's games are new ones.
+    let ids = |r: &serde_json::Value, with_r2: bool| -> BTreeSet<i64> {
+        r["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["seats"].as_array().unwrap().iter().any(|s| s == "r2") == with_r2)
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(ids(&before, false), ids(&after, false));
+    assert!(ids(&before, true).is_disjoint(&ids(&after, true)));
+    assert_eq!(ids(&after, true).len(), 6);
+    let r2 = after["standings"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["bot"] == "r2")
+        .unwrap()
+        .clone();
+    assert_eq!(r2["match_points"], 0);
+    assert_eq!(r2["losses"], 6);
+    // The database holds 18 played games in all: 6 of them no longer count.
+    let o = arbiter()
+        .args(["tournament", "status", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["rows_by_state"]["done"], 18);
+}
+
+#[test]
+fn the_site_works_without_a_server() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(6, "round-robin", 2, 2, "", &BOTS[..3]);
+    let cfg = write_config(tmp.path(), &text);
+    assert!(arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap()
+        .success());
+    let player = tmp.path().join("player.html");
+    std::fs::write(&player, "<!doctype html><title>fake player</title>").unwrap();
+    let site = tmp.path().join("site");
+    let o = arbiter()
+        .args(["tournament", "report"])
+        .arg(tmp.path().join("out"))
+        .arg("--html")
+        .arg(&site)
+        .arg("--player")
+        .arg(&player)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("<svg") && index.contains("Crosstable") && index.contains("bots/first.html")
+    );
+    assert!(site.join("player.html").is_file());
+    for b in ["first", "r1", "r2"] {
+        let page = std::fs::read_to_string(site.join(format!("bots/{b}.html"))).unwrap();
+        assert!(
+            page.contains("offensive") && page.contains("defensive") && page.contains("win rate")
+        );
+    }
+    let rep = report_json(&tmp.path().join("out"));
+    for g in rep["games"].as_array().unwrap() {
+        let id = g["id"].as_i64().unwrap();
+        let page = std::fs::read_to_string(site.join(format!("games/game-{id:06}.html"))).unwrap();
+        assert!(page.contains("../player.html") && page.contains(&format!("game-{id:06}.js")));
+        assert!(!page.contains("fetch("), "file:// pages cannot fetch");
+        let js = std::fs::read_to_string(site.join(format!("games/game-{id:06}.js"))).unwrap();
+        let json = js
+            .strip_prefix("window.ARBITER_REPLAY = ")
+            .unwrap()
+            .trim_end()
+            .trim_end_matches(';');
+        arbiter_engine::replay::Replay::read(json).unwrap();
+    }
+    // CSV agrees with JSON.
+    let o = arbiter()
+        .args(["tournament", "report", "--csv"])
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(csv.lines().count(), 4);
+    let top = &rep["standings"]["rows"][0];
+    assert!(csv
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with(&format!("1,{},", top["bot"].as_str().unwrap())));
+}
+
+/// The size bar: 40 fast bots, double round robin of 16 x 16 Reversi (3,120 games),
+/// unattended, then the full report and site. Takes minutes: run with
+/// `cargo test --release -p arbiter --test tournament_run -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn forty_bots_double_round_robin_of_16x16_reversi() {
+    let tmp = tempfile::tempdir().unwrap();
+    let names: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("bot{i:02}"), format!("{}", i * 7 + 1)))
+        .collect();
+    let bots: Vec<(&str, &str)> = names
+        .iter()
+        .map(|(n, a)| (n.as_str(), a.as_str()))
+        .collect();
+    let text = config(16, "double-round-robin", 2, 40, "move_ms = 5000", &bots);
+    let cfg = write_config(tmp.path(), &text);
+    let t0 = std::time::Instant::now();
+    let st = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap();
+    let played = t0.elapsed();
+    assert!(st.success());
+    let out = tmp.path().join("out");
+    let t1 = std::time::Instant::now();
+    let o = arbiter()
+        .args(["tournament", "report", "--html"])
+        .arg(tmp.path().join("site"))
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let site_time = t1.elapsed();
+    let rep = report_json(&out);
+    assert_eq!(rep["scheduled"], 3120);
+    assert_eq!(rep["done"], 3120);
+    let normal = rep["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["result"]["reason_code"] == "normal")
+        .count();
+    assert_eq!(normal, 3120, "fast bots never fail");
+    assert!(tmp.path().join("site/games/game-003120.html").is_file());
+    let mp: u64 = rep["standings"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["match_points"].as_u64().unwrap())
+        .sum();
+    eprintln!(
+        "40-bot double round robin: 3120 games in {:.1} s ({:.1} games/s), site in {:.1} s, match points total {mp}",
+        played.as_secs_f64(),
+        3120.0 / played.as_secs_f64(),
+        site_time.as_secs_f64()
+    );
+}
+
+#[test]
+fn a_failing_build_stops_the_tournament_and_shows_its_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(8, "round-robin", 2, 1, "", &BOTS[..2])
+        .replace("name = \"r1\"", "name = \"r1\"\nbuild = \"echo compiling r1.c; echo 'r1.c:3: error: expected ;' >&2; exit 3\"");
+    let cfg = write_config(tmp.path(), &text);
+    let o = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("build command of r1 failed")
+            && err.contains("r1.c:3: error: expected ;")
+            && err.contains("compiling r1.c"),
+        "{err}"
+    );
+    assert!(
+        !tmp.path().join("out/tournament.db").exists(),
+        "nothing stored before the build works"
+    );
+    // A second start refuses to overwrite a tournament.
+    let ok = config(8, "round-robin", 2, 1, "", &BOTS[..2]);
+    let cfg = write_config(tmp.path(), &ok);
+    assert!(arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap()
+        .success());
+    let o = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tournament resume"));
+}
+
+#[test]
+fn a_second_runner_on_the_same_tournament_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = config(
+        8,
+        "round-robin",
+        2,
+        4,
+        "move_ms = 3000",
+        &[("slow1", "1 slow"), ("slow2", "2 slow")],
+    );
+    let cfg = write_config(tmp.path(), &text);
+    let mut first = arbiter()
+        .args(["tournament", "-q"])
+        .arg(&cfg)
+        .spawn()
+        .unwrap();
+    let out = tmp.path().join("out");
+    // Wait until the first runner has its database.
+    let t0 = Instant::now();
+    while !out.join("tournament.db").exists() && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let o = arbiter()
+        .args(["tournament", "resume", "-q"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let still_running = first.try_wait().unwrap().is_none();
+    assert!(first.wait().unwrap().success());
+    if still_running {
+        assert!(!o.status.success());
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("another arbiter"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let rep = report_json(&out);
+    assert_eq!(rep["done"], 2);
+}
