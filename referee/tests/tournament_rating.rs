@@ -115,9 +115,9 @@ fn newton_matches_brute_force_on_four_bots() {
         (2, 3, 4, 4, 2),
     ];
     for (i, j, w, d, l) in table {
-        pairs.extend(std::iter::repeat((i, j, 1.0)).take(w));
-        pairs.extend(std::iter::repeat((i, j, 0.5)).take(d));
-        pairs.extend(std::iter::repeat((i, j, 0.0)).take(l));
+        pairs.extend(std::iter::repeat_n((i, j, 1.0), w));
+        pairs.extend(std::iter::repeat_n((i, j, 0.5), d));
+        pairs.extend(std::iter::repeat_n((i, j, 0.0), l));
     }
     let f = fit(&results(&pairs, 4), 0.0);
     let b = brute_force(&pairs, 4);

@@ -102,11 +102,10 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
     let site = out.join("site");
     std::fs::create_dir_all(&site)?;
     let mut sections = Vec::new();
-    for g in GAMES.iter().filter(|g| {
-        a.only
-            .as_ref()
-            .map_or(true, |o| o.iter().any(|x| x == g.key))
-    }) {
+    for g in GAMES
+        .iter()
+        .filter(|g| a.only.as_ref().is_none_or(|o| o.iter().any(|x| x == g.key)))
+    {
         let mut bots: Vec<(String, String)> = Vec::new();
         if builtin {
             for b in g.builtin {
