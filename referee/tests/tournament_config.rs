@@ -62,7 +62,10 @@ fn errors_name_the_problem() {
     assert!(game("name = \"chess\"").contains("unknown game"));
     assert!(game("name = \"reversi\"\nsize = 9").contains("game"));
     assert!(game("name = \"reversi\"\nrule = \"renju\"").contains("--rule"));
-    assert!(game("name = \"reversi\"\nopenings = [\"a1\"]").contains("openings[0]"));
+    assert!(game("name = \"gomoku\"\nopenings = [\"Z99\"]").contains("openings[0]"));
+    // Seed 001's protocol has no way to tell a bot the opening.
+    assert!(game("name = \"reversi\"\nsize = 8\nopenings = [\"d3 c5\"]")
+        .contains("cannot tell bots an opening"));
     let e = resolve(&BASE.replace("command = \"./b\"", "")).unwrap_err();
     assert!(e.contains("missing command"), "{e}");
     let e = resolve(&BASE.replace("name = \"b\"", "name = \"a\"")).unwrap_err();
@@ -143,8 +146,8 @@ fn gauntlet_plays_only_against_the_reference() {
 fn openings_are_played_with_both_colours() {
     let text = BASE
         .replace(
-            "size = 8",
-            "size = 8\nopenings = [\"d3 c5\", \"f5 d6\", \"e6 f4\"]",
+            "name = \"reversi\"\nsize = 8",
+            "name = \"gomoku\"\nopenings = [\"H8 I9\", \"H8 G7\", \"H8 J10 G9\"]",
         )
         .replace("seed = 3", "seed = 3\ngames_per_pairing = 6");
     let r = resolve(&text).unwrap();

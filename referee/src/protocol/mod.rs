@@ -78,6 +78,13 @@ impl ProtocolKind {
                 game.name()
             ));
         }
+        if self == ProtocolKind::Reversi && has_opening {
+            return Err(
+                "seed 001's reversi protocol cannot tell bots an opening (they all start \
+                        from the standard position): play Reversi without openings"
+                    .into(),
+            );
+        }
         if self == ProtocolKind::Gobang {
             if let GameConfig::Gomoku(c) = game {
                 if c.size != 15 {
