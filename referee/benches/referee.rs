@@ -106,6 +106,7 @@ fn layout(
     let mut moves = 0usize;
     let mut loop_time = Duration::ZERO;
     let mut think = Duration::ZERO;
+    let (mut setup, mut teardown) = (Duration::ZERO, Duration::ZERO);
     let start = Instant::now();
     for _ in 0..games {
         let played = game::play(&spec, [&a, &b], &seats, containment);
@@ -124,6 +125,8 @@ fn layout(
         moves += timed.len();
         think += Duration::from_secs_f64(timed.iter().sum::<f64>() / 1000.0);
         loop_time += played.timing.moves;
+        setup += played.timing.setup;
+        teardown += played.timing.teardown;
     }
     let total = start.elapsed();
     let per_move = loop_time.as_secs_f64() * 1e6 / moves.max(1) as f64;
@@ -138,5 +141,10 @@ fn layout(
     println!(
         "  {:.2} games/s including process start and end ({moves} bot moves)",
         games as f64 / total.as_secs_f64()
+    );
+    println!(
+        "  per game: start and handshake {:.1} ms, end and cleanup {:.1} ms",
+        setup.as_secs_f64() * 1e3 / games as f64,
+        teardown.as_secs_f64() * 1e3 / games as f64
     );
 }
