@@ -135,7 +135,7 @@ pub struct LimitArgs {
     /// Time to start and answer the handshake, in milliseconds
     #[arg(long, value_name = "MS")]
     pub handshake_time: Option<u64>,
-    /// Grace before a bot is judged late, in milliseconds (default 30)
+    /// Grace before a bot is judged late, in milliseconds (default 50)
     #[arg(long, value_name = "MS")]
     pub time_tolerance: Option<u64>,
     /// Memory per bot in MB (0 = none; default 350)

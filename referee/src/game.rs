@@ -61,7 +61,7 @@ impl GameLimits {
                 handshake: Duration::from_secs(5),
                 per_move,
                 per_game,
-                tolerance: Duration::from_millis(30),
+                tolerance: Duration::from_millis(50),
             },
             memory_bytes: Some(350 << 20),
             max_tasks: Some(64),
@@ -542,6 +542,7 @@ fn exit_reason(seat: Seat, exit: &ExitInfo, limits: &GameLimits) -> Reason {
 
 /// Ends the game for both bots: the end command, a moment to leave, then the whole tree dies.
 fn finish(sides: &mut [Side], result: &GameResult) {
+    // Both bots hear the result first, then each gets a moment to leave before its tree dies.
     for (i, side) in sides.iter_mut().enumerate() {
         let seat = Seat::from_index(i).unwrap_or(Seat::First);
         let standing = match result.winner {
@@ -549,13 +550,15 @@ fn finish(sides: &mut [Side], result: &GameResult) {
             Some(w) if w == seat => Standing::Won,
             Some(_) => Standing::Lost,
         };
-        if let Some(wire) = side.wire.as_mut() {
-            if side.exit.is_none() {
-                wire.process.thaw();
-                side.protocol.end(wire, standing);
-                wire.linger(Duration::from_millis(100));
-                side.exit = Some(wire.process.finish(Duration::from_millis(100)));
-            }
+        if let (Some(wire), None) = (side.wire.as_mut(), &side.exit) {
+            wire.process.thaw();
+            side.protocol.end(wire, standing);
+        }
+    }
+    for side in sides.iter_mut() {
+        if let (Some(wire), None) = (side.wire.as_mut(), &side.exit) {
+            wire.linger(Duration::from_millis(100));
+            side.exit = Some(wire.process.finish(Duration::from_millis(100)));
         }
     }
 }

@@ -63,7 +63,7 @@ pub struct JudgeArgs {
     #[arg(long, default_value_t = 350)]
     pub memory: u64,
     /// Grace over each round's time in milliseconds
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 50)]
     pub tolerance: u64,
     /// Seconds the logic may stay silent while no AI is due
     #[arg(long, default_value_t = 60)]
