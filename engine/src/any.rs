@@ -49,6 +49,31 @@ impl GameConfig {
     }
 }
 
+impl fmt::Display for GameConfig {
+    /// For people: "Reversi 16 x 16", "Gomoku 15 x 15, renju", "2048 duel, 500 rounds, seed 7".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameConfig::Reversi(c) => write!(f, "Reversi {0} x {0}", c.size),
+            GameConfig::Gomoku(c) => {
+                let rule = match c.rule {
+                    gomoku::Rule::Freestyle => "freestyle",
+                    gomoku::Rule::Standard => "standard",
+                    gomoku::Rule::Renju => "renju",
+                };
+                write!(f, "Gomoku {0} x {0}, {rule}", c.size)
+            }
+            GameConfig::Duel2048(c) => match &c.random {
+                duel2048::RandomSource::Seed(s) => {
+                    write!(f, "2048 duel, {} rounds, seed {s}", c.rounds)
+                }
+                duel2048::RandomSource::Sequence(_) => {
+                    write!(f, "2048 duel, {} rounds, given sequence", c.rounds)
+                }
+            },
+        }
+    }
+}
+
 /// A position of any game.
 // Positions are values that get cloned per frame; boxing the large one would cost an
 // allocation per clone for no gain.

@@ -130,7 +130,7 @@ fn index(r: &Report) -> String {
         h,
         "<h1>{}</h1><p class=small>{} &middot; {} &middot; {} games per pairing &middot; seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
         esc(&title(r)),
-        esc(&serde_json::to_string(&r.game).unwrap_or_default()),
+        esc(&r.game.to_string()),
         serde_json::to_value(r.format)
             .ok()
             .and_then(|v| v.as_str().map(String::from))
