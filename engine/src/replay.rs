@@ -120,6 +120,24 @@ pub struct GameResult {
     pub reason: Reason,
 }
 
+impl GameResult {
+    /// The seat at fault in `reason` loses (a reason with no culprit gives no winner).
+    pub fn lost_by(reason: Reason) -> GameResult {
+        GameResult {
+            winner: reason.culprit().map(Seat::other),
+            reason,
+        }
+    }
+
+    /// Stopped for a reason that is no seat's fault: nobody wins.
+    pub fn aborted(message: String) -> GameResult {
+        GameResult {
+            winner: None,
+            reason: Reason::Aborted { message },
+        }
+    }
+}
+
 /// Why the game ended. Every reason but `normal` and `aborted` names the seat at fault, which
 /// lost.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]

@@ -155,7 +155,7 @@ pub fn play(
     let mut game = match replay.start_position() {
         Ok(g) => g,
         Err(e) => {
-            replay.result = aborted(format!("cannot set up the game: {e}"));
+            replay.result = GameResult::aborted(format!("cannot set up the game: {e}"));
             return Played {
                 replay,
                 exits: [None, None],
@@ -289,9 +289,9 @@ fn run(
     }
     match failed {
         [Some(a), Some(b)] => {
-            return aborted(format!("both bots failed: first: {a}; second: {b}"));
+            return GameResult::aborted(format!("both bots failed: first: {a}; second: {b}"));
         }
-        [Some(r), None] | [None, Some(r)] => return lose(r),
+        [Some(r), None] | [None, Some(r)] => return GameResult::lost_by(r),
         [None, None] => {}
     }
     timing.setup = setup_start.elapsed();
@@ -304,20 +304,20 @@ fn run(
             };
         }
         let Some(seat) = game.to_move() else {
-            return aborted("the game has no side to move".into());
+            return GameResult::aborted("the game has no side to move".into());
         };
         let me = seat.index();
         let before = game.clone();
 
         if let Some(forced) = game.forced_move() {
             if let Err(e) = game.play(forced) {
-                return aborted(format!("the engine refused its own forced move: {e}"));
+                return GameResult::aborted(format!("the engine refused its own forced move: {e}"));
             }
             replay
                 .moves
                 .push(MoveRecord::new(seat, before.format_move(forced)));
             if let Err(r) = tell(sides, me, &before, forced, limits) {
-                return lose(r);
+                return GameResult::lost_by(r);
             }
             continue;
         }
@@ -325,7 +325,7 @@ fn run(
         // Ask the side to move, on its clocks.
         let side = &mut sides[me];
         let Some(wire) = side.wire.as_mut() else {
-            return aborted("a bot has no process".into());
+            return GameResult::aborted("a bot has no process".into());
         };
         if !limits.ponder {
             wire.process.thaw();
@@ -354,7 +354,7 @@ fn run(
         }
         let log = wire.take_log();
         if wire.process.stderr_total_bytes() > limits.max_output_bytes {
-            return lose(Reason::ProtocolError {
+            return GameResult::lost_by(Reason::ProtocolError {
                 seat,
                 message: format!(
                     "wrote more than {} MB to standard error",
@@ -372,13 +372,13 @@ fn run(
                     (None, _) => false,
                 };
                 let phase = Phase::Move { game_clock_bound };
-                return lose(verdict(seat, fault, side, limits, phase));
+                return GameResult::lost_by(verdict(seat, fault, side, limits, phase));
             }
         };
         // Late answers lose even when they arrive within the read deadline's tolerance.
         if let Some(m) = limits.time.per_move {
             if elapsed > m + limits.time.tolerance {
-                return lose(Reason::MoveTime {
+                return GameResult::lost_by(Reason::MoveTime {
                     seat,
                     limit_ms: millis(m),
                 });
@@ -386,14 +386,16 @@ fn run(
         }
         if let Some(g) = limits.time.per_game {
             if side.used > g + limits.time.tolerance {
-                return lose(Reason::GameTime {
+                return GameResult::lost_by(Reason::GameTime {
                     seat,
                     limit_ms: millis(g),
                 });
             }
         }
         let mv = match reply {
-            Reply::Malformed(line) => return lose(Reason::MalformedOutput { seat, line }),
+            Reply::Malformed(line) => {
+                return GameResult::lost_by(Reason::MalformedOutput { seat, line })
+            }
             Reply::Move(mv) => mv,
         };
         if let Err(e) = game.play(mv) {
@@ -401,7 +403,7 @@ fn run(
                 arbiter_engine::any::MoveError::Illegal(i) => i.to_string(),
                 other => other.to_string(),
             };
-            return lose(Reason::IllegalMove {
+            return GameResult::lost_by(Reason::IllegalMove {
                 seat,
                 mv: move_text(&before, mv),
                 why,
@@ -413,7 +415,7 @@ fn run(
         record.log = log;
         replay.moves.push(record);
         if let Err(r) = tell(sides, me, &before, mv, limits) {
-            return lose(r);
+            return GameResult::lost_by(r);
         }
     }
 }
@@ -603,20 +605,6 @@ fn player(bot: &BotSpec, seat: Seat) -> Player {
         name: bot.name.clone(),
         seat,
         command: Some(bot.command.clone()),
-    }
-}
-
-fn lose(reason: Reason) -> GameResult {
-    GameResult {
-        winner: reason.culprit().map(Seat::other),
-        reason,
-    }
-}
-
-fn aborted(message: String) -> GameResult {
-    GameResult {
-        winner: None,
-        reason: Reason::Aborted { message },
     }
 }
 

@@ -23,7 +23,7 @@ fn direction_word(d: Direction) -> &'static str {
 }
 
 /// The protocol's words for a decision.
-fn wire_text(mv: Move) -> String {
+pub(crate) fn wire_text(mv: Move) -> String {
     match mv {
         Move::Place { row, col } => format!("{row} {col}"),
         Move::Slide(d) => direction_word(d).to_string(),
@@ -31,7 +31,7 @@ fn wire_text(mv: Move) -> String {
     }
 }
 
-fn parse(line: &str, step: StepKind) -> Option<Move> {
+pub(crate) fn parse(line: &str, step: StepKind) -> Option<Move> {
     let t = line.trim();
     match step {
         StepKind::Place => {

@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
-use arbiter_engine::duel2048::{Direction, Move as DuelMove, RandomSource};
+use arbiter_engine::duel2048::RandomSource;
 use arbiter_engine::error::StepKind;
 use arbiter_engine::gomoku::{Point, Rule};
 use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
@@ -174,7 +174,10 @@ impl Script {
             AnyMove::Reversi(ReversiMove::Place { row, col }) => {
                 Some(format!("PLACE {row} {col}\n"))
             }
-            AnyMove::Duel2048(m) => Some(format!("OPPONENT {}\n", duel_text(m))),
+            AnyMove::Duel2048(m) => Some(format!(
+                "OPPONENT {}\n",
+                crate::protocol::duel::wire_text(m)
+            )),
             AnyMove::Gomoku(p) => {
                 if let Some(slot) = self.unseen.get_mut(listener.index()) {
                     *slot = Some(p);
@@ -228,7 +231,9 @@ impl Script {
                 }
                 Some(AnyMove::Reversi(ReversiMove::Place { row, col }))
             }
-            AnyGame::Duel2048(g) => parse_duel(line, g.step_kind()).map(AnyMove::Duel2048),
+            AnyGame::Duel2048(g) => {
+                crate::protocol::duel::parse(line, g.step_kind()).map(AnyMove::Duel2048)
+            }
             AnyGame::Gomoku(_) => {
                 let (x, y) = line.split_once(',')?;
                 Some(AnyMove::Gomoku(Point {
@@ -262,44 +267,6 @@ impl Script {
             t.strip_prefix(p)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
         })
-    }
-}
-
-fn duel_text(mv: DuelMove) -> String {
-    match mv {
-        DuelMove::Place { row, col } => format!("{row} {col}"),
-        DuelMove::Slide(d) => match d {
-            Direction::Up => "up",
-            Direction::Down => "down",
-            Direction::Left => "left",
-            Direction::Right => "right",
-        }
-        .into(),
-        DuelMove::Skip => "skip".into(),
-    }
-}
-
-fn parse_duel(line: &str, step: StepKind) -> Option<DuelMove> {
-    let t = line.trim();
-    match step {
-        StepKind::Place => {
-            let mut it = t
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|s| !s.is_empty());
-            let row = it.next()?.parse::<u8>().ok()?;
-            let col = it.next()?.parse::<u8>().ok()?;
-            if it.next().is_some() {
-                return None;
-            }
-            Some(DuelMove::Place { row, col })
-        }
-        StepKind::Slide => Some(DuelMove::Slide(match t.to_ascii_lowercase().as_str() {
-            "up" | "0" => Direction::Up,
-            "down" | "1" => Direction::Down,
-            "left" | "2" => Direction::Left,
-            "right" | "3" => Direction::Right,
-            _ => return None,
-        })),
     }
 }
 
@@ -454,20 +421,6 @@ pub fn saiblo_score(winner: Option<Seat>, seat: Seat) -> i64 {
     }
 }
 
-fn lose(reason: Reason) -> GameResult {
-    GameResult {
-        winner: reason.culprit().map(Seat::other),
-        reason,
-    }
-}
-
-fn aborted(message: String) -> GameResult {
-    GameResult {
-        winner: None,
-        reason: Reason::Aborted { message },
-    }
-}
-
 /// Plays one game as the Saiblo logic over `input`/`output`. Returns after the end message.
 pub fn run<R: Read, W: Write>(
     options: &LogicOptions,
@@ -605,9 +558,9 @@ fn play<R: Read, W: Write>(
         error: "the judger reports that the AI did not start".into(),
     };
     match failed.as_slice() {
-        [true, true] => return Ok(aborted("both AIs failed to start".into())),
-        [true, false] => return Ok(lose(not_started(Seat::First))),
-        [false, true] => return Ok(lose(not_started(Seat::Second))),
+        [true, true] => return Ok(GameResult::aborted("both AIs failed to start".into())),
+        [true, false] => return Ok(GameResult::lost_by(not_started(Seat::First))),
+        [false, true] => return Ok(GameResult::lost_by(not_started(Seat::Second))),
         _ => {}
     }
     let mut used = [Duration::ZERO; 2];
@@ -621,14 +574,14 @@ fn play<R: Read, W: Write>(
                     ErrorKind::TimeOut => Reason::NoHandshake { seat },
                     _ => error_reason(seat, &e, options.move_time, options.length),
                 };
-                return Ok(lose(reason));
+                return Ok(GameResult::lost_by(reason));
             }
             Ok((content, time)) => {
                 used[seat.index()] += Duration::from_millis(time);
                 let (_, answer) = split_answer(&content, |l| script.is_log(l));
                 if let Ok(msg) = answer.as_deref() {
                     if let Some(why) = msg.strip_prefix("ERROR") {
-                        return Ok(lose(Reason::ProtocolError {
+                        return Ok(GameResult::lost_by(Reason::ProtocolError {
                             seat,
                             message: format!("refused to start: {}", why.trim()),
                         }));
@@ -636,7 +589,7 @@ fn play<R: Read, W: Write>(
                 }
                 if answer.as_deref() != Ok("OK") {
                     let shown = answer.unwrap_or_else(|e| e);
-                    return Ok(lose(Reason::ProtocolError {
+                    return Ok(GameResult::lost_by(Reason::ProtocolError {
                         seat,
                         message: format!("answered {shown:?} to the handshake"),
                     }));
@@ -657,12 +610,12 @@ fn play<R: Read, W: Write>(
             });
         }
         let Some(seat) = game.to_move() else {
-            return Ok(aborted("the game has no side to move".into()));
+            return Ok(GameResult::aborted("the game has no side to move".into()));
         };
         let before = game.clone();
         if let Some(forced) = game.forced_move() {
             if let Err(e) = game.play(forced) {
-                return Ok(aborted(format!(
+                return Ok(GameResult::aborted(format!(
                     "the engine refused its own forced move: {e}"
                 )));
             }
@@ -705,14 +658,14 @@ fn play<R: Read, W: Write>(
                     },
                     _ => error_reason(seat, &e, options.move_time, options.length),
                 };
-                return Ok(lose(reason));
+                return Ok(GameResult::lost_by(reason));
             }
         };
         let elapsed = Duration::from_millis(time);
         used[seat.index()] += elapsed;
         if let Some(g) = options.game_time {
             if used[seat.index()] > g {
-                return Ok(lose(Reason::GameTime {
+                return Ok(GameResult::lost_by(Reason::GameTime {
                     seat,
                     limit_ms: millis(g),
                 }));
@@ -721,10 +674,15 @@ fn play<R: Read, W: Write>(
         let (log, answer) = split_answer(&content, |l| script.is_log(l));
         let line = match answer {
             Ok(l) => l,
-            Err(text) => return Ok(lose(Reason::MalformedOutput { seat, line: text })),
+            Err(text) => {
+                return Ok(GameResult::lost_by(Reason::MalformedOutput {
+                    seat,
+                    line: text,
+                }))
+            }
         };
         let Some(mv) = script.parse(game, &line) else {
-            return Ok(lose(Reason::MalformedOutput { seat, line }));
+            return Ok(GameResult::lost_by(Reason::MalformedOutput { seat, line }));
         };
         if let Err(e) = game.play(mv) {
             let why = match e {
@@ -732,7 +690,7 @@ fn play<R: Read, W: Write>(
                 other => other.to_string(),
             };
             let text = before.format_move(mv);
-            return Ok(lose(Reason::IllegalMove {
+            return Ok(GameResult::lost_by(Reason::IllegalMove {
                 seat,
                 mv: match before.parse_move(&text) {
                     Ok(back) if back == mv => text,
