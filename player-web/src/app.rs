@@ -15,7 +15,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlElement, MessageEvent, Text};
 
-use crate::dom::{set_style, set_text, Dom};
+use crate::dom::{set_style, set_text, Dom, Last};
 use crate::draw::{self, Palette};
 use crate::protocol::{self, Origins, Peer, Request};
 use crate::session::{Info, Session};
@@ -54,6 +54,23 @@ struct PlayerBox {
     swatch: HtmlElement,
     name: HtmlElement,
     meta: HtmlElement,
+    last_name: Last,
+    last_color: Last,
+    last_meta: Last,
+    last_tomove: Option<bool>,
+}
+
+/// What the side panel and controls show now, to write only what changes.
+#[derive(Default)]
+struct Written {
+    status: Last,
+    moveinfo: Last,
+    log: Last,
+    frameno: Last,
+    play: Last,
+    aria: Last,
+    frames: Last,
+    game: Last,
 }
 
 /// Everything the page shows and the standalone controls' state.
@@ -78,6 +95,7 @@ pub struct App {
     pub list_top: f64,
     scroll_pending: bool,
     player_boxes: Option<[PlayerBox; 2]>,
+    written: Written,
     pub resize_timer: Option<gloo_timers::callback::Timeout>,
     /// `window.__arbiter.state` and `.perf`: for tests and the benchmark.
     hook_state: Object,
@@ -109,7 +127,10 @@ pub fn install(app: App) {
 
 /// Work done in order, one task at a time.
 pub enum Task {
-    Message { data: JsValue, received: f64 },
+    Message {
+        data: JsValue,
+        received: f64,
+    },
     Fetch(String),
     OpenFile(web_sys::File),
     /// Everything queued at start is done: mark the page ready.
@@ -135,8 +156,8 @@ pub fn on_message(e: &MessageEvent) {
             return None;
         }
         let data = e.data();
-        let is_message = data.is_object()
-            && Reflect::get(&data, &"message".into()).is_ok_and(|m| m.is_string());
+        let is_message =
+            data.is_object() && Reflect::get(&data, &"message".into()).is_ok_and(|m| m.is_string());
         if !is_message {
             return None;
         }
@@ -157,7 +178,9 @@ pub fn on_message(e: &MessageEvent) {
 async fn run(task: Task) {
     match task {
         Task::Message { data, received } => {
-            let Some(request) = protocol::parse(&data) else { return };
+            let Some(request) = protocol::parse(&data) else {
+                return;
+            };
             if let Request::Init(blob) = request {
                 match protocol::read_data(&blob).await {
                     Ok(text) => {
@@ -222,7 +245,9 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         return Err(format!("HTTP {}", response.status()));
     }
     let text = response.text().map_err(|e| protocol::error_message(&e))?;
-    let text = JsFuture::from(text).await.map_err(|e| protocol::error_message(&e))?;
+    let text = JsFuture::from(text)
+        .await
+        .map_err(|e| protocol::error_message(&e))?;
     Ok(crate::dom::js_string(&text))
 }
 
@@ -257,7 +282,7 @@ pub fn fmt_ms(ms: f64) -> String {
         if ms < 10.0 {
             format!("{} ms", fixed(ms, 1))
         } else {
-            format!("{} ms", js_sys::Math::round(ms))
+            format!("{} ms", js_sys::Math::round(ms) as i64)
         }
     } else {
         format!("{} s", fixed(ms / 1000.0, if ms < 10000.0 { 2 } else { 1 }))
@@ -307,6 +332,7 @@ impl App {
             list_top: 0.0,
             scroll_pending: false,
             player_boxes: None,
+            written: Written::default(),
             resize_timer: None,
             hook_state,
             perf_load_frame,
@@ -321,7 +347,13 @@ impl App {
     }
 
     pub fn reply(&self, msg: &JsValue) {
-        protocol::reply(self.peer.as_ref(), self.embedded, &self.origins, &self.dom.window, msg);
+        protocol::reply(
+            self.peer.as_ref(),
+            self.embedded,
+            &self.origins,
+            &self.dom.window,
+            msg,
+        );
     }
 
     /// Tells the site the page's height when it changed.
@@ -329,7 +361,10 @@ impl App {
         let h = self.dom.page_height();
         if h != self.last_height {
             self.last_height = h;
-            self.reply(&protocol::message("resized", &[("height", JsValue::from(h))]));
+            self.reply(&protocol::message(
+                "resized",
+                &[("height", JsValue::from(h))],
+            ));
         }
     }
 
@@ -434,7 +469,6 @@ impl App {
         d.document.set_title(&format!("{} — arbiter", info.title));
         set(&self.hook_state, "player", &JsValue::TRUE);
         set(&self.hook_state, "frames", &JsValue::from(frames as f64));
-        set(&self.hook_state, "info", &to_js(&info));
         self.loaded = Some(Loaded {
             session,
             info,
@@ -452,7 +486,9 @@ impl App {
     /// Shows frame `k`: the canvas, the players, the side panel, the move list.
     pub fn show(&mut self, k: usize) {
         let t0 = self.dom.now();
-        let Some(l) = self.loaded.as_mut() else { return };
+        let Some(l) = self.loaded.as_mut() else {
+            return;
+        };
         let Some(view) = l.session.frame(k) else {
             return self.fail(&format!("frame {k} is out of range"), "bad_index");
         };
@@ -507,19 +543,33 @@ impl App {
 
     fn build_move_list(&mut self) {
         let frames = self.loaded.as_ref().map_or(0, |l| l.frames);
-        set_style(&self.dom.spacer, "height", &format!("{}px", frames as f64 * ROW));
+        set_style(
+            &self.dom.spacer,
+            "height",
+            &format!("{}px", frames * ROW as usize),
+        );
         if self.rows.is_empty() {
             for _ in 0..POOL {
-                let Some(row) = self.dom.create("div", "row") else { return };
+                let Some(row) = self.dom.create("div", "row") else {
+                    return;
+                };
                 let _ = row.set_attribute("role", "listitem");
                 let num = self.dom.document.create_text_node("");
-                let Some(who) = self.dom.create("span", "") else { return };
+                let Some(who) = self.dom.create("span", "") else {
+                    return;
+                };
                 let rest = self.dom.document.create_text_node("");
                 let _ = row.append_child(&num);
                 let _ = row.append_child(&who);
                 let _ = row.append_child(&rest);
                 let _ = self.dom.spacer.append_child(&row);
-                self.rows.push(Row { row, num, who, rest, k: None });
+                self.rows.push(Row {
+                    row,
+                    num,
+                    who,
+                    rest,
+                    k: None,
+                });
             }
         }
         for r in &mut self.rows {
@@ -548,7 +598,7 @@ impl App {
             }
             r.k = Some(k);
             let _ = r.row.set_attribute("data-k", &format!("{k}"));
-            set_style(&r.row, "top", &format!("{}px", k as f64 * ROW));
+            set_style(&r.row, "top", &format!("{}px", k * ROW as usize));
             let info = &l.info;
             match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
                 None => {
@@ -561,22 +611,34 @@ impl App {
                     r.num.set_data(&format!("{k}. "));
                     let seat = usize::from(m.seat & 1);
                     r.who.set_class_name(if info.game == "duel2048" {
-                        if seat == 0 { "s0" } else { "s1" }
+                        if seat == 0 {
+                            "s0"
+                        } else {
+                            "s1"
+                        }
                     } else {
                         ""
                     });
                     set_text(&r.who, if seat == 0 { "●" } else { "○" });
-                    let time = m.time_ms.map(|t| format!(" {}", fmt_ms(t))).unwrap_or_default();
+                    let time = m
+                        .time_ms
+                        .map(|t| format!(" {}", fmt_ms(t)))
+                        .unwrap_or_default();
                     r.rest.set_data(&format!(" {}{time}", m.mv));
-                    let alt = if m.alt != m.mv { format!(" ({})", m.alt) } else { String::new() };
-                    r.row.set_title(&format!("{} {}{alt}", info.seats[seat], m.mv));
+                    let alt = if m.alt != m.mv {
+                        format!(" ({})", m.alt)
+                    } else {
+                        String::new()
+                    };
+                    r.row
+                        .set_title(&format!("{} {}{alt}", info.seats[seat], m.mv));
                 }
             }
         }
         // The current move: one highlight bar moved under the rows (cheaper than restyling rows).
         if self.bar_k != Some(l.k) {
             self.bar_k = Some(l.k);
-            set_style(&self.dom.bar, "top", &format!("{}px", l.k as f64 * ROW));
+            set_style(&self.dom.bar, "top", &format!("{}px", l.k * ROW as usize));
         }
     }
 
@@ -603,29 +665,47 @@ impl App {
                 d.append_child(&n).ok()?;
                 d.append_child(&meta).ok()?;
                 self.dom.players.append_child(&d).ok()?;
-                Some(PlayerBox { d, swatch, name, meta })
+                Some(PlayerBox {
+                    d,
+                    swatch,
+                    name,
+                    meta,
+                    last_name: Last::default(),
+                    last_color: Last::default(),
+                    last_meta: Last::default(),
+                    last_tomove: None,
+                })
             };
-            let (Some(a), Some(b)) = (make(), make()) else { return };
+            let (Some(a), Some(b)) = (make(), make()) else {
+                return;
+            };
             self.player_boxes = Some([a, b]);
         }
         let colors = self.player_colors();
-        let (Some(l), Some(boxes)) = (&self.loaded, &self.player_boxes) else { return };
+        let (Some(l), Some(boxes)) = (&self.loaded, &mut self.player_boxes) else {
+            return;
+        };
         let Some(v) = &l.view else { return };
         let info = &l.info;
-        for (s, el) in boxes.iter().enumerate() {
+        for (s, el) in boxes.iter_mut().enumerate() {
             let name = self
                 .names
                 .as_ref()
                 .and_then(|n| n.get(s))
                 .unwrap_or(&info.players[s]);
-            set_text(&el.name, name); // text, never HTML
-            el.d.set_title(name);
-            set_style(&el.d, "border-left-color", &colors[s]);
-            set_style(&el.swatch, "background", &colors[s]);
-            let _ = el
-                .d
-                .class_list()
-                .toggle_with_force("tomove", v.to_move == Some(s as u8));
+            if el.last_name.changed(name) {
+                set_text(&el.name, name); // text, never HTML
+                el.d.set_title(name);
+            }
+            if el.last_color.changed(&colors[s]) {
+                set_style(&el.d, "border-left-color", &colors[s]);
+                set_style(&el.swatch, "background", &colors[s]);
+            }
+            let tomove = v.to_move == Some(s as u8);
+            if el.last_tomove != Some(tomove) {
+                el.last_tomove = Some(tomove);
+                let _ = el.d.class_list().toggle_with_force("tomove", tomove);
+            }
             let score = match info.game {
                 "reversi" => format!("discs {}", v.scores[s]),
                 "gomoku" => {
@@ -635,7 +715,7 @@ impl App {
                 _ => format!("tiles {}", v.scores[s]),
             };
             let cum = l.cum_time.get(l.k).map_or(0.0, |c| c[s]);
-            set_text(
+            el.last_meta.text(
                 &el.meta,
                 &format!(
                     "{} · {score} · time {} / {}",
@@ -650,22 +730,36 @@ impl App {
     fn render_side(&mut self) {
         let Some(l) = &self.loaded else { return };
         let Some(v) = &l.view else { return };
-        let (info, k, d) = (&l.info, l.k, &self.dom);
+        let (info, k, d, w) = (&l.info, l.k, &self.dom, &mut self.written);
         let mut status = v.status.clone();
         if let (true, Some(seat)) = (v.passed, v.last_seat) {
-            let what = if info.game == "reversi" { " passed. " } else { " skipped a step. " };
+            let what = if info.game == "reversi" {
+                " passed. "
+            } else {
+                " skipped a step. "
+            };
             status = format!("{}{what}{status}", info.seats[usize::from(seat & 1)]);
         }
         if info.game == "duel2048" {
             status = format!("Round {} · {status}", u32::from(v.round) + 1);
         }
-        set_text(&d.status, &status);
+        w.status.text(&d.status, &status);
         match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
             Some(m) => {
-                let alt = if m.alt != m.mv { format!(" ({})", m.alt) } else { String::new() };
-                let time = m.time_ms.map(|t| format!(" · thought {}", fmt_ms(t))).unwrap_or_default();
-                let cpu = m.cpu_ms.map(|t| format!(" (cpu {})", fmt_ms(t))).unwrap_or_default();
-                set_text(
+                let alt = if m.alt != m.mv {
+                    format!(" ({})", m.alt)
+                } else {
+                    String::new()
+                };
+                let time = m
+                    .time_ms
+                    .map(|t| format!(" · thought {}", fmt_ms(t)))
+                    .unwrap_or_default();
+                let cpu = m
+                    .cpu_ms
+                    .map(|t| format!(" (cpu {})", fmt_ms(t)))
+                    .unwrap_or_default();
+                w.moveinfo.text(
                     &d.moveinfo,
                     &format!(
                         "Move {k} of {}: {} {}{alt}{time}{cpu}",
@@ -674,43 +768,64 @@ impl App {
                         m.mv
                     ),
                 );
-                set_text(&d.log, m.log.as_deref().unwrap_or(""));
+                w.log.text(&d.log, m.log.as_deref().unwrap_or(""));
             }
             None => {
-                set_text(&d.moveinfo, &format!("Start position · {} moves", l.frames - 1));
-                set_text(&d.log, "");
+                w.moveinfo.text(
+                    &d.moveinfo,
+                    &format!("Start position · {} moves", l.frames - 1),
+                );
+                w.log.text(&d.log, "");
             }
         }
         let bt = &d.board_text;
         set_text(bt, &v.board.join("\n"));
         let _ = bt.set_attribute("data-frame", &format!("{k}"));
-        let _ = bt.set_attribute("data-frames", &format!("{}", l.frames));
-        let _ = bt.set_attribute("data-game", info.game);
-        let _ = d
-            .board
-            .set_attribute("aria-label", &format!("{}, frame {k}: {status}", info.title));
+        w.frames.attr(bt, "data-frames", &format!("{}", l.frames));
+        w.game.attr(bt, "data-game", info.game);
+        w.aria.attr(
+            &d.board,
+            "aria-label",
+            &format!("{}, frame {k}: {status}", info.title),
+        );
         // move list: keep the current move in view
         let top = k as f64 * ROW;
         if top < self.list_top || top + ROW > self.list_top + LIST_H {
-            self.list_top = (top - LIST_H / 2.0).min(l.frames as f64 * ROW - LIST_H).max(0.0);
+            self.list_top = (top - LIST_H / 2.0)
+                .min(l.frames as f64 * ROW - LIST_H)
+                .max(0.0);
             self.scroll_pending = true;
         }
         self.render_rows();
         self.update_controls();
     }
 
-    pub fn update_controls(&self) {
+    pub fn update_controls(&mut self) {
         let (k, frames) = self.loaded.as_ref().map_or((0, 0), |l| (l.k, l.frames));
         self.dom.slider.set_value(&format!("{k}"));
-        set_text(&self.dom.frameno, &format!("{k} / {}", frames.saturating_sub(1)));
-        set_text(&self.dom.b_play, if self.playing.is_some() { "⏸" } else { "▶" });
+        let w = &mut self.written;
+        w.frameno.text(
+            &self.dom.frameno,
+            &format!("{k} / {}", frames.saturating_sub(1)),
+        );
+        w.play.text(
+            &self.dom.b_play,
+            if self.playing.is_some() { "⏸" } else { "▶" },
+        );
     }
 
     /// The frame of `#frame=K` in the address, else 0.
     pub fn hash_frame(&self) -> usize {
         let hash = self.dom.window.location().hash().unwrap_or_default();
-        let Some(at) = hash.find("frame=") else { return 0 };
-        let digits: String = hash[at + 6..].chars().take_while(char::is_ascii_digit).collect();
+        let Some(at) = hash.find("frame=") else {
+            return 0;
+        };
+        let digits: String = hash
+            .get(at + 6..)
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
         if digits.is_empty() {
             0
         } else {

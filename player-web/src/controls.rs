@@ -19,7 +19,9 @@ impl App {
 
     /// Shows frame `k`, clamped to the replay.
     pub fn go(&mut self, k: i64) {
-        let Some(frames) = self.loaded.as_ref().map(|l| l.frames) else { return };
+        let Some(frames) = self.loaded.as_ref().map(|l| l.frames) else {
+            return;
+        };
         let k = k.clamp(0, frames as i64 - 1);
         self.show(k as usize);
     }
@@ -105,8 +107,13 @@ fn on(target: &EventTarget, event: &'static str, f: impl FnMut(&web_sys::Event) 
 
 /// Listens, free to call `preventDefault`.
 fn on_active(target: &EventTarget, event: &'static str, f: impl FnMut(&web_sys::Event) + 'static) {
-    EventListener::new_with_options(target, event, EventListenerOptions::enable_prevent_default(), f)
-        .forget();
+    EventListener::new_with_options(
+        target,
+        event,
+        EventListenerOptions::enable_prevent_default(),
+        f,
+    )
+    .forget();
 }
 
 /// A button that stops playback and seeks to the frame `to` computes.
@@ -140,7 +147,8 @@ pub fn bind(app: &App) {
     });
     let speed = d.speed.clone();
     on(&d.speed, "change", move |_| {
-        let s = speed.value().parse::<f64>().ok().filter(|s| *s > 0.0).unwrap_or(1.0);
+        let s = js_sys::parse_float(&speed.value());
+        let s = if s > 0.0 { s } else { 1.0 };
         with_app(|app| {
             app.speed = s;
             if app.playing.is_some() {
@@ -201,7 +209,9 @@ pub fn bind(app: &App) {
         });
         let body = d.body.clone();
         on(&d.document, "dragleave", move |e| {
-            let leaving = e.dyn_ref::<DragEvent>().is_some_and(|e| e.related_target().is_none());
+            let leaving = e
+                .dyn_ref::<DragEvent>()
+                .is_some_and(|e| e.related_target().is_none());
             if leaving {
                 let _ = body.class_list().remove_1("dragging");
             }

@@ -113,6 +113,34 @@ pub fn set_text(e: &Element, text: &str) {
     e.set_text_content(Some(text));
 }
 
+/// The last value written to one place of the page: writing the same again is skipped (a
+/// DOM write, even of the same text, costs a crossing into JavaScript and a relayout).
+#[derive(Default)]
+pub struct Last(Option<String>);
+
+impl Last {
+    /// True (and remembered) if `value` differs from the last one.
+    pub fn changed(&mut self, value: &str) -> bool {
+        if self.0.as_deref() == Some(value) {
+            return false;
+        }
+        self.0 = Some(String::from(value));
+        true
+    }
+
+    pub fn text(&mut self, e: &Element, text: &str) {
+        if self.changed(text) {
+            set_text(e, text);
+        }
+    }
+
+    pub fn attr(&mut self, e: &Element, name: &str, value: &str) {
+        if self.changed(value) {
+            let _ = e.set_attribute(name, value);
+        }
+    }
+}
+
 /// A style property; failures (a read-only declaration) change nothing worth reporting.
 pub fn set_style(e: &HtmlElement, name: &str, value: &str) {
     let _ = e.style().set_property(name, value);

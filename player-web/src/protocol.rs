@@ -40,10 +40,12 @@ pub fn parse(data: &JsValue) -> Option<Request> {
         "load_next_frame" | "next_frame" => Request::Next(name),
         "load_players" => {
             let players = field("players");
-            Request::Players(
-                Array::is_array(&players)
-                    .then(|| Array::from(&players).iter().map(|p| js_string(&p)).collect()),
-            )
+            Request::Players(Array::is_array(&players).then(|| {
+                Array::from(&players)
+                    .iter()
+                    .map(|p| js_string(&p))
+                    .collect()
+            }))
         }
         "init_player_player" | "init_spectator_player" => Request::Unsupported(name),
         _ => return None,
@@ -75,14 +77,23 @@ impl Origins {
     pub fn read(window: &Window) -> Origins {
         let mut list = Vec::new();
         let mut add = |s: &str| {
-            list.extend(s.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from))
+            list.extend(
+                s.split(',')
+                    .map(str::trim)
+                    .filter(|x| !x.is_empty())
+                    .map(String::from),
+            )
         };
         if let Some(v) = query_param(window, "origins") {
             add(&v);
         }
         let meta = window
             .document()
-            .and_then(|d| d.query_selector("meta[name=\"arbiter-origins\"]").ok().flatten())
+            .and_then(|d| {
+                d.query_selector("meta[name=\"arbiter-origins\"]")
+                    .ok()
+                    .flatten()
+            })
             .and_then(|m| m.get_attribute("content"));
         if let Some(v) = meta {
             add(&v);
@@ -98,7 +109,9 @@ impl Origins {
 /// A query parameter of the page's address.
 pub fn query_param(window: &Window, name: &str) -> Option<String> {
     let search = window.location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(name)
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
 }
 
 /// Where replies go: the window of the last message and its origin (`null` origins, as from
@@ -109,13 +122,25 @@ pub struct Peer {
 }
 
 /// Sends `msg` to the peer, or with no peer yet to the parent (each allowed origin, or `*`).
-pub fn reply(peer: Option<&Peer>, embedded: bool, origins: &Origins, window: &Window, msg: &JsValue) {
+pub fn reply(
+    peer: Option<&Peer>,
+    embedded: bool,
+    origins: &Origins,
+    window: &Window,
+    msg: &JsValue,
+) {
     if let Some(p) = peer {
-        let target = if p.origin.is_empty() || p.origin == "null" { "*" } else { &p.origin };
+        let target = if p.origin.is_empty() || p.origin == "null" {
+            "*"
+        } else {
+            &p.origin
+        };
         // `source` may be a cross-origin window: call its postMessage, never test its type.
         let _ = p.source.unchecked_ref::<Window>().post_message(msg, target);
     } else if embedded {
-        let Ok(Some(parent)) = window.parent() else { return };
+        let Ok(Some(parent)) = window.parent() else {
+            return;
+        };
         if origins.0.is_empty() {
             let _ = parent.post_message(msg, "*");
         } else {

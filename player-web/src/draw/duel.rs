@@ -8,15 +8,19 @@ use core::f64::consts::PI;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use super::{banner, font, round, Board, Palette};
+use super::{banner, font, num, round, Board, Palette};
 use crate::view::FrameView;
 
 /// The owner's hue, deeper with the level.
 fn tile_color(owner: u8, level: u8, dark: bool) -> String {
     let t = (f64::from(level) / 11.0).min(1.0);
     let hue = if owner == 0 { 220 } else { 28 };
-    let light = if dark { 30.0 + 20.0 * t } else { 82.0 - 40.0 * t };
-    format!("hsl({hue}, {}%, {light}%)", 60.0 + 25.0 * t)
+    let light = if dark {
+        30.0 + 20.0 * t
+    } else {
+        82.0 - 40.0 * t
+    };
+    format!("hsl({hue}, {}%, {}%)", num(60.0 + 25.0 * t), num(light))
 }
 
 pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Board, v: &FrameView) {
@@ -38,9 +42,17 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         let _ = ctx.fill_text(&format!("{r}"), ox / 2.0, oy + (f64::from(r) + 0.5) * cell);
     }
     ctx.set_fill_style_str(&p.p0);
-    let _ = ctx.fill_text(&format!("+ {}", b.seats[0]), ox + cell * 2.0, oy + cell * 4.0 + m * 0.6);
+    let _ = ctx.fill_text(
+        &format!("+ {}", b.seats[0]),
+        ox + cell * 2.0,
+        oy + cell * 4.0 + m * 0.6,
+    );
     ctx.set_fill_style_str(&p.p1);
-    let _ = ctx.fill_text(&format!("− {}", b.seats[1]), ox + cell * 6.0, oy + cell * 4.0 + m * 0.6);
+    let _ = ctx.fill_text(
+        &format!("− {}", b.seats[1]),
+        ox + cell * 6.0,
+        oy + cell * 4.0 + m * 0.6,
+    );
     let pad = cell * 0.06;
     for (i, &[owner, level]) in v.cells.iter().enumerate().take(32) {
         let (r, c) = ((i >> 3) as f64, (i & 7) as f64);
@@ -72,10 +84,18 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     }
     if let Some([r, c]) = v.next_cell {
         let (r, c) = (f64::from(r), f64::from(c));
-        let (x, y, s) = (ox + c * cell + pad * 2.0, oy + r * cell + pad * 2.0, cell - 4.0 * pad);
+        let (x, y, s) = (
+            ox + c * cell + pad * 2.0,
+            oy + r * cell + pad * 2.0,
+            cell - 4.0 * pad,
+        );
         let dash = js_sys::Array::of2(&JsValue::from(5), &JsValue::from(4));
         let _ = ctx.set_line_dash(&dash);
-        ctx.set_stroke_style_str(if v.next_placer == Some(0) { &p.p0 } else { &p.p1 });
+        ctx.set_stroke_style_str(if v.next_placer == Some(0) {
+            &p.p0
+        } else {
+            &p.p1
+        });
         ctx.set_line_width(2.5);
         ctx.stroke_rect(x, y, s, s);
         let _ = ctx.set_line_dash(&js_sys::Array::new());
@@ -87,21 +107,52 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         let (r, c) = (f64::from(r), f64::from(c));
         ctx.set_stroke_style_str(&p.accent);
         ctx.set_line_width(3.0);
-        ctx.stroke_rect(ox + c * cell + 1.5, oy + r * cell + 1.5, cell - 3.0, cell - 3.0);
+        ctx.stroke_rect(
+            ox + c * cell + 1.5,
+            oy + r * cell + 1.5,
+            cell - 3.0,
+            cell - 3.0,
+        );
     }
     if let Some(dir) = v.slide {
         let first = v.last_seat == Some(0);
         let half = if first { 0.0 } else { 4.0 };
         let color = if first { &p.p0 } else { &p.p1 };
-        arrow(ctx, p, ox + (half + 2.0) * cell, oy + 2.0 * cell, dir, cell * 1.3, color);
+        arrow(
+            ctx,
+            p,
+            ox + (half + 2.0) * cell,
+            oy + 2.0 * cell,
+            dir,
+            cell * 1.3,
+            color,
+        );
     }
     if v.passed {
-        let who = v.last_seat.map(|s| b.seats[usize::from(s & 1)]).unwrap_or("");
-        banner(ctx, p, ox + 4.0 * cell, oy + 2.0 * cell, &format!("{who} skips"), cell * 0.5);
+        let who = v
+            .last_seat
+            .map(|s| b.seats[usize::from(s & 1)])
+            .unwrap_or("");
+        banner(
+            ctx,
+            p,
+            ox + 4.0 * cell,
+            oy + 2.0 * cell,
+            &format!("{who} skips"),
+            cell * 0.5,
+        );
     }
 }
 
-fn arrow(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, dir: &str, len: f64, color: &str) {
+fn arrow(
+    ctx: &CanvasRenderingContext2d,
+    p: &Palette,
+    x: f64,
+    y: f64,
+    dir: &str,
+    len: f64,
+    color: &str,
+) {
     let a = match dir {
         "up" => -PI / 2.0,
         "down" => PI / 2.0,

@@ -105,15 +105,17 @@ fn setup_canvas(c: &HtmlCanvasElement, aspect: f64) -> Option<(CanvasRenderingCo
     let w = f64::from(parent_w.max(120));
     let css_w = w.min(720.0);
     let css_h = round(css_w * aspect);
-    let dpr = web_sys::window().map(|w| w.device_pixel_ratio()).unwrap_or(1.0);
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .unwrap_or(1.0);
     let dpr = if dpr > 0.0 { dpr } else { 1.0 };
     let (pw, ph) = (round(css_w * dpr) as u32, round(css_h * dpr) as u32);
     if c.width() != pw || c.height() != ph {
         c.set_width(pw);
         c.set_height(ph);
         let style = c.unchecked_ref::<HtmlElement>().style();
-        let _ = style.set_property("width", &format!("{css_w}px"));
-        let _ = style.set_property("height", &format!("{css_h}px"));
+        let _ = style.set_property("width", &format!("{}px", css_w as i64));
+        let _ = style.set_property("height", &format!("{}px", css_h as i64));
     }
     let ctx = c
         .get_context("2d")
@@ -124,6 +126,11 @@ fn setup_canvas(c: &HtmlCanvasElement, aspect: f64) -> Option<(CanvasRenderingCo
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, css_w, css_h);
     Some((ctx, css_w))
+}
+
+/// A number as JavaScript writes it (`String(x)`), without Rust's float formatting code.
+pub(crate) fn num(x: f64) -> String {
+    crate::dom::js_string(&wasm_bindgen::JsValue::from(x))
 }
 
 /// JavaScript's `Math.round` for the sizes drawn (half up).
@@ -143,7 +150,10 @@ fn libm_floor(x: f64) -> f64 {
 
 /// `N px system-ui` with an optional weight.
 fn font(ctx: &CanvasRenderingContext2d, weight: &str, px: f64) {
-    ctx.set_font(&format!("{weight}{}px system-ui, sans-serif", round(px)));
+    ctx.set_font(&format!(
+        "{weight}{}px system-ui, sans-serif",
+        round(px) as i64
+    ));
 }
 
 fn circle(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64) {

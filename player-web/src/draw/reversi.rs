@@ -67,11 +67,20 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     if let Some([row, col]) = v.last_cell {
         ctx.set_fill_style_str(&p.accent);
         ctx.begin_path();
-        let _ = ctx.arc(ox + at(col.into()), oy + at(row.into()), (r * 0.22).max(2.5), 0.0, PI * 2.0);
+        let _ = ctx.arc(
+            ox + at(col.into()),
+            oy + at(row.into()),
+            (r * 0.22).max(2.5),
+            0.0,
+            PI * 2.0,
+        );
         ctx.fill();
     }
     if v.passed {
-        let who = v.last_seat.map(|s| b.seats[usize::from(s & 1)]).unwrap_or("");
+        let who = v
+            .last_seat
+            .map(|s| b.seats[usize::from(s & 1)])
+            .unwrap_or("");
         let half = nf * cell / 2.0;
         banner(ctx, p, ox + half, oy + half, &format!("{who} passes"), cell);
     }
