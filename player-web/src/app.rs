@@ -307,7 +307,19 @@ impl App {
         set(&perf, "loadFrame", &perf_load_frame);
         set(&perf, "queuedAtStart", &JsValue::from(0));
         set(&hook_state, "player", &JsValue::NULL);
-        set(&hook_state, "view", &JsValue::NULL);
+        // The frame view as JavaScript, made when read (tests), not on every frame shown.
+        let view = wasm_bindgen::closure::Closure::<dyn Fn() -> JsValue>::new(|| {
+            with_app(|app| {
+                let v = app.loaded.as_ref().and_then(|l| l.view.as_ref());
+                v.map(to_js).unwrap_or(JsValue::NULL)
+            })
+            .unwrap_or(JsValue::NULL)
+        });
+        let descriptor = Object::new();
+        set(&descriptor, "get", view.as_ref());
+        set(&descriptor, "enumerable", &JsValue::TRUE);
+        Object::define_property(&hook_state, &"view".into(), &descriptor);
+        view.forget();
         set(&hook_state, "frames", &JsValue::from(0));
         set(&hook_state, "k", &JsValue::from(0));
         let hooks = Object::new();
@@ -493,7 +505,6 @@ impl App {
             return self.fail(&format!("frame {k} is out of range"), "bad_index");
         };
         l.k = k;
-        set(&self.hook_state, "view", &to_js(&view));
         set(&self.hook_state, "k", &JsValue::from(k as f64));
         l.view = Some(view);
         let ta = self.dom.now();

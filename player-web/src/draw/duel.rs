@@ -11,9 +11,12 @@ use web_sys::CanvasRenderingContext2d;
 use super::{banner, font, num, round, Board, Palette};
 use crate::view::FrameView;
 
+/// From this level up, tiles have the deepest colour.
+pub(super) const DEEPEST: usize = 11;
+
 /// The owner's hue, deeper with the level.
-fn tile_color(owner: u8, level: u8, dark: bool) -> String {
-    let t = (f64::from(level) / 11.0).min(1.0);
+pub(super) fn tile_color(owner: u8, level: u8, dark: bool) -> String {
+    let t = (f64::from(level) / DEEPEST as f64).min(1.0);
     let hue = if owner == 0 { 220 } else { 28 };
     let light = if dark {
         30.0 + 20.0 * t
@@ -63,7 +66,8 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
             ctx.stroke_rect(x, y, s, s);
             continue;
         }
-        ctx.set_fill_style_str(&tile_color(owner, level, p.dark));
+        let color = &p.tiles[usize::from(owner & 1)][usize::from(level).min(DEEPEST)];
+        ctx.set_fill_style_str(color);
         ctx.fill_rect(x, y, s, s);
         ctx.set_stroke_style_str(if owner == 0 { &p.p0 } else { &p.p1 });
         ctx.set_line_width(2.0);

@@ -34,6 +34,9 @@ pub struct Palette {
     pub half1: String,
     /// The dark scheme is on (the duel's tiles are darker then).
     pub dark: bool,
+    /// The duel's tile colours by owner and level (levels from 11 up share the deepest),
+    /// made once: a colour costs a few crossings into JavaScript to write.
+    pub tiles: [[String; duel::DEEPEST + 1]; 2],
 }
 
 impl Palette {
@@ -71,6 +74,11 @@ impl Palette {
             .ok()
             .flatten()
             .is_some_and(|m| m.matches());
+        for (owner, row) in p.tiles.iter_mut().enumerate() {
+            for (level, c) in row.iter_mut().enumerate() {
+                *c = duel::tile_color(owner as u8, level as u8, p.dark);
+            }
+        }
         p
     }
 }
