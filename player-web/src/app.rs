@@ -34,6 +34,8 @@ pub struct Loaded {
     pub frames: usize,
     /// Thinking time per seat up to each frame.
     pub cum_time: Vec<[f64; 2]>,
+    /// Each move's time as the move list shows it (` 12 ms`, or empty), made once.
+    pub times: Vec<String>,
     /// The frame shown.
     pub k: usize,
     pub view: Option<FrameView>,
@@ -470,6 +472,15 @@ impl App {
             acc[usize::from(m.seat & 1)] += m.time_ms.unwrap_or(0.0);
             cum_time.push(acc);
         }
+        let times = info
+            .moves
+            .iter()
+            .map(|m| {
+                m.time_ms
+                    .map(|t| format!(" {}", fmt_ms(t)))
+                    .unwrap_or_default()
+            })
+            .collect();
         let d = &self.dom;
         d.error.set_hidden(true);
         d.welcome.set_hidden(true);
@@ -486,6 +497,7 @@ impl App {
             info,
             frames,
             cum_time,
+            times,
             k: 0,
             view: None,
         });
@@ -631,10 +643,7 @@ impl App {
                         ""
                     });
                     set_text(&r.who, if seat == 0 { "●" } else { "○" });
-                    let time = m
-                        .time_ms
-                        .map(|t| format!(" {}", fmt_ms(t)))
-                        .unwrap_or_default();
+                    let time = l.times.get(k - 1).map_or("", String::as_str);
                     r.rest.set_data(&format!(" {}{time}", m.mv));
                     let alt = if m.alt != m.mv {
                         format!(" ({})", m.alt)
