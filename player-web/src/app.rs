@@ -225,7 +225,7 @@ async fn run(task: Task) {
                         app.dom.welcome.set_hidden(true);
                     }
                 }
-                Err(e) => app.show_error(&protocol::error_message(&e), "not_a_replay"),
+                Err(e) => app.show_error(&protocol::error_message(&e), "internal"),
             });
         }
         Task::Ready => {

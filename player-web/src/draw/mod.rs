@@ -143,10 +143,10 @@ pub(crate) fn num(x: f64) -> String {
 
 /// JavaScript's `Math.round` for the sizes drawn (half up).
 pub(crate) fn round(x: f64) -> f64 {
-    libm_floor(x + 0.5)
+    floor(x + 0.5)
 }
 
-fn libm_floor(x: f64) -> f64 {
+fn floor(x: f64) -> f64 {
     // no_std: f64::floor is in std; sizes here are small and finite.
     let t = x as i64 as f64;
     if t > x {
