@@ -15,7 +15,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlElement, MessageEvent, Text};
 
-use crate::dom::{set_style, set_text, Dom, Last};
+use crate::dom::{js, props, set_style, set_text, Dom, Last};
 use crate::draw::{self, Palette};
 use crate::protocol::{self, Origins, Peer, Request};
 use crate::session::{Info, Session};
@@ -36,6 +36,8 @@ pub struct Loaded {
     pub cum_time: Vec<[f64; 2]>,
     /// Each move's time as the move list shows it (` 12 ms`, or empty), made once.
     pub times: Vec<String>,
+    /// The move list's rows' texts, made when first shown.
+    row_texts: Vec<Option<RowText>>,
     /// The frame shown.
     pub k: usize,
     pub view: Option<FrameView>,
@@ -44,10 +46,55 @@ pub struct Loaded {
 /// One row of the move list: its element and parts, and the frame it shows.
 struct Row {
     row: HtmlElement,
+    style: web_sys::CssStyleDeclaration,
     num: Text,
     who: HtmlElement,
     rest: Text,
     k: Option<usize>,
+    /// The seat its mark shows (`None`: the start row).
+    seat: Option<Option<u8>>,
+}
+
+/// A move list row's texts, made into JavaScript strings the first time the row shows them.
+struct RowText {
+    k: JsValue,
+    top: JsValue,
+    num: JsValue,
+    rest: JsValue,
+    title: JsValue,
+    seat: Option<u8>,
+}
+
+impl RowText {
+    fn new(info: &Info, times: &[String], k: usize) -> RowText {
+        let js = |s: &str| JsValue::from_str(s);
+        let (num, rest, title, seat) = match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
+            None => (js("0. start"), js(""), js("start position"), None),
+            Some(m) => {
+                let seat = usize::from(m.seat & 1);
+                let time = times.get(k - 1).map_or("", String::as_str);
+                let alt = if m.alt != m.mv {
+                    format!(" ({})", m.alt)
+                } else {
+                    String::new()
+                };
+                (
+                    js(&format!("{k}. ")),
+                    js(&format!(" {}{time}", m.mv)),
+                    js(&format!("{} {}{alt}", info.seats[seat], m.mv)),
+                    Some(seat as u8),
+                )
+            }
+        };
+        RowText {
+            k: js(&format!("{k}")),
+            top: js(&format!("{}px", k * ROW as usize)),
+            num,
+            rest,
+            title,
+            seat,
+        }
+    }
 }
 
 /// A player's box above the board.
@@ -498,6 +545,7 @@ impl App {
             frames,
             cum_time,
             times,
+            row_texts: (0..frames).map(|_| None).collect(),
             k: 0,
             view: None,
         });
@@ -586,17 +634,21 @@ impl App {
                 let _ = row.append_child(&who);
                 let _ = row.append_child(&rest);
                 let _ = self.dom.spacer.append_child(&row);
+                let style = row.style();
                 self.rows.push(Row {
                     row,
+                    style,
                     num,
                     who,
                     rest,
                     k: None,
+                    seat: None,
                 });
             }
         }
         for r in &mut self.rows {
             r.k = None;
+            r.seat = None;
         }
         self.bar_k = None;
         self.dom.moves.set_scroll_top(0);
@@ -606,53 +658,36 @@ impl App {
 
     /// Fills the rows in view (after a scroll or a new frame).
     pub fn render_rows(&mut self) {
-        let Some(l) = &self.loaded else { return };
+        let Some(l) = &mut self.loaded else { return };
         let first = js_sys::Math::floor(self.list_top / ROW).max(0.0) as usize;
+        let duel = l.info.game == "duel2048";
         for (i, r) in self.rows.iter_mut().enumerate() {
             let k = first + i;
-            if k >= l.frames {
+            let Some(slot) = l.row_texts.get_mut(k) else {
                 r.row.set_hidden(true);
                 r.k = None;
                 continue;
-            }
+            };
             r.row.set_hidden(false);
             if r.k == Some(k) {
                 continue;
             }
             r.k = Some(k);
-            let _ = r.row.set_attribute("data-k", &format!("{k}"));
-            set_style(&r.row, "top", &format!("{}px", k * ROW as usize));
-            let info = &l.info;
-            match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
-                None => {
-                    r.num.set_data("0. start");
-                    set_text(&r.who, "");
-                    r.rest.set_data("");
-                    r.row.set_title("start position");
-                }
-                Some(m) => {
-                    r.num.set_data(&format!("{k}. "));
-                    let seat = usize::from(m.seat & 1);
-                    r.who.set_class_name(if info.game == "duel2048" {
-                        if seat == 0 {
-                            "s0"
-                        } else {
-                            "s1"
-                        }
-                    } else {
-                        ""
-                    });
-                    set_text(&r.who, if seat == 0 { "●" } else { "○" });
-                    let time = l.times.get(k - 1).map_or("", String::as_str);
-                    r.rest.set_data(&format!(" {}{time}", m.mv));
-                    let alt = if m.alt != m.mv {
-                        format!(" ({})", m.alt)
-                    } else {
-                        String::new()
-                    };
-                    r.row
-                        .set_title(&format!("{} {}{alt}", info.seats[seat], m.mv));
-                }
+            let t = slot.get_or_insert_with(|| RowText::new(&l.info, &l.times, k));
+            props(&r.row).set_attr(&js("data-k"), &t.k);
+            props(&r.style).set_top(&t.top);
+            props(&r.num).set_data(&t.num);
+            props(&r.rest).set_data(&t.rest);
+            props(&r.row).set_title(&t.title);
+            if r.seat != Some(t.seat) {
+                r.seat = Some(t.seat);
+                let (class, mark) = match t.seat {
+                    None => ("", ""),
+                    Some(0) => (if duel { "s0" } else { "" }, "●"),
+                    Some(_) => (if duel { "s1" } else { "" }, "○"),
+                };
+                props(&r.who).set_class(&js(class));
+                props(&r.who).set_text(&js(mark));
             }
         }
         // The current move: one highlight bar moved under the rows (cheaper than restyling rows).

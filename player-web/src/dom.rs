@@ -2,8 +2,11 @@
 //! Text always goes in as text (`textContent`), never as HTML: names come from strangers.
 
 use alloc::string::String;
+use core::cell::RefCell;
+use std::collections::HashMap;
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, Window};
 
 /// Every element of `player.html` the player touches.
@@ -151,4 +154,52 @@ extern "C" {
     /// `String(x)` of JavaScript: how the site's values become text.
     #[wasm_bindgen(js_name = String)]
     pub fn js_string(v: &wasm_bindgen::JsValue) -> String;
+}
+
+std::thread_local! {
+    /// Strings written again and again (colours, fonts, labels, class names) made into
+    /// JavaScript strings once: a frame writes a few hundred, and making each anew (UTF-8
+    /// decoding) would cost more than the drawing. A bounded set.
+    static STRINGS: RefCell<HashMap<String, JsValue>> = RefCell::new(HashMap::new());
+}
+
+/// The JavaScript string for `s`, made once.
+pub fn js(s: &str) -> JsValue {
+    STRINGS.with(|m| {
+        let Ok(mut m) = m.try_borrow_mut() else {
+            return JsValue::from_str(s);
+        };
+        if let Some(v) = m.get(s) {
+            return v.clone();
+        }
+        if m.len() > 4096 {
+            m.clear();
+        }
+        let v = JsValue::from_str(s);
+        m.insert(String::from(s), v.clone());
+        v
+    })
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// Any DOM object, its properties set from values already in JavaScript.
+    pub type Props;
+    #[wasm_bindgen(method, setter = data)]
+    pub fn set_data(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = title)]
+    pub fn set_title(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = top)]
+    pub fn set_top(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = textContent)]
+    pub fn set_text(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = className)]
+    pub fn set_class(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, js_name = setAttribute)]
+    pub fn set_attr(this: &Props, name: &JsValue, v: &JsValue);
+}
+
+/// `x` seen as [`Props`].
+pub fn props<T: JsCast>(x: &T) -> &Props {
+    x.unchecked_ref()
 }

@@ -8,7 +8,7 @@ use core::f64::consts::PI;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use super::{banner, font, num, round, Board, Palette};
+use super::{banner, fill, font, num, round, stroke, text, Board, Palette};
 use crate::view::FrameView;
 
 /// From this level up, tiles have the deepest colour.
@@ -30,28 +30,40 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     let m = round(w * 0.05).max(16.0);
     let cell = (w - 2.0 * m) / 8.0;
     let (ox, oy) = (m, m);
-    ctx.set_fill_style_str(&p.half0);
+    fill(ctx, &p.half0);
     ctx.fill_rect(ox, oy, cell * 4.0, cell * 4.0);
-    ctx.set_fill_style_str(&p.half1);
+    fill(ctx, &p.half1);
     ctx.fill_rect(ox + cell * 4.0, oy, cell * 4.0, cell * 4.0);
-    ctx.set_fill_style_str(&p.fg);
+    fill(ctx, &p.fg);
     font(ctx, "", m * 0.55);
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     for c in 0..8 {
-        let _ = ctx.fill_text(&format!("{c}"), ox + (f64::from(c) + 0.5) * cell, oy / 2.0);
+        text(
+            ctx,
+            &format!("{c}"),
+            ox + (f64::from(c) + 0.5) * cell,
+            oy / 2.0,
+        );
     }
     for r in 0..4 {
-        let _ = ctx.fill_text(&format!("{r}"), ox / 2.0, oy + (f64::from(r) + 0.5) * cell);
+        text(
+            ctx,
+            &format!("{r}"),
+            ox / 2.0,
+            oy + (f64::from(r) + 0.5) * cell,
+        );
     }
-    ctx.set_fill_style_str(&p.p0);
-    let _ = ctx.fill_text(
+    fill(ctx, &p.p0);
+    text(
+        ctx,
         &format!("+ {}", b.seats[0]),
         ox + cell * 2.0,
         oy + cell * 4.0 + m * 0.6,
     );
-    ctx.set_fill_style_str(&p.p1);
-    let _ = ctx.fill_text(
+    fill(ctx, &p.p1);
+    text(
+        ctx,
         &format!("− {}", b.seats[1]),
         ox + cell * 6.0,
         oy + cell * 4.0 + m * 0.6,
@@ -61,15 +73,15 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         let (r, c) = ((i >> 3) as f64, (i & 7) as f64);
         let (x, y, s) = (ox + c * cell + pad, oy + r * cell + pad, cell - 2.0 * pad);
         if level == 0 {
-            ctx.set_stroke_style_str(&p.line);
+            stroke(ctx, &p.line);
             ctx.set_line_width(1.0);
             ctx.stroke_rect(x, y, s, s);
             continue;
         }
         let color = &p.tiles[usize::from(owner & 1)][usize::from(level).min(DEEPEST)];
-        ctx.set_fill_style_str(color);
+        fill(ctx, color);
         ctx.fill_rect(x, y, s, s);
-        ctx.set_stroke_style_str(if owner == 0 { &p.p0 } else { &p.p1 });
+        stroke(ctx, if owner == 0 { &p.p0 } else { &p.p1 });
         ctx.set_line_width(2.0);
         ctx.stroke_rect(x + 1.0, y + 1.0, s - 2.0, s - 2.0);
         let label = if level < 40 {
@@ -77,14 +89,14 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         } else {
             format!("2^{level}")
         };
-        ctx.set_fill_style_str(&p.fg);
+        fill(ctx, &p.fg);
         let k = match label.len() {
             0..=2 => 0.42,
             3..=4 => 0.3,
             _ => 0.22,
         };
         font(ctx, "700 ", s * k);
-        let _ = ctx.fill_text(&label, x + s / 2.0, y + s / 2.0);
+        text(ctx, &label, x + s / 2.0, y + s / 2.0);
     }
     if let Some([r, c]) = v.next_cell {
         let (r, c) = (f64::from(r), f64::from(c));
@@ -95,21 +107,24 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         );
         let dash = js_sys::Array::of2(&JsValue::from(5), &JsValue::from(4));
         let _ = ctx.set_line_dash(&dash);
-        ctx.set_stroke_style_str(if v.next_placer == Some(0) {
-            &p.p0
-        } else {
-            &p.p1
-        });
+        stroke(
+            ctx,
+            if v.next_placer == Some(0) {
+                &p.p0
+            } else {
+                &p.p1
+            },
+        );
         ctx.set_line_width(2.5);
         ctx.stroke_rect(x, y, s, s);
         let _ = ctx.set_line_dash(&js_sys::Array::new());
         font(ctx, "", cell * 0.16);
-        ctx.set_fill_style_str(&p.muted);
-        let _ = ctx.fill_text("next", x + s / 2.0, y + s * 0.85);
+        fill(ctx, &p.muted);
+        text(ctx, "next", x + s / 2.0, y + s * 0.85);
     }
     if let Some([r, c]) = v.last_cell {
         let (r, c) = (f64::from(r), f64::from(c));
-        ctx.set_stroke_style_str(&p.accent);
+        stroke(ctx, &p.accent);
         ctx.set_line_width(3.0);
         ctx.stroke_rect(
             ox + c * cell + 1.5,
@@ -167,8 +182,8 @@ fn arrow(
     let _ = ctx.translate(x, y);
     let _ = ctx.rotate(a);
     ctx.set_global_alpha(0.55);
-    ctx.set_fill_style_str(color);
-    ctx.set_stroke_style_str(&p.bg);
+    fill(ctx, color);
+    stroke(ctx, &p.bg);
     ctx.set_line_width(2.0);
     let t = len * 0.22;
     ctx.begin_path();

@@ -7,7 +7,7 @@ use alloc::vec;
 
 use web_sys::CanvasRenderingContext2d;
 
-use super::{circle, disc, font, round, Board, Palette};
+use super::{circle, disc, fill, font, round, stroke, text, Board, Palette};
 use crate::view::FrameView;
 
 pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Board, v: &FrameView) {
@@ -18,9 +18,9 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     let (ox, oy) = (m, m);
     let cx = |x: usize| ox + (x as f64 + 0.5) * cell;
     let cy = |y: usize| oy + (y as f64 + 0.5) * cell;
-    ctx.set_fill_style_str(&p.go_board);
+    fill(ctx, &p.go_board);
     ctx.fill_rect(ox, oy, cell * nf, cell * nf);
-    ctx.set_stroke_style_str(&p.go_grid);
+    stroke(ctx, &p.go_grid);
     ctx.set_line_width(1.0);
     ctx.begin_path();
     let last = n.saturating_sub(1);
@@ -32,28 +32,28 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     }
     ctx.stroke();
     if n == 15 {
-        ctx.set_fill_style_str(&p.go_grid);
+        fill(ctx, &p.go_grid);
         for (x, y) in [(3, 3), (11, 3), (7, 7), (3, 11), (11, 11)] {
             circle(ctx, cx(x), cy(y), (cell * 0.09).max(2.0));
             ctx.fill();
         }
     }
-    ctx.set_fill_style_str(&p.fg);
+    fill(ctx, &p.fg);
     font(ctx, "", (m * 0.55).min(cell * 0.5));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     for i in 0..n {
         let letter = char::from(b'A' + (i as u8));
         let letter = format!("{letter}");
-        let _ = ctx.fill_text(&letter, cx(i), oy / 2.0);
-        let _ = ctx.fill_text(&letter, cx(i), oy + nf * cell + m / 2.0);
+        text(ctx, &letter, cx(i), oy / 2.0);
+        text(ctx, &letter, cx(i), oy + nf * cell + m / 2.0);
         let number = format!("{}", n - i);
-        let _ = ctx.fill_text(&number, ox / 2.0, cy(i));
-        let _ = ctx.fill_text(&number, ox + nf * cell + m / 2.0, cy(i));
+        text(ctx, &number, ox / 2.0, cy(i));
+        text(ctx, &number, ox + nf * cell + m / 2.0, cy(i));
     }
     let r = cell * 0.45;
     // forbidden points for black (renju): 3 = double-three, 4 = double-four, 6 = overline
-    ctx.set_stroke_style_str(&p.accent);
+    stroke(ctx, &p.accent);
     ctx.set_line_width((cell * 0.06).max(1.5));
     for &(y, x, kind) in &v.forbidden {
         let d = r * 0.35;
@@ -64,9 +64,9 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         ctx.move_to(px + d, py - d);
         ctx.line_to(px - d, py + d);
         ctx.stroke();
-        ctx.set_fill_style_str(&p.accent);
+        fill(ctx, &p.accent);
         font(ctx, "600 ", r * 0.6);
-        let _ = ctx.fill_text(&format!("{kind}"), px + r * 0.55, py - r * 0.5);
+        text(ctx, &format!("{kind}"), px + r * 0.55, py - r * 0.5);
     }
     // move number of each point (0 = none)
     let mut number_of = vec![0usize; n * n];
@@ -90,34 +90,37 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
                 continue;
             }
             let is_last = v.last_cell == Some([y as u8, x as u8]);
-            ctx.set_fill_style_str(if is_last {
-                &p.accent
-            } else if seat == 0 {
-                "#ffffff"
-            } else {
-                "#111111"
-            });
+            fill(
+                ctx,
+                if is_last {
+                    &p.accent
+                } else if seat == 0 {
+                    "#ffffff"
+                } else {
+                    "#111111"
+                },
+            );
             font(
                 ctx,
                 if is_last { "700 " } else { "" },
                 r * if num >= 100 { 0.8 } else { 1.0 },
             );
-            let _ = ctx.fill_text(&format!("{num}"), cx(x), cy(y) + 0.5);
+            text(ctx, &format!("{num}"), cx(x), cy(y) + 0.5);
         }
     }
     if let Some([y, x]) = v.last_cell {
         if !b.numbers {
-            ctx.set_fill_style_str(&p.accent);
+            fill(ctx, &p.accent);
             circle(ctx, cx(x.into()), cy(y.into()), (r * 0.25).max(2.5));
             ctx.fill();
         }
-        ctx.set_stroke_style_str(&p.accent);
+        stroke(ctx, &p.accent);
         ctx.set_line_width(2.0);
         circle(ctx, cx(x.into()), cy(y.into()), r + 1.5);
         ctx.stroke();
     }
     if let (Some(&[ay, ax]), Some(&[by, bx])) = (v.winning.first(), v.winning.last()) {
-        ctx.set_stroke_style_str(&p.accent);
+        stroke(ctx, &p.accent);
         ctx.set_line_width((cell * 0.14).max(3.0));
         ctx.set_line_cap("round");
         ctx.set_global_alpha(0.75);

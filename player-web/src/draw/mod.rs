@@ -9,7 +9,8 @@ use alloc::format;
 use alloc::string::String;
 use core::f64::consts::PI;
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
 
 use crate::view::FrameView;
@@ -156,12 +157,41 @@ fn floor(x: f64) -> f64 {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The canvas's 2D context again, with its string properties set from strings already in
+    /// JavaScript.
+    type Ctx2d;
+    #[wasm_bindgen(method, setter = fillStyle)]
+    fn set_fill_value(this: &Ctx2d, v: &JsValue);
+    #[wasm_bindgen(method, setter = strokeStyle)]
+    fn set_stroke_value(this: &Ctx2d, v: &JsValue);
+    #[wasm_bindgen(method, setter = font)]
+    fn set_font_value(this: &Ctx2d, v: &JsValue);
+    #[wasm_bindgen(method, js_name = fillText)]
+    fn fill_text_value(this: &Ctx2d, text: &JsValue, x: f64, y: f64);
+}
+
+fn fill(ctx: &CanvasRenderingContext2d, color: &str) {
+    ctx.unchecked_ref::<Ctx2d>()
+        .set_fill_value(&crate::dom::js(color));
+}
+
+fn stroke(ctx: &CanvasRenderingContext2d, color: &str) {
+    ctx.unchecked_ref::<Ctx2d>()
+        .set_stroke_value(&crate::dom::js(color));
+}
+
+fn text(ctx: &CanvasRenderingContext2d, s: &str, x: f64, y: f64) {
+    ctx.unchecked_ref::<Ctx2d>()
+        .fill_text_value(&crate::dom::js(s), x, y);
+}
+
 /// `N px system-ui` with an optional weight.
 fn font(ctx: &CanvasRenderingContext2d, weight: &str, px: f64) {
-    ctx.set_font(&format!(
-        "{weight}{}px system-ui, sans-serif",
-        round(px) as i64
-    ));
+    let f = format!("{weight}{}px system-ui, sans-serif", round(px) as i64);
+    ctx.unchecked_ref::<Ctx2d>()
+        .set_font_value(&crate::dom::js(&f));
 }
 
 fn circle(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64) {
@@ -172,27 +202,27 @@ fn circle(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64) {
 /// A stone or disc: black for seat 0, white for seat 1.
 fn disc(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, seat: u8) {
     circle(ctx, x, y, r);
-    ctx.set_fill_style_str(if seat == 0 { "#111111" } else { "#f7f7f7" });
+    fill(ctx, if seat == 0 { "#111111" } else { "#f7f7f7" });
     ctx.fill();
     ctx.set_line_width((r * 0.08).max(1.0));
-    ctx.set_stroke_style_str(if seat == 0 { "#000000" } else { "#9a9a9a" });
+    stroke(ctx, if seat == 0 { "#000000" } else { "#9a9a9a" });
     ctx.stroke();
 }
 
 /// A boxed line of text in the middle of the board (a pass, a skipped step).
-fn banner(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, text: &str, unit: f64) {
+fn banner(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, label: &str, unit: f64) {
     font(ctx, "600 ", (unit * 0.6).max(14.0));
-    let tw = ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0) + 24.0;
+    let tw = ctx.measure_text(label).map(|m| m.width()).unwrap_or(0.0) + 24.0;
     let th = unit.max(24.0);
     ctx.set_global_alpha(0.85);
-    ctx.set_fill_style_str(&p.bg);
+    fill(ctx, &p.bg);
     ctx.fill_rect(x - tw / 2.0, y - th / 2.0, tw, th);
     ctx.set_global_alpha(1.0);
-    ctx.set_stroke_style_str(&p.hl);
+    stroke(ctx, &p.hl);
     ctx.set_line_width(2.0);
     ctx.stroke_rect(x - tw / 2.0, y - th / 2.0, tw, th);
-    ctx.set_fill_style_str(&p.fg);
+    fill(ctx, &p.fg);
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
-    let _ = ctx.fill_text(text, x, y);
+    text(ctx, label, x, y);
 }

@@ -6,7 +6,7 @@ use core::f64::consts::PI;
 
 use web_sys::CanvasRenderingContext2d;
 
-use super::{banner, circle, disc, font, round, Board, Palette};
+use super::{banner, circle, disc, fill, font, round, stroke, text, Board, Palette};
 use crate::view::FrameView;
 
 pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Board, v: &FrameView) {
@@ -16,9 +16,9 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     let cell = (w - m - 4.0) / nf;
     let (ox, oy) = (m, m);
     let at = |rc: usize| (rc as f64 + 0.5) * cell;
-    ctx.set_fill_style_str(&p.rv_board);
+    fill(ctx, &p.rv_board);
     ctx.fill_rect(ox, oy, cell * nf, cell * nf);
-    ctx.set_stroke_style_str(&p.rv_grid);
+    stroke(ctx, &p.rv_grid);
     ctx.set_line_width(1.0);
     ctx.begin_path();
     for i in 0..=n {
@@ -30,14 +30,14 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     }
     ctx.stroke();
     // labels: the protocol's 0-based ROW (left) and COL (top)
-    ctx.set_fill_style_str(&p.fg);
+    fill(ctx, &p.fg);
     font(ctx, "", (m * 0.6).min(cell * 0.45));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     for i in 0..n {
         let label = format!("{i}");
-        let _ = ctx.fill_text(&label, ox + at(i), oy / 2.0);
-        let _ = ctx.fill_text(&label, ox / 2.0, oy + at(i));
+        text(ctx, &label, ox + at(i), oy / 2.0);
+        text(ctx, &label, ox / 2.0, oy + at(i));
     }
     let r = cell * 0.42;
     for (row, line) in v.board.iter().enumerate().take(n) {
@@ -49,7 +49,7 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     }
     // flipped discs
     ctx.set_line_width((cell * 0.07).max(2.0));
-    ctx.set_stroke_style_str(&p.hl);
+    stroke(ctx, &p.hl);
     for &[row, col] in &v.flipped {
         circle(ctx, ox + at(col.into()), oy + at(row.into()), r * 0.8);
         ctx.stroke();
@@ -57,7 +57,7 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
     // legal moves of the side to move, faintly
     if let Some(seat) = v.to_move {
         ctx.set_global_alpha(0.3);
-        ctx.set_fill_style_str(if seat == 0 { "#000000" } else { "#ffffff" });
+        fill(ctx, if seat == 0 { "#000000" } else { "#ffffff" });
         for &[row, col] in &v.legal {
             circle(ctx, ox + at(col.into()), oy + at(row.into()), r * 0.3);
             ctx.fill();
@@ -65,7 +65,7 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         ctx.set_global_alpha(1.0);
     }
     if let Some([row, col]) = v.last_cell {
-        ctx.set_fill_style_str(&p.accent);
+        fill(ctx, &p.accent);
         ctx.begin_path();
         let _ = ctx.arc(
             ox + at(col.into()),
