@@ -661,8 +661,12 @@ impl App {
         let Some(l) = &mut self.loaded else { return };
         let first = js_sys::Math::floor(self.list_top / ROW).max(0.0) as usize;
         let duel = l.info.game == "duel2048";
-        for (i, r) in self.rows.iter_mut().enumerate() {
-            let k = first + i;
+        // Frame k always has row k % POOL: a row in view keeps its frame while the list
+        // scrolls (a click aimed at it during a scroll still lands on that move).
+        for k in first..first + POOL {
+            let Some(r) = self.rows.get_mut(k % POOL) else {
+                break;
+            };
             let Some(slot) = l.row_texts.get_mut(k) else {
                 r.row.set_hidden(true);
                 r.k = None;
