@@ -1,16 +1,30 @@
-//! The embeddable replay player's engine side, compiled to wasm: reads a replay strictly
-//! through arbiter-engine, keeps checkpoints, and hands the page one ready-to-draw view per
-//! frame. The page (`www/player.html`) draws and speaks the Saiblo player protocol.
+//! The embeddable replay player, compiled to wasm: reads a replay strictly through
+//! arbiter-engine, keeps checkpoints, and (in the browser) draws each frame on the canvas,
+//! updates the page and speaks the Saiblo player protocol. `www/player.html` holds only the
+//! HTML, the CSS and a bootstrap script that queues early messages and starts the wasm.
 #![no_std]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
+// The browser side keeps its single-threaded state in `thread_local!` cells.
+#[cfg(target_arch = "wasm32")]
+extern crate std;
 
 pub mod session;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
 mod bindings;
+#[cfg(target_arch = "wasm32")]
+mod controls;
+#[cfg(target_arch = "wasm32")]
+mod dom;
+#[cfg(target_arch = "wasm32")]
+pub mod draw;
+#[cfg(target_arch = "wasm32")]
+mod protocol;
 
 pub use session::{LoadError, Session};
 pub use view::FrameView;

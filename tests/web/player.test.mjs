@@ -434,3 +434,36 @@ test("every sample listed is valid for the engine", () => {
   for (const s of samples()) assert.ok(oracle(samplePath(s)).frames.length > 1, s);
   writeFileSync(path.join(ARTIFACTS, "samples.txt"), samples().join("\n") + "\n");
 });
+
+describe("standalone controls (Rust event handlers)", () => {
+  test("play button plays and pauses, hash changes seek, the move-numbers option redraws", async () => {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    const want = oracle(samplePath("gomoku-freestyle.json"));
+    await page.goto(BASE + "/player.html?replay=samples/gomoku-freestyle.json");
+    const frame = page.mainFrame();
+    await boardAt(frame, 0);
+    assert.equal(await page.$eval("#b-play", (e) => e.textContent), "▶");
+    await page.selectOption("#speed", "16");
+    await page.click("#b-play");
+    assert.equal(await page.$eval("#b-play", (e) => e.textContent), "⏸");
+    await frame.waitForFunction(() => Number(document.getElementById("board-text").dataset.frame) >= 3);
+    await page.click("#b-play");
+    assert.equal(await page.$eval("#b-play", (e) => e.textContent), "▶");
+    const paused = await page.$eval("#board-text", (e) => e.dataset.frame);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await page.$eval("#board-text", (e) => e.dataset.frame), paused, "paused stays put");
+    // a new #frame=K in the address seeks there
+    await page.evaluate(() => { location.hash = "#frame=4"; });
+    assert.deepEqual(await boardAt(frame, 4), want.frames[4].board);
+    assert.equal(await page.$eval("#frameno", (e) => e.textContent), `4 / ${want.frames.length - 1}`);
+    // the option is shown for gomoku; turning it off draws other pixels
+    assert.equal(await page.$eval("#numbers-opt", (e) => e.hidden), false);
+    const before = await page.$eval("#board", (c) => c.toDataURL());
+    await page.click("#numbers");
+    await frame.waitForFunction((b) => document.getElementById("board").toDataURL() !== b, before);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});

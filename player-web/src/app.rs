@@ -1,0 +1,894 @@
+//! The player's state and what it shows: loading a replay, showing a frame (canvas, players,
+//! status, move list, board text), errors, and the queue of tasks that runs the site's messages
+//! one after another (a Blob is read asynchronously, and a `load_frame` sent right after
+//! `init_replay_player` must wait for it).
+
+use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::{Cell, RefCell};
+
+use js_sys::{Array, Object, Reflect};
+use serde::Serialize;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{HtmlElement, MessageEvent, Text};
+
+use crate::dom::{js, props, set_style, set_text, Dom, Last};
+use crate::draw::{self, Palette};
+use crate::protocol::{self, Origins, Peer, Request};
+use crate::session::{Info, Session};
+use crate::view::FrameView;
+
+/// Height of a row of the move list, and of the list's inside (216 px less the border).
+const ROW: f64 = 18.0;
+const LIST_H: f64 = 216.0 - 2.0;
+/// Rows that exist: those in view and two more (the list is virtual).
+const POOL: usize = 14;
+
+/// A loaded replay.
+pub struct Loaded {
+    pub session: Session,
+    pub info: Info,
+    pub frames: usize,
+    /// Thinking time per seat up to each frame.
+    pub cum_time: Vec<[f64; 2]>,
+    /// Each move's time as the move list shows it (` 12 ms`, or empty), made once.
+    pub times: Vec<String>,
+    /// The move list's rows' texts, made when first shown.
+    row_texts: Vec<Option<RowText>>,
+    /// The frame shown.
+    pub k: usize,
+    pub view: Option<FrameView>,
+}
+
+/// One row of the move list: its element and parts, and the frame it shows.
+struct Row {
+    row: HtmlElement,
+    style: web_sys::CssStyleDeclaration,
+    num: Text,
+    who: HtmlElement,
+    rest: Text,
+    k: Option<usize>,
+    /// The seat its mark shows (`None`: the start row).
+    seat: Option<Option<u8>>,
+}
+
+/// A move list row's texts, made into JavaScript strings the first time the row shows them.
+struct RowText {
+    k: JsValue,
+    top: JsValue,
+    num: JsValue,
+    rest: JsValue,
+    title: JsValue,
+    seat: Option<u8>,
+}
+
+impl RowText {
+    fn new(info: &Info, times: &[String], k: usize) -> RowText {
+        let js = |s: &str| JsValue::from_str(s);
+        let (num, rest, title, seat) = match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
+            None => (js("0. start"), js(""), js("start position"), None),
+            Some(m) => {
+                let seat = usize::from(m.seat & 1);
+                let time = times.get(k - 1).map_or("", String::as_str);
+                let alt = if m.alt != m.mv {
+                    format!(" ({})", m.alt)
+                } else {
+                    String::new()
+                };
+                (
+                    js(&format!("{k}. ")),
+                    js(&format!(" {}{time}", m.mv)),
+                    js(&format!("{} {}{alt}", info.seats[seat], m.mv)),
+                    Some(seat as u8),
+                )
+            }
+        };
+        RowText {
+            k: js(&format!("{k}")),
+            top: js(&format!("{}px", k * ROW as usize)),
+            num,
+            rest,
+            title,
+            seat,
+        }
+    }
+}
+
+/// A player's box above the board.
+struct PlayerBox {
+    d: HtmlElement,
+    swatch: HtmlElement,
+    name: HtmlElement,
+    meta: HtmlElement,
+    last_name: Last,
+    last_color: Last,
+    last_meta: Last,
+    last_tomove: Option<bool>,
+}
+
+/// What the side panel and controls show now, to write only what changes.
+#[derive(Default)]
+struct Written {
+    status: Last,
+    moveinfo: Last,
+    log: Last,
+    frameno: Last,
+    play: Last,
+    aria: Last,
+    frames: Last,
+    game: Last,
+}
+
+/// Everything the page shows and the standalone controls' state.
+pub struct App {
+    pub dom: Dom,
+    pub origins: Origins,
+    /// Inside a frame (a contest site).
+    pub embedded: bool,
+    /// Controls shown: top level, or `?controls=1`.
+    pub standalone: bool,
+    pub loaded: Option<Loaded>,
+    /// Names from `load_players`, over the replay's.
+    names: Option<Vec<String>>,
+    pub peer: Option<Peer>,
+    last_height: f64,
+    pub playing: Option<gloo_timers::callback::Interval>,
+    pub speed: f64,
+    pub numbers: bool,
+    pub palette: Option<Palette>,
+    rows: Vec<Row>,
+    bar_k: Option<usize>,
+    pub list_top: f64,
+    scroll_pending: bool,
+    player_boxes: Option<[PlayerBox; 2]>,
+    written: Written,
+    pub resize_timer: Option<gloo_timers::callback::Timeout>,
+    /// `window.__arbiter.state` and `.perf`: for tests and the benchmark.
+    hook_state: Object,
+    perf_load_frame: Array,
+    perf_parts: Array,
+    perf_paints: Array,
+    perf: Object,
+}
+
+std::thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+    static TASKS: RefCell<VecDeque<Task>> = const { RefCell::new(VecDeque::new()) };
+    static BUSY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` on the player, if it started (and is not already borrowed: event handlers never
+/// nest, but a surprise is skipped rather than a panic).
+pub fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> Option<R> {
+    APP.with(|a| a.try_borrow_mut().ok().and_then(|mut a| a.as_mut().map(f)))
+}
+
+pub fn install(app: App) {
+    APP.with(|a| {
+        if let Ok(mut slot) = a.try_borrow_mut() {
+            *slot = Some(app);
+        }
+    });
+}
+
+/// Work done in order, one task at a time.
+pub enum Task {
+    Message {
+        data: JsValue,
+        received: f64,
+    },
+    Fetch(String),
+    OpenFile(web_sys::File),
+    /// Everything queued at start is done: mark the page ready.
+    Ready,
+}
+
+pub fn enqueue(task: Task) {
+    TASKS.with(|t| t.borrow_mut().push_back(task));
+    if !BUSY.with(|b| b.replace(true)) {
+        wasm_bindgen_futures::spawn_local(async {
+            while let Some(task) = TASKS.with(|t| t.borrow_mut().pop_front()) {
+                run(task).await;
+            }
+            BUSY.with(|b| b.set(false));
+        });
+    }
+}
+
+/// A `message` event: from an allowed origin and shaped like a message, it is queued.
+pub fn on_message(e: &MessageEvent) {
+    let received = with_app(|app| {
+        if !app.origins.allows(&e.origin()) {
+            return None;
+        }
+        let data = e.data();
+        let is_message =
+            data.is_object() && Reflect::get(&data, &"message".into()).is_ok_and(|m| m.is_string());
+        if !is_message {
+            return None;
+        }
+        if let Some(source) = e.source() {
+            app.peer = Some(Peer {
+                source: source.into(),
+                origin: e.origin(),
+            });
+        }
+        Some((data, app.dom.now()))
+    })
+    .flatten();
+    if let Some((data, received)) = received {
+        enqueue(Task::Message { data, received });
+    }
+}
+
+async fn run(task: Task) {
+    match task {
+        Task::Message { data, received } => {
+            let Some(request) = protocol::parse(&data) else {
+                return;
+            };
+            if let Request::Init(blob) = request {
+                match protocol::read_data(&blob).await {
+                    Ok(text) => {
+                        with_app(|app| {
+                            if app.open_text(&text, 0) {
+                                let frames = app.loaded.as_ref().map_or(0, |l| l.frames);
+                                let msg = protocol::message(
+                                    "init_successfully",
+                                    &[("number_of_frames", JsValue::from(frames as f64))],
+                                );
+                                app.reply(&msg);
+                            }
+                        });
+                    }
+                    Err(e) => {
+                        with_app(|app| {
+                            app.show_error(&format!("cannot read replay_data: {e}"), "not_a_replay")
+                        });
+                    }
+                }
+            } else {
+                with_app(|app| app.handle(request, received));
+            }
+        }
+        Task::Fetch(url) => {
+            let text = fetch_text(&url).await;
+            with_app(|app| match text {
+                Ok(text) => {
+                    let k = app.hash_frame();
+                    app.open_text(&text, k);
+                }
+                Err(e) => app.show_error(&format!("cannot fetch {url}: {e}"), "fetch"),
+            });
+        }
+        Task::OpenFile(file) => {
+            let text = JsFuture::from(file.text()).await;
+            with_app(|app| match text {
+                Ok(t) => {
+                    if app.open_text(&crate::dom::js_string(&t), 0) {
+                        app.dom.welcome.set_hidden(true);
+                    }
+                }
+                Err(e) => app.show_error(&protocol::error_message(&e), "internal"),
+            });
+        }
+        Task::Ready => {
+            with_app(|app| {
+                let _ = app.dom.root.set_attribute("data-ready", "1");
+                app.report_height();
+            });
+        }
+    }
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or_else(|| String::from("no window"))?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| protocol::error_message(&e))?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|e| protocol::error_message(&e))?;
+    let text = JsFuture::from(text)
+        .await
+        .map_err(|e| protocol::error_message(&e))?;
+    Ok(crate::dom::js_string(&text))
+}
+
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+fn set(o: &Object, key: &str, v: &JsValue) {
+    let _ = Reflect::set(o, &key.into(), v);
+}
+
+/// Keeps the last `cap` figures.
+fn push_capped(a: &Array, v: &JsValue, cap: u32) {
+    a.push(v);
+    if a.length() > cap {
+        a.shift();
+    }
+}
+
+/// Milliseconds as people read them: `4.2 ms`, `73 ms`, `1.25 s`.
+pub fn fmt_ms(ms: f64) -> String {
+    let fixed = |x: f64, d: u8| -> String {
+        js_sys::Number::from(x)
+            .to_fixed(d)
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default()
+    };
+    if ms < 1000.0 {
+        if ms < 10.0 {
+            format!("{} ms", fixed(ms, 1))
+        } else {
+            format!("{} ms", js_sys::Math::round(ms) as i64)
+        }
+    } else {
+        format!("{} s", fixed(ms / 1000.0, if ms < 10000.0 { 2 } else { 1 }))
+    }
+}
+
+impl App {
+    pub fn new(dom: Dom) -> App {
+        let origins = Origins::read(&dom.window);
+        let embedded = match dom.window.parent() {
+            Ok(Some(parent)) => !js_sys::Object::is(&parent, &dom.window),
+            _ => false,
+        };
+        let standalone =
+            !embedded || protocol::query_param(&dom.window, "controls").as_deref() == Some("1");
+        let hook_state = Object::new();
+        let perf = Object::new();
+        let (perf_load_frame, perf_parts, perf_paints) = (Array::new(), Array::new(), Array::new());
+        set(&perf, "lastPaintMs", &JsValue::from(0));
+        set(&perf, "paints", &perf_paints);
+        set(&perf, "parts", &perf_parts);
+        set(&perf, "loadFrame", &perf_load_frame);
+        set(&perf, "queuedAtStart", &JsValue::from(0));
+        set(&hook_state, "player", &JsValue::NULL);
+        // The frame view as JavaScript, made when read (tests), not on every frame shown.
+        let view = wasm_bindgen::closure::Closure::<dyn Fn() -> JsValue>::new(|| {
+            with_app(|app| {
+                let v = app.loaded.as_ref().and_then(|l| l.view.as_ref());
+                v.map(to_js).unwrap_or(JsValue::NULL)
+            })
+            .unwrap_or(JsValue::NULL)
+        });
+        let descriptor = Object::new();
+        set(&descriptor, "get", view.as_ref());
+        set(&descriptor, "enumerable", &JsValue::TRUE);
+        Object::define_property(&hook_state, &"view".into(), &descriptor);
+        view.forget();
+        set(&hook_state, "frames", &JsValue::from(0));
+        set(&hook_state, "k", &JsValue::from(0));
+        let hooks = Object::new();
+        set(&hooks, "state", &hook_state);
+        set(&hooks, "perf", &perf);
+        set(&dom.window, "__arbiter", &hooks);
+        App {
+            dom,
+            origins,
+            embedded,
+            standalone,
+            loaded: None,
+            names: None,
+            peer: None,
+            last_height: -1.0,
+            playing: None,
+            speed: 1.0,
+            numbers: true,
+            palette: None,
+            rows: Vec::new(),
+            bar_k: None,
+            list_top: 0.0,
+            scroll_pending: false,
+            player_boxes: None,
+            written: Written::default(),
+            resize_timer: None,
+            hook_state,
+            perf_load_frame,
+            perf_parts,
+            perf_paints,
+            perf,
+        }
+    }
+
+    pub fn set_queued_at_start(&self, n: u32) {
+        set(&self.perf, "queuedAtStart", &JsValue::from(n));
+    }
+
+    pub fn reply(&self, msg: &JsValue) {
+        protocol::reply(
+            self.peer.as_ref(),
+            self.embedded,
+            &self.origins,
+            &self.dom.window,
+            msg,
+        );
+    }
+
+    /// Tells the site the page's height when it changed.
+    pub fn report_height(&mut self) {
+        let h = self.dom.page_height();
+        if h != self.last_height {
+            self.last_height = h;
+            self.reply(&protocol::message(
+                "resized",
+                &[("height", JsValue::from(h))],
+            ));
+        }
+    }
+
+    /// Refuses a message: an `error` reply, nothing shown.
+    fn fail(&self, reason: &str, kind: &str) {
+        self.reply(&protocol::error(reason, kind));
+    }
+
+    fn handle(&mut self, request: Request, received: f64) {
+        match request {
+            Request::Init(_) => {}
+            Request::LoadFrame(index) => {
+                let Some(frames) = self.loaded.as_ref().map(|l| l.frames) else {
+                    return self.fail("load_frame before a replay was loaded", "no_replay");
+                };
+                match protocol::frame_index(&index, frames) {
+                    Ok(i) => {
+                        self.show(i);
+                        // From the message's arrival to the frame drawn (the benchmark reads these).
+                        let spent = self.dom.now() - received;
+                        push_capped(&self.perf_load_frame, &JsValue::from(spent), 10000);
+                    }
+                    Err(reason) => self.fail(&reason, "bad_index"),
+                }
+            }
+            Request::Next(name) => {
+                let Some((k, frames)) = self.loaded.as_ref().map(|l| (l.k, l.frames)) else {
+                    return self.fail(&format!("{name} before a replay was loaded"), "no_replay");
+                };
+                if k + 1 < frames {
+                    self.show(k + 1);
+                }
+            }
+            Request::Players(None) => {
+                self.fail("load_players: players must be an array", "bad_players")
+            }
+            Request::Players(Some(names)) => {
+                self.names = Some(names);
+                if self.loaded.is_some() {
+                    self.render_players();
+                }
+            }
+            Request::Unsupported(name) => self.fail(
+                &format!(
+                    "{name}: online and spectator modes are not supported by this replay player"
+                ),
+                "unsupported",
+            ),
+        }
+    }
+
+    /// Shows the error instead of the board and tells the site.
+    pub fn show_error(&mut self, reason: &str, kind: &str) {
+        self.stop();
+        self.loaded = None;
+        set(&self.hook_state, "player", &JsValue::NULL);
+        set(&self.hook_state, "frames", &JsValue::from(0));
+        self.dom.view.set_hidden(true);
+        self.dom.welcome.set_hidden(true);
+        let text = format!("Cannot show this replay: {reason}");
+        set_text(&self.dom.error, &text);
+        let _ = self.dom.error.set_attribute("data-kind", kind);
+        self.dom.error.set_hidden(false);
+        set_text(&self.dom.board_text, "");
+        self.update_controls();
+        self.reply(&protocol::error(reason, kind));
+        self.report_height();
+    }
+
+    /// Reads a replay and shows frame `frame` (clamped); false (and an error shown) if it
+    /// cannot be shown.
+    pub fn open_text(&mut self, text: &str, frame: usize) -> bool {
+        let session = match Session::load(text) {
+            Ok(s) => s,
+            Err(e) => {
+                let reason = match (e.kind, e.move_number) {
+                    ("illegal_move", Some(n)) => format!("illegal move at move {n}: {}", e.message),
+                    _ => e.message.clone(),
+                };
+                self.show_error(&reason, e.kind);
+                return false;
+            }
+        };
+        self.stop();
+        let info = session.info();
+        let frames = session.frame_count();
+        let mut cum_time = Vec::with_capacity(frames);
+        let mut acc = [0.0f64; 2];
+        cum_time.push(acc);
+        for m in &info.moves {
+            acc[usize::from(m.seat & 1)] += m.time_ms.unwrap_or(0.0);
+            cum_time.push(acc);
+        }
+        let times = info
+            .moves
+            .iter()
+            .map(|m| {
+                m.time_ms
+                    .map(|t| format!(" {}", fmt_ms(t)))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let d = &self.dom;
+        d.error.set_hidden(true);
+        d.welcome.set_hidden(true);
+        d.view.set_hidden(false);
+        d.numbers_opt.set_hidden(info.game != "gomoku");
+        d.slider.set_max(&format!("{}", frames - 1));
+        set_text(&d.result_head, &info.result_head);
+        set_text(&d.result_text, &info.result_text);
+        d.document.set_title(&format!("{} — arbiter", info.title));
+        set(&self.hook_state, "player", &JsValue::TRUE);
+        set(&self.hook_state, "frames", &JsValue::from(frames as f64));
+        self.loaded = Some(Loaded {
+            session,
+            info,
+            frames,
+            cum_time,
+            times,
+            row_texts: (0..frames).map(|_| None).collect(),
+            k: 0,
+            view: None,
+        });
+        self.build_move_list();
+        self.show(frame.min(frames - 1));
+        self.report_height();
+        true
+    }
+
+    /// Shows frame `k`: the canvas, the players, the side panel, the move list.
+    pub fn show(&mut self, k: usize) {
+        let t0 = self.dom.now();
+        let Some(l) = self.loaded.as_mut() else {
+            return;
+        };
+        let Some(view) = l.session.frame(k) else {
+            return self.fail(&format!("frame {k} is out of range"), "bad_index");
+        };
+        l.k = k;
+        set(&self.hook_state, "k", &JsValue::from(k as f64));
+        l.view = Some(view);
+        let ta = self.dom.now();
+        self.draw();
+        let tb = self.dom.now();
+        self.render_players();
+        self.render_side();
+        let tc = self.dom.now();
+        // Scroll the move list last, after every other change: the one layout it forces is the
+        // layout the next paint needs anyway (so the time measured here includes it).
+        if self.scroll_pending {
+            self.scroll_pending = false;
+            self.dom.moves.set_scroll_top(self.list_top as i32);
+        } else {
+            let _ = self.dom.root.offset_height();
+        }
+        let t1 = self.dom.now();
+        let parts = Array::of4(
+            &(ta - t0).into(),
+            &(tb - ta).into(),
+            &(tc - tb).into(),
+            &(t1 - tc).into(),
+        );
+        push_capped(&self.perf_parts, &parts, 5000);
+        push_capped(&self.perf_paints, &(t1 - t0).into(), 5000);
+        set(&self.perf, "lastPaintMs", &(t1 - t0).into());
+        if !self.embedded {
+            if let Ok(h) = self.dom.window.history() {
+                let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#frame={k}")));
+            }
+        }
+    }
+
+    /// Draws the frame shown (again: after a resize or a change of colours or options).
+    pub fn draw(&mut self) {
+        let Some(l) = &self.loaded else { return };
+        let Some(view) = &l.view else { return };
+        let palette = self.palette.get_or_insert_with(Palette::read);
+        let board = draw::Board {
+            game: l.info.game,
+            size: l.info.size,
+            seats: l.info.seats,
+            numbers: self.numbers,
+        };
+        draw::draw(&self.dom.board, palette, &board, view);
+    }
+
+    fn build_move_list(&mut self) {
+        let frames = self.loaded.as_ref().map_or(0, |l| l.frames);
+        set_style(
+            &self.dom.spacer,
+            "height",
+            &format!("{}px", frames * ROW as usize),
+        );
+        if self.rows.is_empty() {
+            for _ in 0..POOL {
+                let Some(row) = self.dom.create("div", "row") else {
+                    return;
+                };
+                let _ = row.set_attribute("role", "listitem");
+                let num = self.dom.document.create_text_node("");
+                let Some(who) = self.dom.create("span", "") else {
+                    return;
+                };
+                let rest = self.dom.document.create_text_node("");
+                let _ = row.append_child(&num);
+                let _ = row.append_child(&who);
+                let _ = row.append_child(&rest);
+                let _ = self.dom.spacer.append_child(&row);
+                let style = row.style();
+                self.rows.push(Row {
+                    row,
+                    style,
+                    num,
+                    who,
+                    rest,
+                    k: None,
+                    seat: None,
+                });
+            }
+        }
+        for r in &mut self.rows {
+            r.k = None;
+            r.seat = None;
+        }
+        self.bar_k = None;
+        self.dom.moves.set_scroll_top(0);
+        self.list_top = 0.0;
+        self.render_rows();
+    }
+
+    /// Fills the rows in view (after a scroll or a new frame).
+    pub fn render_rows(&mut self) {
+        let Some(l) = &mut self.loaded else { return };
+        let first = js_sys::Math::floor(self.list_top / ROW).max(0.0) as usize;
+        let duel = l.info.game == "duel2048";
+        // Frame k always has row k % POOL: a row in view keeps its frame while the list
+        // scrolls (a click aimed at it during a scroll still lands on that move).
+        for k in first..first + POOL {
+            let Some(r) = self.rows.get_mut(k % POOL) else {
+                break;
+            };
+            let Some(slot) = l.row_texts.get_mut(k) else {
+                r.row.set_hidden(true);
+                r.k = None;
+                continue;
+            };
+            r.row.set_hidden(false);
+            if r.k == Some(k) {
+                continue;
+            }
+            r.k = Some(k);
+            let t = slot.get_or_insert_with(|| RowText::new(&l.info, &l.times, k));
+            props(&r.row).set_attr(&js("data-k"), &t.k);
+            props(&r.style).set_top(&t.top);
+            props(&r.num).set_data(&t.num);
+            props(&r.rest).set_data(&t.rest);
+            props(&r.row).set_title(&t.title);
+            if r.seat != Some(t.seat) {
+                r.seat = Some(t.seat);
+                let (class, mark) = match t.seat {
+                    None => ("", ""),
+                    Some(0) => (if duel { "s0" } else { "" }, "●"),
+                    Some(_) => (if duel { "s1" } else { "" }, "○"),
+                };
+                props(&r.who).set_class(&js(class));
+                props(&r.who).set_text(&js(mark));
+            }
+        }
+        // The current move: one highlight bar moved under the rows (cheaper than restyling rows).
+        if self.bar_k != Some(l.k) {
+            self.bar_k = Some(l.k);
+            set_style(&self.dom.bar, "top", &format!("{}px", l.k * ROW as usize));
+        }
+    }
+
+    fn player_colors(&mut self) -> [String; 2] {
+        let palette = self.palette.get_or_insert_with(Palette::read);
+        match &self.loaded {
+            Some(l) if l.info.game != "duel2048" => {
+                [String::from("#111111"), String::from("#f4f4f4")]
+            }
+            _ => [palette.p0.clone(), palette.p1.clone()],
+        }
+    }
+
+    fn render_players(&mut self) {
+        if self.player_boxes.is_none() {
+            let make = || -> Option<PlayerBox> {
+                let d = self.dom.create("div", "player")?;
+                let n = self.dom.create("div", "name")?;
+                let swatch = self.dom.create("span", "swatch")?;
+                let name = self.dom.create("span", "pname")?;
+                n.append_child(&swatch).ok()?;
+                n.append_child(&name).ok()?;
+                let meta = self.dom.create("div", "meta")?;
+                d.append_child(&n).ok()?;
+                d.append_child(&meta).ok()?;
+                self.dom.players.append_child(&d).ok()?;
+                Some(PlayerBox {
+                    d,
+                    swatch,
+                    name,
+                    meta,
+                    last_name: Last::default(),
+                    last_color: Last::default(),
+                    last_meta: Last::default(),
+                    last_tomove: None,
+                })
+            };
+            let (Some(a), Some(b)) = (make(), make()) else {
+                return;
+            };
+            self.player_boxes = Some([a, b]);
+        }
+        let colors = self.player_colors();
+        let (Some(l), Some(boxes)) = (&self.loaded, &mut self.player_boxes) else {
+            return;
+        };
+        let Some(v) = &l.view else { return };
+        let info = &l.info;
+        for (s, el) in boxes.iter_mut().enumerate() {
+            let name = self
+                .names
+                .as_ref()
+                .and_then(|n| n.get(s))
+                .unwrap_or(&info.players[s]);
+            if el.last_name.changed(name) {
+                set_text(&el.name, name); // text, never HTML
+                el.d.set_title(name);
+            }
+            if el.last_color.changed(&colors[s]) {
+                set_style(&el.d, "border-left-color", &colors[s]);
+                set_style(&el.swatch, "background", &colors[s]);
+            }
+            let tomove = v.to_move == Some(s as u8);
+            if el.last_tomove != Some(tomove) {
+                el.last_tomove = Some(tomove);
+                let _ = el.d.class_list().toggle_with_force("tomove", tomove);
+            }
+            let score = match info.game {
+                "reversi" => format!("discs {}", v.scores[s]),
+                "gomoku" => {
+                    let stones = (0..v.order.len()).filter(|i| i % 2 == s).count();
+                    format!("stones {stones}")
+                }
+                _ => format!("tiles {}", v.scores[s]),
+            };
+            let cum = l.cum_time.get(l.k).map_or(0.0, |c| c[s]);
+            el.last_meta.text(
+                &el.meta,
+                &format!(
+                    "{} · {score} · time {} / {}",
+                    info.seats[s],
+                    fmt_ms(cum),
+                    fmt_ms(info.total_ms[s])
+                ),
+            );
+        }
+    }
+
+    fn render_side(&mut self) {
+        let Some(l) = &self.loaded else { return };
+        let Some(v) = &l.view else { return };
+        let (info, k, d, w) = (&l.info, l.k, &self.dom, &mut self.written);
+        let mut status = v.status.clone();
+        if let (true, Some(seat)) = (v.passed, v.last_seat) {
+            let what = if info.game == "reversi" {
+                " passed. "
+            } else {
+                " skipped a step. "
+            };
+            status = format!("{}{what}{status}", info.seats[usize::from(seat & 1)]);
+        }
+        if info.game == "duel2048" {
+            status = format!("Round {} · {status}", u32::from(v.round) + 1);
+        }
+        w.status.text(&d.status, &status);
+        match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
+            Some(m) => {
+                let alt = if m.alt != m.mv {
+                    format!(" ({})", m.alt)
+                } else {
+                    String::new()
+                };
+                let time = m
+                    .time_ms
+                    .map(|t| format!(" · thought {}", fmt_ms(t)))
+                    .unwrap_or_default();
+                let cpu = m
+                    .cpu_ms
+                    .map(|t| format!(" (cpu {})", fmt_ms(t)))
+                    .unwrap_or_default();
+                w.moveinfo.text(
+                    &d.moveinfo,
+                    &format!(
+                        "Move {k} of {}: {} {}{alt}{time}{cpu}",
+                        l.frames - 1,
+                        info.seats[usize::from(m.seat & 1)],
+                        m.mv
+                    ),
+                );
+                w.log.text(&d.log, m.log.as_deref().unwrap_or(""));
+            }
+            None => {
+                w.moveinfo.text(
+                    &d.moveinfo,
+                    &format!("Start position · {} moves", l.frames - 1),
+                );
+                w.log.text(&d.log, "");
+            }
+        }
+        let bt = &d.board_text;
+        set_text(bt, &v.board.join("\n"));
+        let _ = bt.set_attribute("data-frame", &format!("{k}"));
+        w.frames.attr(bt, "data-frames", &format!("{}", l.frames));
+        w.game.attr(bt, "data-game", info.game);
+        w.aria.attr(
+            &d.board,
+            "aria-label",
+            &format!("{}, frame {k}: {status}", info.title),
+        );
+        // move list: keep the current move in view
+        let top = k as f64 * ROW;
+        if top < self.list_top || top + ROW > self.list_top + LIST_H {
+            self.list_top = (top - LIST_H / 2.0)
+                .min(l.frames as f64 * ROW - LIST_H)
+                .max(0.0);
+            self.scroll_pending = true;
+        }
+        self.render_rows();
+        self.update_controls();
+    }
+
+    pub fn update_controls(&mut self) {
+        let (k, frames) = self.loaded.as_ref().map_or((0, 0), |l| (l.k, l.frames));
+        self.dom.slider.set_value(&format!("{k}"));
+        let w = &mut self.written;
+        w.frameno.text(
+            &self.dom.frameno,
+            &format!("{k} / {}", frames.saturating_sub(1)),
+        );
+        w.play.text(
+            &self.dom.b_play,
+            if self.playing.is_some() { "⏸" } else { "▶" },
+        );
+    }
+
+    /// The frame of `#frame=K` in the address, else 0.
+    pub fn hash_frame(&self) -> usize {
+        let hash = self.dom.window.location().hash().unwrap_or_default();
+        let Some(at) = hash.find("frame=") else {
+            return 0;
+        };
+        let digits: String = hash
+            .get(at + 6..)
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if digits.is_empty() {
+            0
+        } else {
+            digits.parse().unwrap_or(usize::MAX)
+        }
+    }
+}

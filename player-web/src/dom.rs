@@ -1,0 +1,205 @@
+//! The page's elements, looked up once by id, and the small DOM helpers the player uses.
+//! Text always goes in as text (`textContent`), never as HTML: names come from strangers.
+
+use alloc::string::String;
+use core::cell::RefCell;
+use std::collections::HashMap;
+
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, Window};
+
+/// Every element of `player.html` the player touches.
+pub struct Dom {
+    pub window: Window,
+    pub document: Document,
+    pub root: HtmlElement,
+    pub body: HtmlElement,
+    pub error: HtmlElement,
+    pub welcome: HtmlElement,
+    pub view: HtmlElement,
+    pub players: HtmlElement,
+    pub board: HtmlCanvasElement,
+    pub board_text: HtmlElement,
+    pub status: HtmlElement,
+    pub moveinfo: HtmlElement,
+    pub log: HtmlElement,
+    pub result_head: HtmlElement,
+    pub result_text: HtmlElement,
+    pub numbers_opt: HtmlElement,
+    pub numbers: HtmlInputElement,
+    pub moves: HtmlElement,
+    /// The tall box inside `#moves` that holds the rows; its first child is the highlight bar.
+    pub spacer: HtmlElement,
+    pub bar: HtmlElement,
+    pub controls: HtmlElement,
+    pub b_first: HtmlElement,
+    pub b_prev: HtmlElement,
+    pub b_play: HtmlElement,
+    pub b_next: HtmlElement,
+    pub b_last: HtmlElement,
+    pub slider: HtmlInputElement,
+    pub frameno: HtmlElement,
+    pub speed: web_sys::HtmlSelectElement,
+    pub b_open: HtmlElement,
+    pub file: HtmlInputElement,
+}
+
+impl Dom {
+    /// Finds the elements; `None` if the page is not `player.html`.
+    pub fn find() -> Option<Dom> {
+        let window = web_sys::window()?;
+        let document = window.document()?;
+        let id = |name: &str| document.get_element_by_id(name);
+        let el = |name: &str| id(name).map(JsCast::unchecked_into::<HtmlElement>);
+        let result = id("result")?;
+        let moves = el("moves")?;
+        let spacer: HtmlElement = moves.first_element_child()?.unchecked_into();
+        let bar: HtmlElement = spacer.first_element_child()?.unchecked_into();
+        Some(Dom {
+            root: document.document_element()?.unchecked_into(),
+            body: document.body()?,
+            error: el("error")?,
+            welcome: el("welcome")?,
+            view: el("view")?,
+            players: el("players")?,
+            board: id("board")?.dyn_into().ok()?,
+            board_text: el("board-text")?,
+            status: el("status")?,
+            moveinfo: el("moveinfo")?,
+            log: el("log")?,
+            result_head: result.query_selector(".head").ok()??.unchecked_into(),
+            result_text: result.query_selector(".text").ok()??.unchecked_into(),
+            numbers_opt: el("numbers-opt")?,
+            numbers: id("numbers")?.dyn_into().ok()?,
+            moves,
+            spacer,
+            bar,
+            controls: el("controls")?,
+            b_first: el("b-first")?,
+            b_prev: el("b-prev")?,
+            b_play: el("b-play")?,
+            b_next: el("b-next")?,
+            b_last: el("b-last")?,
+            slider: id("slider")?.dyn_into().ok()?,
+            frameno: el("frameno")?,
+            speed: id("speed")?.dyn_into().ok()?,
+            b_open: el("b-open")?,
+            file: id("file")?.dyn_into().ok()?,
+            window,
+            document,
+        })
+    }
+
+    /// A new element with a class.
+    pub fn create(&self, tag: &str, class: &str) -> Option<HtmlElement> {
+        let e: HtmlElement = self.document.create_element(tag).ok()?.unchecked_into();
+        if !class.is_empty() {
+            e.set_class_name(class);
+        }
+        Some(e)
+    }
+
+    /// `performance.now()`, milliseconds.
+    pub fn now(&self) -> f64 {
+        self.window.performance().map(|p| p.now()).unwrap_or(0.0)
+    }
+
+    /// The page's height in CSS pixels, rounded up.
+    pub fn page_height(&self) -> f64 {
+        js_sys::Math::ceil(self.root.get_bounding_client_rect().height())
+    }
+}
+
+/// Sets the text of an element (as text).
+pub fn set_text(e: &Element, text: &str) {
+    e.set_text_content(Some(text));
+}
+
+/// The last value written to one place of the page: writing the same again is skipped (a
+/// DOM write, even of the same text, costs a crossing into JavaScript and a relayout).
+#[derive(Default)]
+pub struct Last(Option<String>);
+
+impl Last {
+    /// True (and remembered) if `value` differs from the last one.
+    pub fn changed(&mut self, value: &str) -> bool {
+        if self.0.as_deref() == Some(value) {
+            return false;
+        }
+        self.0 = Some(String::from(value));
+        true
+    }
+
+    pub fn text(&mut self, e: &Element, text: &str) {
+        if self.changed(text) {
+            set_text(e, text);
+        }
+    }
+
+    pub fn attr(&mut self, e: &Element, name: &str, value: &str) {
+        if self.changed(value) {
+            let _ = e.set_attribute(name, value);
+        }
+    }
+}
+
+/// A style property; failures (a read-only declaration) change nothing worth reporting.
+pub fn set_style(e: &HtmlElement, name: &str, value: &str) {
+    let _ = e.style().set_property(name, value);
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `String(x)` of JavaScript: how the site's values become text.
+    #[wasm_bindgen(js_name = String)]
+    pub fn js_string(v: &wasm_bindgen::JsValue) -> String;
+}
+
+std::thread_local! {
+    /// Strings written again and again (colours, fonts, labels, class names) made into
+    /// JavaScript strings once: a frame writes a few hundred, and making each anew (UTF-8
+    /// decoding) would cost more than the drawing. A bounded set.
+    static STRINGS: RefCell<HashMap<String, JsValue>> = RefCell::new(HashMap::new());
+}
+
+/// The JavaScript string for `s`, made once.
+pub fn js(s: &str) -> JsValue {
+    STRINGS.with(|m| {
+        let Ok(mut m) = m.try_borrow_mut() else {
+            return JsValue::from_str(s);
+        };
+        if let Some(v) = m.get(s) {
+            return v.clone();
+        }
+        if m.len() > 4096 {
+            m.clear();
+        }
+        let v = JsValue::from_str(s);
+        m.insert(String::from(s), v.clone());
+        v
+    })
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// Any DOM object, its properties set from values already in JavaScript.
+    pub type Props;
+    #[wasm_bindgen(method, setter = data)]
+    pub fn set_data(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = title)]
+    pub fn set_title(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = top)]
+    pub fn set_top(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = textContent)]
+    pub fn set_text(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, setter = className)]
+    pub fn set_class(this: &Props, v: &JsValue);
+    #[wasm_bindgen(method, js_name = setAttribute)]
+    pub fn set_attr(this: &Props, name: &JsValue, v: &JsValue);
+}
+
+/// `x` seen as [`Props`].
+pub fn props<T: JsCast>(x: &T) -> &Props {
+    x.unchecked_ref()
+}

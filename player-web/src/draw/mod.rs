@@ -1,0 +1,228 @@
+//! The board on the canvas, in device pixels, drawn from a [`FrameView`]: one module per game,
+//! sharing the palette (the page's CSS custom properties, light or dark) and a few shapes.
+
+mod duel;
+mod gomoku;
+mod reversi;
+
+use alloc::format;
+use alloc::string::String;
+use core::f64::consts::PI;
+
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
+
+use crate::view::FrameView;
+
+/// The colours of the page, read from its CSS custom properties (`--bg` ...): they follow the
+/// colour scheme, so they are read again when it changes.
+#[derive(Default, Clone)]
+pub struct Palette {
+    pub bg: String,
+    pub fg: String,
+    pub muted: String,
+    pub line: String,
+    pub accent: String,
+    pub hl: String,
+    pub rv_board: String,
+    pub rv_grid: String,
+    pub go_board: String,
+    pub go_grid: String,
+    pub p0: String,
+    pub p1: String,
+    pub half0: String,
+    pub half1: String,
+    /// The dark scheme is on (the duel's tiles are darker then).
+    pub dark: bool,
+    /// The duel's tile colours by owner and level (levels from 11 up share the deepest),
+    /// made once: a colour costs a few crossings into JavaScript to write.
+    pub tiles: [[String; duel::DEEPEST + 1]; 2],
+}
+
+impl Palette {
+    /// Reads the custom properties of the document element.
+    pub fn read() -> Palette {
+        let mut p = Palette::default();
+        let Some(window) = web_sys::window() else {
+            return p;
+        };
+        let root = window.document().and_then(|d| d.document_element());
+        let style = root.and_then(|r| window.get_computed_style(&r).ok().flatten());
+        let css = |name: &str| -> String {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .map(|v| String::from(v.trim()))
+                .unwrap_or_default()
+        };
+        p.bg = css("--bg");
+        p.fg = css("--fg");
+        p.muted = css("--muted");
+        p.line = css("--line");
+        p.accent = css("--accent");
+        p.hl = css("--hl");
+        p.rv_board = css("--rv-board");
+        p.rv_grid = css("--rv-grid");
+        p.go_board = css("--go-board");
+        p.go_grid = css("--go-grid");
+        p.p0 = css("--p0");
+        p.p1 = css("--p1");
+        p.half0 = css("--half0");
+        p.half1 = css("--half1");
+        p.dark = window
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches());
+        for (owner, row) in p.tiles.iter_mut().enumerate() {
+            for (level, c) in row.iter_mut().enumerate() {
+                *c = duel::tile_color(owner as u8, level as u8, p.dark);
+            }
+        }
+        p
+    }
+}
+
+/// What the drawing needs besides the frame: the game, its size, the seat labels.
+pub struct Board<'a> {
+    pub game: &'a str,
+    pub size: u8,
+    pub seats: [&'a str; 2],
+    /// Gomoku: move numbers on the stones.
+    pub numbers: bool,
+}
+
+/// Draws `view` on `canvas` (its width follows its parent, at most 720 CSS pixels).
+pub fn draw(canvas: &HtmlCanvasElement, palette: &Palette, board: &Board, view: &FrameView) {
+    let aspect = if board.game == "duel2048" { 0.6 } else { 1.0 };
+    let Some((ctx, w)) = setup_canvas(canvas, aspect) else {
+        return;
+    };
+    match board.game {
+        "reversi" => reversi::draw(&ctx, w, palette, board, view),
+        "gomoku" => gomoku::draw(&ctx, w, palette, board, view),
+        _ => duel::draw(&ctx, w, palette, board, view),
+    }
+}
+
+/// Sizes the canvas in device pixels for its CSS width and clears it; the context is scaled
+/// so that drawing is in CSS pixels.
+fn setup_canvas(c: &HtmlCanvasElement, aspect: f64) -> Option<(CanvasRenderingContext2d, f64)> {
+    let parent_w = c.parent_element().map(|p| p.client_width()).unwrap_or(0);
+    let parent_w = if parent_w > 0 { parent_w } else { 320 };
+    let w = f64::from(parent_w.max(120));
+    let css_w = w.min(720.0);
+    let css_h = round(css_w * aspect);
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .unwrap_or(1.0);
+    let dpr = if dpr > 0.0 { dpr } else { 1.0 };
+    let (pw, ph) = (round(css_w * dpr) as u32, round(css_h * dpr) as u32);
+    if c.width() != pw || c.height() != ph {
+        c.set_width(pw);
+        c.set_height(ph);
+        let style = c.unchecked_ref::<HtmlElement>().style();
+        let _ = style.set_property("width", &format!("{}px", css_w as i64));
+        let _ = style.set_property("height", &format!("{}px", css_h as i64));
+    }
+    let ctx = c
+        .get_context("2d")
+        .ok()
+        .flatten()?
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()?;
+    let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, css_w, css_h);
+    Some((ctx, css_w))
+}
+
+/// A number as JavaScript writes it (`String(x)`), without Rust's float formatting code.
+pub(crate) fn num(x: f64) -> String {
+    crate::dom::js_string(&wasm_bindgen::JsValue::from(x))
+}
+
+/// JavaScript's `Math.round` for the sizes drawn (half up).
+pub(crate) fn round(x: f64) -> f64 {
+    floor(x + 0.5)
+}
+
+fn floor(x: f64) -> f64 {
+    // no_std: f64::floor is in std; sizes here are small and finite.
+    let t = x as i64 as f64;
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The canvas's 2D context again, with its string properties set from strings already in
+    /// JavaScript.
+    type Ctx2d;
+    #[wasm_bindgen(method, setter = fillStyle)]
+    fn set_fill_value(this: &Ctx2d, v: &JsValue);
+    #[wasm_bindgen(method, setter = strokeStyle)]
+    fn set_stroke_value(this: &Ctx2d, v: &JsValue);
+    #[wasm_bindgen(method, setter = font)]
+    fn set_font_value(this: &Ctx2d, v: &JsValue);
+    #[wasm_bindgen(method, js_name = fillText)]
+    fn fill_text_value(this: &Ctx2d, text: &JsValue, x: f64, y: f64);
+}
+
+fn fill(ctx: &CanvasRenderingContext2d, color: &str) {
+    ctx.unchecked_ref::<Ctx2d>()
+        .set_fill_value(&crate::dom::js(color));
+}
+
+fn stroke(ctx: &CanvasRenderingContext2d, color: &str) {
+    ctx.unchecked_ref::<Ctx2d>()
+        .set_stroke_value(&crate::dom::js(color));
+}
+
+fn text(ctx: &CanvasRenderingContext2d, s: &str, x: f64, y: f64) {
+    ctx.unchecked_ref::<Ctx2d>()
+        .fill_text_value(&crate::dom::js(s), x, y);
+}
+
+/// `N px system-ui` with an optional weight.
+fn font(ctx: &CanvasRenderingContext2d, weight: &str, px: f64) {
+    let f = format!("{weight}{}px system-ui, sans-serif", round(px) as i64);
+    ctx.unchecked_ref::<Ctx2d>()
+        .set_font_value(&crate::dom::js(&f));
+}
+
+fn circle(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64) {
+    ctx.begin_path();
+    let _ = ctx.arc(x, y, r, 0.0, PI * 2.0);
+}
+
+/// A stone or disc: black for seat 0, white for seat 1.
+fn disc(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, seat: u8) {
+    circle(ctx, x, y, r);
+    fill(ctx, if seat == 0 { "#111111" } else { "#f7f7f7" });
+    ctx.fill();
+    ctx.set_line_width((r * 0.08).max(1.0));
+    stroke(ctx, if seat == 0 { "#000000" } else { "#9a9a9a" });
+    ctx.stroke();
+}
+
+/// A boxed line of text in the middle of the board (a pass, a skipped step).
+fn banner(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, label: &str, unit: f64) {
+    font(ctx, "600 ", (unit * 0.6).max(14.0));
+    let tw = ctx.measure_text(label).map(|m| m.width()).unwrap_or(0.0) + 24.0;
+    let th = unit.max(24.0);
+    ctx.set_global_alpha(0.85);
+    fill(ctx, &p.bg);
+    ctx.fill_rect(x - tw / 2.0, y - th / 2.0, tw, th);
+    ctx.set_global_alpha(1.0);
+    stroke(ctx, &p.hl);
+    ctx.set_line_width(2.0);
+    ctx.stroke_rect(x - tw / 2.0, y - th / 2.0, tw, th);
+    fill(ctx, &p.fg);
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    text(ctx, label, x, y);
+}

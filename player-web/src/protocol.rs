@@ -1,0 +1,204 @@
+//! The Saiblo player protocol (seed 002): the site's messages, read from `postMessage` data,
+//! the origin allow-list, replies to `event.source`, and reading `replay_data`.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::Window;
+
+use crate::dom::js_string;
+
+/// One message from the site, as the player understands it.
+pub enum Request {
+    /// `init_replay_player`: the replay's `replay_data` (a Blob, or text, or bytes).
+    Init(JsValue),
+    /// `load_frame`: the raw `index` (checked against the frame count when handled).
+    LoadFrame(JsValue),
+    /// `load_next_frame` or `next_frame` (the name, for errors).
+    Next(String),
+    /// `load_players`: the names, or `None` when `players` is not an array.
+    Players(Option<Vec<String>>),
+    /// `init_player_player`, `init_spectator_player`: not for a replay player.
+    Unsupported(String),
+}
+
+/// Reads a message's data; `None` for anything that is not a protocol message of this
+/// player (other tools may share the window's messages).
+pub fn parse(data: &JsValue) -> Option<Request> {
+    if !data.is_object() {
+        return None;
+    }
+    let name = Reflect::get(data, &"message".into()).ok()?.as_string()?;
+    let field = |f: &str| Reflect::get(data, &f.into()).unwrap_or(JsValue::UNDEFINED);
+    Some(match name.as_str() {
+        "init_replay_player" => Request::Init(field("replay_data")),
+        "load_frame" => Request::LoadFrame(field("index")),
+        "load_next_frame" | "next_frame" => Request::Next(name),
+        "load_players" => {
+            let players = field("players");
+            Request::Players(Array::is_array(&players).then(|| {
+                Array::from(&players)
+                    .iter()
+                    .map(|p| js_string(&p))
+                    .collect()
+            }))
+        }
+        "init_player_player" | "init_spectator_player" => Request::Unsupported(name),
+        _ => return None,
+    })
+}
+
+/// `load_frame`'s index as a frame number, or the sentence refusing it.
+pub fn frame_index(index: &JsValue, frames: usize) -> Result<usize, String> {
+    if let Some(i) = index.as_f64() {
+        if i.is_finite() && js_sys::Number::is_integer(index) && i >= 0.0 && i < frames as f64 {
+            return Ok(i as usize);
+        }
+    }
+    let shown = js_sys::JSON::stringify(index)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| String::from("undefined"));
+    Err(format!(
+        "load_frame: index {shown} is out of range 0..{}",
+        frames as i64 - 1
+    ))
+}
+
+/// Parent origins allowed to drive the player: `?origins=` plus `<meta name="arbiter-origins">`.
+/// Empty: any origin.
+pub struct Origins(pub Vec<String>);
+
+impl Origins {
+    pub fn read(window: &Window) -> Origins {
+        let mut list = Vec::new();
+        let mut add = |s: &str| {
+            list.extend(
+                s.split(',')
+                    .map(str::trim)
+                    .filter(|x| !x.is_empty())
+                    .map(String::from),
+            )
+        };
+        if let Some(v) = query_param(window, "origins") {
+            add(&v);
+        }
+        let meta = window
+            .document()
+            .and_then(|d| {
+                d.query_selector("meta[name=\"arbiter-origins\"]")
+                    .ok()
+                    .flatten()
+            })
+            .and_then(|m| m.get_attribute("content"));
+        if let Some(v) = meta {
+            add(&v);
+        }
+        Origins(list)
+    }
+
+    pub fn allows(&self, origin: &str) -> bool {
+        self.0.is_empty() || self.0.iter().any(|o| o == origin)
+    }
+}
+
+/// A query parameter of the page's address.
+pub fn query_param(window: &Window, name: &str) -> Option<String> {
+    let search = window.location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
+}
+
+/// Where replies go: the window of the last message and its origin (`null` origins, as from
+/// `file://` or srcdoc, get `*`).
+pub struct Peer {
+    pub source: JsValue,
+    pub origin: String,
+}
+
+/// Sends `msg` to the peer, or with no peer yet to the parent (each allowed origin, or `*`).
+pub fn reply(
+    peer: Option<&Peer>,
+    embedded: bool,
+    origins: &Origins,
+    window: &Window,
+    msg: &JsValue,
+) {
+    if let Some(p) = peer {
+        let target = if p.origin.is_empty() || p.origin == "null" {
+            "*"
+        } else {
+            &p.origin
+        };
+        // `source` may be a cross-origin window: call its postMessage, never test its type.
+        let _ = p.source.unchecked_ref::<Window>().post_message(msg, target);
+    } else if embedded {
+        let Ok(Some(parent)) = window.parent() else {
+            return;
+        };
+        if origins.0.is_empty() {
+            let _ = parent.post_message(msg, "*");
+        } else {
+            for o in &origins.0 {
+                let _ = parent.post_message(msg, o);
+            }
+        }
+    }
+}
+
+/// A message object: `{message, ...fields}`.
+pub fn message(name: &str, fields: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &"message".into(), &name.into());
+    for (k, v) in fields {
+        let _ = Reflect::set(&o, &(*k).into(), v);
+    }
+    o.into()
+}
+
+/// `{message:"error", reason, kind}`.
+pub fn error(reason: &str, kind: &str) -> JsValue {
+    message("error", &[("reason", reason.into()), ("kind", kind.into())])
+}
+
+/// The text of `replay_data`: a Blob (or File), a string, an ArrayBuffer, or anything with
+/// `text()` / `arrayBuffer()`. The error is the sentence shown.
+pub async fn read_data(data: &JsValue) -> Result<String, String> {
+    if let Some(s) = data.as_string() {
+        return Ok(s);
+    }
+    if data.is_instance_of::<js_sys::ArrayBuffer>() {
+        return Ok(utf8(data));
+    }
+    if data.is_object() {
+        for (method, bytes) in [("text", false), ("arrayBuffer", true)] {
+            let f = Reflect::get(data, &method.into()).unwrap_or(JsValue::UNDEFINED);
+            if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+                let promise = f.call0(data).map_err(|e| error_message(&e))?;
+                let v = JsFuture::from(js_sys::Promise::resolve(&promise))
+                    .await
+                    .map_err(|e| error_message(&e))?;
+                return Ok(if bytes { utf8(&v) } else { js_string(&v) });
+            }
+        }
+    }
+    Err(String::from("replay_data is not a Blob"))
+}
+
+fn utf8(buffer: &JsValue) -> String {
+    let bytes = js_sys::Uint8Array::new(buffer).to_vec();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// `err.message`, or the value as text.
+pub fn error_message(e: &JsValue) -> String {
+    Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| js_string(e))
+}
