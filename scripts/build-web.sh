@@ -3,7 +3,7 @@
 # shrunk by wasm-opt, then inlined (base64 wasm + JS) into ONE self-contained player.html,
 # with the host page and sample replays beside it. Downloads no binary: the wasm target comes
 # from rustup, wasm-bindgen-cli from crates.io (pinned to Cargo.lock), wasm-opt from the npm
-# `binaryen` package when tests/web's `npm ci` installed it.
+# `binaryen` package (tests/web's committed lockfile; `npm ci` runs once when it is missing).
 #
 # Output: $WWW_OUT (default: $CARGO_TARGET_DIR/www, or target/www):
 #   player.html  index.html  samples/*.json  samples/index.json
@@ -51,6 +51,11 @@ WASM="$BG_DIR/arbiter_player_bg.wasm"
 
 # 4. Optional: wasm-opt from npm binaryen (Debian's is too old for current rustc output).
 WASM_OPT=${WASM_OPT:-}
+# The committed lockfile pins binaryen; without it player.html is about 25 KB (gzipped) larger.
+if [ -z "$WASM_OPT" ] && [ ! -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ] && command -v npm >/dev/null; then
+  log "npm ci in tests/web (binaryen's wasm-opt, once)"
+  (cd "$ROOT/tests/web" && npm ci --no-audit --no-fund --loglevel=error) || log "npm ci failed: building without wasm-opt"
+fi
 if [ -z "$WASM_OPT" ] && [ -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ]; then
   WASM_OPT="$ROOT/tests/web/node_modules/.bin/wasm-opt"
 fi
