@@ -73,6 +73,46 @@ impl GameLimits {
     }
 }
 
+/// Changes to the seeds' limits, as `arbiter match` flags or a tournament's `[limits]` give
+/// them: milliseconds and megabytes; absent = the default, 0 = no limit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitOverrides {
+    pub move_ms: Option<u64>,
+    pub game_ms: Option<u64>,
+    pub handshake_ms: Option<u64>,
+    pub tolerance_ms: Option<u64>,
+    pub memory_mb: Option<u64>,
+    pub ponder: Option<bool>,
+}
+
+impl LimitOverrides {
+    /// The game's default limits with these changes.
+    pub fn apply(&self, game: &GameConfig) -> GameLimits {
+        let mut l = GameLimits::default_for(game);
+        let opt = |ms: u64| (ms > 0).then(|| Duration::from_millis(ms));
+        if let Some(ms) = self.move_ms {
+            l.time.per_move = opt(ms);
+        }
+        if let Some(ms) = self.game_ms {
+            l.time.per_game = opt(ms);
+        }
+        if let Some(ms) = self.handshake_ms {
+            l.time.handshake = Duration::from_millis(ms);
+        }
+        if let Some(ms) = self.tolerance_ms {
+            l.time.tolerance = Duration::from_millis(ms);
+        }
+        if let Some(mb) = self.memory_mb {
+            l.memory_bytes = (mb > 0).then_some(mb << 20);
+        }
+        if let Some(p) = self.ponder {
+            l.ponder = p;
+        }
+        l
+    }
+}
+
 /// A bot as a match or tournament names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotSpec {

@@ -125,25 +125,15 @@ fn parse_protocol(p: Option<&str>) -> anyhow::Result<Option<ProtocolKind>> {
 
 /// The seeds' limits, with the command line's changes (0 = no limit).
 pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
-    let mut l = GameLimits::default_for(config);
-    let opt = |ms: u64| (ms > 0).then(|| Duration::from_millis(ms));
-    if let Some(ms) = a.move_time {
-        l.time.per_move = opt(ms);
+    crate::game::LimitOverrides {
+        move_ms: a.move_time,
+        game_ms: a.game_time,
+        handshake_ms: a.handshake_time,
+        tolerance_ms: a.time_tolerance,
+        memory_mb: a.memory,
+        ponder: Some(!a.no_ponder),
     }
-    if let Some(ms) = a.game_time {
-        l.time.per_game = opt(ms);
-    }
-    if let Some(ms) = a.handshake_time {
-        l.time.handshake = Duration::from_millis(ms);
-    }
-    if let Some(ms) = a.time_tolerance {
-        l.time.tolerance = Duration::from_millis(ms);
-    }
-    if let Some(mb) = a.memory {
-        l.memory_bytes = (mb > 0).then_some(mb << 20);
-    }
-    l.ponder = !a.no_ponder;
-    l
+    .apply(config)
 }
 
 /// A bot from the command line: a command, or `builtin[:random|:N]` for arbiter's own.

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use arbiter_engine::any::GameConfig;
 use serde::{Deserialize, Serialize};
@@ -98,16 +97,7 @@ pub struct GameSection {
 }
 
 /// Limits in milliseconds and megabytes; absent = the seeds' defaults, 0 = none.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Default)]
-#[serde(deny_unknown_fields)]
-pub struct LimitSection {
-    pub move_ms: Option<u64>,
-    pub game_ms: Option<u64>,
-    pub handshake_ms: Option<u64>,
-    pub tolerance_ms: Option<u64>,
-    pub memory_mb: Option<u64>,
-    pub ponder: Option<bool>,
-}
+pub type LimitSection = crate::game::LimitOverrides;
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -274,32 +264,6 @@ impl TournamentConfig {
             base_dir: base_dir.to_path_buf(),
             output,
         })
-    }
-}
-
-impl LimitSection {
-    pub fn apply(&self, game: &GameConfig) -> GameLimits {
-        let mut l = GameLimits::default_for(game);
-        let opt = |ms: u64| (ms > 0).then(|| Duration::from_millis(ms));
-        if let Some(ms) = self.move_ms {
-            l.time.per_move = opt(ms);
-        }
-        if let Some(ms) = self.game_ms {
-            l.time.per_game = opt(ms);
-        }
-        if let Some(ms) = self.handshake_ms {
-            l.time.handshake = Duration::from_millis(ms);
-        }
-        if let Some(ms) = self.tolerance_ms {
-            l.time.tolerance = Duration::from_millis(ms);
-        }
-        if let Some(mb) = self.memory_mb {
-            l.memory_bytes = (mb > 0).then_some(mb << 20);
-        }
-        if let Some(p) = self.ponder {
-            l.ponder = p;
-        }
-        l
     }
 }
 
