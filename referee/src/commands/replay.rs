@@ -4,7 +4,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use arbiter_engine::replay::Replay;
+use arbiter_engine::any::AnyGame;
+use arbiter_engine::replay::{Rebuilt, Replay};
 
 use crate::text;
 
@@ -29,13 +30,7 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
     };
     if json {
         let mut out = Vec::new();
-        let mut game = rebuilt.start.clone();
-        let mut at = 0;
-        for &k in &frames {
-            while at < k {
-                game.play(rebuilt.moves[at])?;
-                at += 1;
-            }
+        for (k, game) in positions(&rebuilt, &frames)? {
             let mut v = text::position_json(&game);
             v["frame"] = k.into();
             if k > 0 {
@@ -59,13 +54,7 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
         names.get(1).unwrap_or(&"?"),
         count
     );
-    let mut game = rebuilt.start.clone();
-    let mut at = 0;
-    for &k in &frames {
-        while at < k {
-            game.play(rebuilt.moves[at])?;
-            at += 1;
-        }
+    for (k, game) in positions(&rebuilt, &frames)? {
         if k == 0 {
             println!("\nframe 0: start");
         } else {
@@ -89,4 +78,19 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
     };
     println!("\nresult: {who}: {}", r.reason);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The positions of `frames` (ascending), replaying the moves once from the start.
+fn positions(rebuilt: &Rebuilt, frames: &[usize]) -> anyhow::Result<Vec<(usize, AnyGame)>> {
+    let mut game = rebuilt.start.clone();
+    let mut at = 0;
+    let mut out = Vec::with_capacity(frames.len());
+    for &k in frames {
+        for &mv in &rebuilt.moves[at..k] {
+            game.play(mv)?;
+        }
+        at = k;
+        out.push((k, game.clone()));
+    }
+    Ok(out)
 }

@@ -7,7 +7,7 @@ use arbiter_engine::duel2048::{Direction, Move};
 use arbiter_engine::error::StepKind;
 use arbiter_engine::Game;
 
-use super::wire::debug_lines as classify;
+use super::wire::{debug_lines as classify, Line};
 use super::{Ask, Fault, Protocol, Reply, Standing, Start, Wire};
 
 #[derive(Default)]
@@ -59,6 +59,10 @@ pub(crate) fn parse(line: &str, step: StepKind) -> Option<Move> {
 }
 
 impl Protocol for Duel {
+    fn lines(&self) -> fn(&str) -> Line<'_> {
+        classify
+    }
+
     fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
         let AnyGame::Duel2048(g) = start.game else {
             return Err(Fault::Protocol(

@@ -29,6 +29,10 @@ fn classify(line: &str) -> Line<'_> {
 }
 
 impl Protocol for Gobang {
+    fn lines(&self) -> fn(&str) -> Line<'_> {
+        classify
+    }
+
     fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
         self.seat = Some(start.seat);
         let line = wire.read_content(start.deadline, classify)?;
@@ -51,15 +55,6 @@ impl Protocol for Gobang {
         wire.expect_quiet(classify)?;
         self.pending = Some(before.format_move(mv));
         Ok(())
-    }
-
-    fn own_forced(
-        &mut self,
-        wire: &mut Wire,
-        _before: &AnyGame,
-        _mv: AnyMove,
-    ) -> Result<(), Fault> {
-        wire.expect_quiet(classify)
     }
 
     fn ask(&mut self, wire: &mut Wire, ask: &Ask<'_>) -> Result<Reply, Fault> {

@@ -44,6 +44,10 @@ fn parse_point(text: &str) -> Option<Point> {
 }
 
 impl Protocol for Gomocup {
+    fn lines(&self) -> fn(&str) -> Line<'_> {
+        classify
+    }
+
     fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
         wire.use_crlf();
         self.seat = Some(start.seat);
@@ -113,15 +117,6 @@ impl Protocol for Gomocup {
             self.unseen.push(p);
         }
         Ok(())
-    }
-
-    fn own_forced(
-        &mut self,
-        wire: &mut Wire,
-        _before: &AnyGame,
-        _mv: AnyMove,
-    ) -> Result<(), Fault> {
-        wire.expect_quiet(classify)
     }
 
     fn ask(&mut self, wire: &mut Wire, ask: &Ask<'_>) -> Result<Reply, Fault> {

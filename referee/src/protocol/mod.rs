@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::Seat;
 
-pub use wire::{Fault, LogCaps, Wire};
+pub use wire::{Fault, Line, LogCaps, Wire};
 
 /// The protocols arbiter speaks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
@@ -197,8 +197,14 @@ pub trait Protocol: Send {
         before: &AnyGame,
         mv: AnyMove,
     ) -> Result<(), Fault>;
+    /// How this protocol sorts a bot's lines into log, blank and content.
+    fn lines(&self) -> fn(&str) -> Line<'_>;
     /// The bot's own forced ply (a pass, a skipped step) was played for it from `before`.
-    fn own_forced(&mut self, wire: &mut Wire, before: &AnyGame, mv: AnyMove) -> Result<(), Fault>;
+    /// Most protocols say nothing about it; the bot must only have stayed quiet.
+    fn own_forced(&mut self, wire: &mut Wire, before: &AnyGame, mv: AnyMove) -> Result<(), Fault> {
+        let _ = (before, mv);
+        wire.expect_quiet(self.lines())
+    }
     /// Asks for a move and reads the answer.
     fn ask(&mut self, wire: &mut Wire, ask: &Ask<'_>) -> Result<Reply, Fault>;
     /// Tells the bot the game is over (best effort: the bot may be gone).

@@ -5,7 +5,7 @@ use arbiter_engine::any::{AnyGame, AnyMove};
 use arbiter_engine::reversi::Move;
 use arbiter_engine::Seat;
 
-use super::wire::debug_lines as classify;
+use super::wire::{debug_lines as classify, Line};
 use super::{Ask, Fault, Protocol, Reply, Standing, Start, Wire};
 
 #[derive(Default)]
@@ -23,6 +23,10 @@ fn parse(line: &str) -> Option<Move> {
 }
 
 impl Protocol for Reversi {
+    fn lines(&self) -> fn(&str) -> Line<'_> {
+        classify
+    }
+
     fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
         let field = match start.seat {
             Seat::First => 1,
@@ -48,12 +52,6 @@ impl Protocol for Reversi {
             // The opponent's pass is not announced: the bot sees its own next TURN or PLACE.
             _ => Ok(()),
         }
-    }
-
-    fn own_forced(&mut self, wire: &mut Wire, before: &AnyGame, mv: AnyMove) -> Result<(), Fault> {
-        // A pass of one's own is silent too; the opponent's next PLACE follows.
-        let _ = (before, mv);
-        wire.expect_quiet(classify)
     }
 
     fn ask(&mut self, wire: &mut Wire, ask: &Ask<'_>) -> Result<Reply, Fault> {
