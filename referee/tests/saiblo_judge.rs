@@ -406,3 +406,27 @@ except saiblo_sdk.SaibloError as e:
     assert_eq!(lines[1], hex);
     assert!(lines[2].starts_with("error: bad message length"), "{text}");
 }
+
+/// A logic may send its end message and exit while the judger still has an AI's error to
+/// tell it (the AI died right after its last message). The judger must still take the end
+/// message, not fail on the closed pipe. Here the logic stops reading before the AI dies, so
+/// the report always meets a closed pipe.
+#[test]
+fn a_logic_that_stopped_reading_still_ends_the_game() {
+    let logic = broken_logic(
+        "import os\nb=json.dumps({'state':1,'listen':[0],'player':[0],'content':['go']}).encode()\nw.write(struct.pack('>Ii',len(b),-1)+b);w.flush()\nos.close(0)\ntime.sleep(0.5)\nb=json.dumps({'state':-1,'end_info':json.dumps({'0':1,'1':2}),'end_state':json.dumps(['RE','OK'])}).encode()\nw.write(struct.pack('>Ii',len(b),-1)+b)",
+    );
+    let out = judge(
+        &logic,
+        &["python3 -c 'pass'", "python3 tests/saiblo/rps_ai.py rock"],
+        "{}",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["end_state"], serde_json::json!(["RE", "OK"]));
+    assert_eq!(v["scores"]["1"], 2);
+}

@@ -292,12 +292,30 @@ struct Run<'a> {
     time: Duration,
     length: usize,
     outcome: JudgeOutcome,
+    /// Why the logic stopped reading, once a write to it failed.
+    logic_gone: Option<String>,
 }
 
 impl Run<'_> {
+    /// Writes to the logic. A logic that stopped reading is not an error yet: it may have
+    /// sent its end message and exited while an AI event was on its way (an AI dying right
+    /// after its last move is the usual case), so its remaining output is still read.
     fn tell_logic(&mut self, m: &JudgerMessage) -> Result<(), JudgeError> {
-        frame::write_frame(&mut self.logic_in, m.to_json().as_bytes())
-            .map_err(|e| JudgeError(format!("cannot write to the logic (did it exit?): {e}")))
+        if self.logic_gone.is_some() {
+            return Ok(());
+        }
+        if let Err(e) = frame::write_frame(&mut self.logic_in, m.to_json().as_bytes()) {
+            self.logic_gone = Some(e.to_string());
+        }
+        Ok(())
+    }
+
+    /// The end of an error message saying why the logic may have stopped.
+    fn gone_note(&self) -> String {
+        self.logic_gone
+            .as_ref()
+            .map(|e| format!(" (it had stopped reading its input: {e})"))
+            .unwrap_or_default()
     }
 
     fn command(&self, i: usize, c: AiCommand) {
@@ -491,8 +509,9 @@ impl Run<'_> {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     return fail(format!(
-                        "the logic sent nothing for {} s while no AI was due",
-                        self.spec.logic_timeout.as_secs()
+                        "the logic sent nothing for {} s while no AI was due{}",
+                        self.spec.logic_timeout.as_secs(),
+                        self.gone_note()
                     ))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
@@ -506,7 +525,10 @@ impl Run<'_> {
                 }
                 Event::Logic(Ok(Some(f))) => f,
                 Event::Logic(Ok(None)) => {
-                    return fail("the logic ended its output without sending the end message")
+                    return fail(format!(
+                        "the logic ended its output without sending the end message{}",
+                        self.gone_note()
+                    ))
                 }
                 Event::Logic(Err(e)) => return fail(format!("logic protocol error: {e}")),
             };
@@ -691,6 +713,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
             logic_frames: 0,
             warnings,
         },
+        logic_gone: None,
     };
     let init = Init {
         player_num: spec.ais.len(),
