@@ -3,6 +3,8 @@
  * The protocol does not send the board size, so it comes from the command line:
  *     ./reversi_random 8        (even, 4..16; default 16)
  * Commands: START 1|2 -> OK, PLACE r c (opponent moved), TURN -> "r c", END f -> exit.
+ * Also speaks `reversi-board`: BOARD n s cells sets the board (size n, n*n cells row-major,
+ * 0 empty, 1 black, 2 white) for games that start from an opening.
  * Plays a uniformly random legal move.
  */
 #include <stdio.h>
@@ -62,6 +64,16 @@ int main(int argc, char **argv) {
             init_board();
             printf("OK\n");
             fflush(stdout);
+        } else if (strncmp(line, "BOARD", 5) == 0) {
+            static char cells[MAXN * MAXN + 1];
+            int n, s, r, c;
+            if (sscanf(line + 5, "%d %d %256s", &n, &s, cells) == 3 && n >= 4 && n <= MAXN &&
+                (int)strlen(cells) == n * n) {
+                N = n;
+                memset(board, 0, sizeof(board));
+                for (r = 0; r < N; r++)
+                    for (c = 0; c < N; c++) board[r][c] = cells[r * N + c] - '0';
+            }
         } else if (strncmp(line, "PLACE", 5) == 0) {
             if (sscanf(line + 5, "%d %d", &a, &b) == 2) flips(a, b, op, 1);
         } else if (strncmp(line, "TURN", 4) == 0) {

@@ -3,6 +3,8 @@
 The protocol does not send the board size, so it comes from the command line:
     python3 reversi_random.py 8        (even, 4..16; default 16)
 Commands: START 1|2 -> OK, PLACE r c (opponent moved), TURN -> "r c", END f -> exit.
+Also speaks `reversi-board`: BOARD n s cells sets the board (size n, n*n cells row-major,
+0 empty, 1 black, 2 white) for games that start from an opening.
 """
 import random
 import sys
@@ -61,6 +63,7 @@ def choose(b, who):
 
 
 def main():
+    global N  # BOARD may change the size
     board = new_board()
     me = 1
     for line in sys.stdin:
@@ -71,6 +74,9 @@ def main():
             me = int(words[1])
             board = new_board()
             print("OK", flush=True)
+        elif words[0] == "BOARD" and len(words) == 4:
+            N = int(words[1])
+            board = [[int(ch) for ch in words[3][r * N:(r + 1) * N]] for r in range(N)]
         elif words[0] == "PLACE":
             play(board, int(words[1]), int(words[2]), 3 - me)
         elif words[0] == "TURN":

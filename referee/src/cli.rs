@@ -99,7 +99,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// The protocol both bots speak (default: reversi for reversi, gomocup for gomoku, duel for
-    /// duel2048)
+    /// duel2048; reversi-board lets Reversi bots start from openings)
     #[arg(long)]
     pub protocol: Option<String>,
     /// The protocol of the first / second bot only

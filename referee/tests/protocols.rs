@@ -125,6 +125,71 @@ fn reversi_sample_bots() {
     all_normal(&r, 2);
 }
 
+/// `reversi-board`: every sample bot starts from the opening it is told (none of them is given
+/// the board size: the `BOARD` line carries it). A bot playing from the wrong board would soon
+/// make an illegal move, so normal ends over several openings show that the position arrived.
+#[test]
+fn reversi_board_protocol_plays_openings_with_every_sample_bot() {
+    let dir = std::env::temp_dir().join(format!("arbiter-rv-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let eight = dir.join("eight.txt");
+    std::fs::write(&eight, "# openings\nd3 c5\nf5 f6 e6\nc4 e3 f6 e6 f5\n").unwrap();
+    let six = dir.join("six.txt");
+    std::fs::write(&six, "c2\nb3 b2 e4\n").unwrap();
+    let eight = eight.to_str().unwrap();
+    let six = six.to_str().unwrap();
+    let games = [
+        (
+            "8",
+            bin("reversi_greedy"),
+            py("reversi_random.py"),
+            eight,
+            6,
+        ),
+        ("6", bin("reversi_random"), py("reversi_greedy.py"), six, 4),
+        (
+            "8",
+            "builtin:2".to_string(),
+            bin("reversi_random"),
+            eight,
+            6,
+        ),
+    ];
+    for (size, a, b, openings, n) in games {
+        let (r, _) = play(&[
+            "reversi",
+            "--size",
+            size,
+            &a,
+            &b,
+            "--protocol",
+            "reversi-board",
+            "--openings",
+            openings,
+            "-n",
+            &n.to_string(),
+        ]);
+        all_normal(&r, n);
+        for replay in &r {
+            assert!(
+                !replay.opening.is_empty(),
+                "{a} vs {b}: every game has an opening"
+            );
+        }
+    }
+    // Seed 001's own protocol cannot carry an opening: refused before any game, with the way out.
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "reversi", "--size", "8", "builtin:1", "builtin:2"])
+        .args(["--openings", eight, "-o"])
+        .arg(dir.join("refused"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("reversi-board"), "{err}");
+    assert!(!dir.join("refused").join("game-0001.json").exists());
+}
+
 #[test]
 fn gomocup_brains_play_full_games_with_openings() {
     let openings =

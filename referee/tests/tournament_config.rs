@@ -66,6 +66,9 @@ fn errors_name_the_problem() {
     // Seed 001's protocol has no way to tell a bot the opening.
     assert!(game("name = \"reversi\"\nsize = 8\nopenings = [\"d3 c5\"]")
         .contains("cannot tell bots an opening"));
+    assert!(game("name = \"reversi\"\nsize = 8\nopenings = [\"d3 c5\"]").contains("reversi-board"));
+    assert!(game("name = \"reversi\"\nprotocol = \"gomocup\"").contains("game.protocol"));
+    assert!(game("name = \"reversi\"\nprotocol = \"telnet\"").contains("unknown protocol"));
     let e = resolve(&BASE.replace("command = \"./b\"", "")).unwrap_err();
     assert!(e.contains("missing command"), "{e}");
     let e = resolve(&BASE.replace("name = \"b\"", "name = \"a\"")).unwrap_err();
@@ -162,6 +165,29 @@ fn openings_are_played_with_both_colours() {
         assert_eq!(firsts.len(), 2, "opening {o}");
         assert_ne!(firsts[0], firsts[1], "opening {o} with both colours");
     }
+}
+
+#[test]
+fn reversi_openings_need_and_get_the_board_protocol() {
+    use arbiter::protocol::ProtocolKind;
+    let with = |extra: &str| {
+        BASE.replace(
+            "size = 8",
+            &format!("size = 8\nopenings = [\"d3 c5\", \"f5 f6 e6\"]\n{extra}"),
+        )
+    };
+    let r = resolve(&with("protocol = \"reversi-board\"")).unwrap();
+    assert_eq!(r.protocol, ProtocolKind::ReversiBoard);
+    assert_eq!(r.openings.len(), 2);
+    // A bot's own entry may still choose, but not a protocol that cannot carry openings.
+    let e = resolve(&with("protocol = \"reversi-board\"").replace(
+        "command = \"./b\"",
+        "command = \"./b\"\nprotocol = \"reversi\"",
+    ))
+    .unwrap_err();
+    assert!(e.contains("bots[1].protocol"), "{e}");
+    // Without openings the game's default stands.
+    assert_eq!(resolve(BASE).unwrap().protocol, ProtocolKind::Reversi);
 }
 
 #[test]

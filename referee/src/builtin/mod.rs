@@ -27,7 +27,7 @@ pub struct BuiltinOptions {
     /// announced by `START` / `INFO rule` take precedence; for `duel` the rounds and the random
     /// sequence come from `START` / `RANDOM`.
     pub game: GameConfig,
-    /// `reversi`, `gobang`, `gomocup` or `duel`.
+    /// `reversi`, `reversi-board`, `gobang`, `gomocup` or `duel`.
     pub protocol: String,
     /// 0 = random, 1 = greedy, >= 2 = search depth in plies.
     pub depth: u32,
@@ -38,7 +38,7 @@ pub struct BuiltinOptions {
 /// The protocols each game can be played with, first the default.
 pub fn protocols_for(game: &GameConfig) -> &'static [&'static str] {
     match game {
-        GameConfig::Reversi(_) => &["reversi"],
+        GameConfig::Reversi(_) => &["reversi", "reversi-board"],
         GameConfig::Gomoku(_) => &["gomocup", "gobang"],
         GameConfig::Duel2048(_) => &["duel"],
     }
@@ -60,7 +60,7 @@ pub fn run(opts: &BuiltinOptions, input: impl BufRead, output: impl Write) -> an
     }
     let mut rng = Rng::new(opts.seed);
     match (&opts.game, opts.protocol.as_str()) {
-        (GameConfig::Reversi(c), "reversi") => {
+        (GameConfig::Reversi(c), "reversi" | "reversi-board") => {
             wire::reversi(*c, opts.depth, &mut rng, input, output)
         }
         (GameConfig::Gomoku(c), "gobang") => wire::gobang(*c, opts.depth, &mut rng, input, output),

@@ -50,7 +50,8 @@ fn play_forced<G: Game>(game: &mut G, seat: Seat) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Seed 001's brain protocol: `START s`, `PLACE r c`, `TURN`, `END f`.
+/// Seed 001's brain protocol: `START s`, `PLACE r c`, `TURN`, `END f`; and `BOARD n s cells`
+/// (`reversi-board`), which replaces the position.
 pub fn reversi(
     config: reversi::Config,
     depth: u32,
@@ -70,6 +71,13 @@ pub fn reversi(
                 };
                 state = Some((Reversi::new(&config)?, me));
                 send(&mut output, "OK")?;
+            }
+            Some("BOARD") => {
+                let (game, _) = state
+                    .as_mut()
+                    .ok_or_else(|| anyhow!("BOARD before START"))?;
+                let rest = line.trim_start().strip_prefix("BOARD").unwrap_or_default();
+                *game = crate::protocol::reversi::parse_board(rest).map_err(|e| anyhow!(e))?;
             }
             Some("PLACE") => {
                 let (game, me) = state

@@ -299,7 +299,9 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
         None => "draw".to_string(),
     };
     let at = match r.result.reason.culprit() {
-        Some(_) if !r.moves.is_empty() => format!(" at move {}", r.moves.len() + 1),
+        Some(_) if !r.moves.is_empty() || !r.opening.is_empty() => {
+            format!(" at move {}", r.moves.len() + 1)
+        }
         Some(_) => " before the first move".to_string(),
         None => String::new(),
     };

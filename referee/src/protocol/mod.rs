@@ -4,7 +4,8 @@
 //! capture). The game runner (`crate::game`) owns the rules and the clocks; a protocol only
 //! encodes and decodes. Specified for bot authors in `docs/protocols.md`.
 //!
-//! - [`reversi`]: seed 001's brain protocol (START/PLACE/TURN/END, DEBUG).
+//! - [`reversi`]: seed 001's brain protocol (START/PLACE/TURN/END, DEBUG), and `reversi-board`,
+//!   the same plus a `BOARD` line with the start position (for openings).
 //! - [`gobang`]: seed 003's bridge protocol (READY, BLACK/WHITE, MOVE H8).
 //! - [`gomocup`]: the Gomocup protocol (START/INFO/BEGIN/TURN/BOARD/END).
 //! - [`duel`]: arbiter's line protocol for the 2048 duel.
@@ -29,14 +30,17 @@ pub use wire::{Fault, Line, LogCaps, Wire};
 #[serde(rename_all = "lowercase")]
 pub enum ProtocolKind {
     Reversi,
+    #[serde(rename = "reversi-board")]
+    ReversiBoard,
     Gobang,
     Gomocup,
     Duel,
 }
 
 impl ProtocolKind {
-    pub const ALL: [ProtocolKind; 4] = [
+    pub const ALL: [ProtocolKind; 5] = [
         ProtocolKind::Reversi,
+        ProtocolKind::ReversiBoard,
         ProtocolKind::Gobang,
         ProtocolKind::Gomocup,
         ProtocolKind::Duel,
@@ -45,6 +49,7 @@ impl ProtocolKind {
     pub fn name(self) -> &'static str {
         match self {
             ProtocolKind::Reversi => "reversi",
+            ProtocolKind::ReversiBoard => "reversi-board",
             ProtocolKind::Gobang => "gobang",
             ProtocolKind::Gomocup => "gomocup",
             ProtocolKind::Duel => "duel",
@@ -64,12 +69,13 @@ impl ProtocolKind {
     pub fn check(self, game: &GameConfig, has_opening: bool) -> Result<(), String> {
         let fits = matches!(
             (self, game),
-            (ProtocolKind::Reversi, GameConfig::Reversi(_))
-                | (
-                    ProtocolKind::Gobang | ProtocolKind::Gomocup,
-                    GameConfig::Gomoku(_)
-                )
-                | (ProtocolKind::Duel, GameConfig::Duel2048(_))
+            (
+                ProtocolKind::Reversi | ProtocolKind::ReversiBoard,
+                GameConfig::Reversi(_)
+            ) | (
+                ProtocolKind::Gobang | ProtocolKind::Gomocup,
+                GameConfig::Gomoku(_)
+            ) | (ProtocolKind::Duel, GameConfig::Duel2048(_))
         );
         if !fits {
             return Err(format!(
@@ -81,7 +87,10 @@ impl ProtocolKind {
         if self == ProtocolKind::Reversi && has_opening {
             return Err(
                 "seed 001's reversi protocol cannot tell bots an opening (they all start \
-                        from the standard position): play Reversi without openings"
+                 from the standard position): use the reversi-board protocol (--protocol \
+                 reversi-board, or protocol = \"reversi-board\" in a tournament's [game]), which \
+                 adds a BOARD line with the start position and which the sample bots speak, or \
+                 play without openings"
                     .into(),
             );
         }
@@ -101,7 +110,8 @@ impl ProtocolKind {
     /// A fresh protocol state machine for one bot.
     pub fn start(self) -> Box<dyn Protocol> {
         match self {
-            ProtocolKind::Reversi => Box::new(reversi::Reversi),
+            ProtocolKind::Reversi => Box::new(reversi::Reversi::default()),
+            ProtocolKind::ReversiBoard => Box::new(reversi::Reversi::with_board()),
             ProtocolKind::Gobang => Box::new(gobang::Gobang::default()),
             ProtocolKind::Gomocup => Box::new(gomocup::Gomocup::default()),
             ProtocolKind::Duel => Box::new(duel::Duel),
@@ -122,7 +132,10 @@ impl FromStr for ProtocolKind {
             .into_iter()
             .find(|p| p.name() == s)
             .ok_or_else(|| {
-                format!("unknown protocol {s:?}: expected reversi, gobang, gomocup or duel")
+                format!(
+                    "unknown protocol {s:?}: expected reversi, reversi-board, gobang, gomocup \
+                     or duel"
+                )
             })
     }
 }

@@ -94,6 +94,9 @@ pub struct GameSection {
     /// Start positions as move lists ("d3 c5 f6"); each is played with both colours.
     #[serde(default)]
     pub openings: Vec<String>,
+    /// The protocol every bot speaks unless its entry says otherwise (default: the game's).
+    #[serde(default)]
+    pub protocol: Option<String>,
 }
 
 /// Limits in milliseconds and megabytes; absent = the seeds' defaults, 0 = none.
@@ -123,6 +126,8 @@ pub struct Resolved {
     pub file: TournamentConfig,
     pub game: GameConfig,
     pub openings: Vec<Vec<String>>,
+    /// The protocol of bots that name none.
+    pub protocol: ProtocolKind,
     pub limits: GameLimits,
     /// Directory of the config file: base for relative paths and build commands.
     pub base_dir: PathBuf,
@@ -205,6 +210,17 @@ impl TournamentConfig {
                 self.bots.len()
             ));
         }
+        let protocol = match &self.game.protocol {
+            Some(p) => {
+                let kind: ProtocolKind = p
+                    .parse()
+                    .map_err(|e: String| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+                kind.check(&game, !openings.is_empty())
+                    .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+                kind
+            }
+            None => ProtocolKind::default_for(&game),
+        };
         let mut names = BTreeSet::new();
         for (i, b) in self.bots.iter().enumerate() {
             if !valid_name(&b.name) {
@@ -228,8 +244,8 @@ impl TournamentConfig {
                 })?;
                 kind.check(&game, !openings.is_empty())
                     .map_err(|e| ConfigError::Invalid(format!("bots[{i}].protocol: {e}")))?;
-            } else {
-                ProtocolKind::default_for(&game)
+            } else if self.game.protocol.is_none() {
+                protocol
                     .check(&game, !openings.is_empty())
                     .map_err(|e| ConfigError::Invalid(format!("bots[{i}]: {e}")))?;
             }
@@ -260,6 +276,7 @@ impl TournamentConfig {
             file: self,
             game,
             openings,
+            protocol,
             limits,
             base_dir: base_dir.to_path_buf(),
             output,

@@ -78,7 +78,7 @@ pub fn build_bots(r: &Resolved, quiet: bool) -> anyhow::Result<()> {
 pub fn bot_spec(v: &Version, r: &Resolved) -> anyhow::Result<BotSpec> {
     let protocol = match &v.protocol {
         Some(p) => p.parse::<ProtocolKind>().map_err(anyhow::Error::msg)?,
-        None => ProtocolKind::default_for(&r.game),
+        None => r.protocol,
     };
     let mut spec =
         crate::commands::matches::bot_spec(&v.command, Some(&v.bot), protocol, &r.game, &v.bot)?;
