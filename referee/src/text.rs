@@ -236,3 +236,31 @@ pub fn end_reason_text(r: &arbiter_engine::EndReason) -> String {
         Levels { level: None, .. } => "all levels equal".to_string(),
     }
 }
+
+/// A rough duration for people: `40 s`, `12 min`, `3 h 05 min`.
+pub fn duration_words(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", (s + 30) / 60),
+        _ => {
+            let m = (s + 30) / 60;
+            format!("{} h {:02} min", m / 60, m % 60)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_words;
+
+    #[test]
+    fn durations_read_as_words() {
+        assert_eq!(duration_words(-3.0), "0 s");
+        assert_eq!(duration_words(59.4), "59 s");
+        assert_eq!(duration_words(60.0), "1 min");
+        assert_eq!(duration_words(749.0), "12 min");
+        assert_eq!(duration_words(3600.0), "1 h 00 min");
+        assert_eq!(duration_words(6600.0), "1 h 50 min");
+    }
+}

@@ -52,6 +52,7 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
     eprintln!("kill-point seed {seed}");
     let mut kills = 0;
     let mut attempts = 0;
+    let mut seen_running = false;
     while kills < 4 && attempts < 12 {
         attempts += 1;
         let mut cmd = arbiter();
@@ -71,12 +72,17 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
             std::thread::sleep(Duration::from_millis(5));
         }
         if child.try_wait().unwrap().is_none() {
+            // `status` sees the runner at work (it holds the lock once it plays).
+            seen_running |= status(&out).is_some_and(|v| v["running"] == true);
             // SIGKILL, as `kill -9` does.
             child.kill().unwrap();
             kills += 1;
             eprintln!("killed after {wait:?}");
         }
         let _ = child.wait();
+        if let Some(v) = status(&out) {
+            assert_eq!(v["running"], false, "a killed runner holds no lock");
+        }
         if child_done(&out) {
             break;
         }
@@ -85,6 +91,7 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
         kills >= 2,
         "the tournament finished before it could be killed twice"
     );
+    assert!(seen_running, "status never saw a runner at work");
     let st = arbiter()
         .args(["tournament", "resume", "-q"])
         .arg(&out)
@@ -117,20 +124,21 @@ fn resume_after_repeated_sigkill_plays_every_game_exactly_once() {
     eprintln!("killed {kills} times");
 }
 
-fn child_done(out: &std::path::Path) -> bool {
+/// `tournament status --json`, once the database exists.
+fn status(out: &std::path::Path) -> Option<serde_json::Value> {
     if !out.join("tournament.db").exists() {
-        return false;
+        return None;
     }
     let o = arbiter()
         .args(["tournament", "status", "--json"])
         .arg(out)
         .output()
         .unwrap();
-    let v: serde_json::Value = match serde_json::from_slice(&o.stdout) {
-        Ok(v) => v,
-        Err(_) => return false,
-    };
-    v["pending"] == 0
+    serde_json::from_slice(&o.stdout).ok()
+}
+
+fn child_done(out: &std::path::Path) -> bool {
+    status(out).is_some_and(|v| v["pending"] == 0)
 }
 
 #[test]

@@ -242,27 +242,89 @@ fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
 fn status(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let t = Tournament::open(path)?;
     let games = t.store.games(None)?;
-    let done = games.iter().filter(|g| g.state == "done").count();
+    let done: Vec<_> = games.iter().filter(|g| g.state == "done").collect();
+    let pending = games.len() - done.len();
     let counts = t.store.counts()?;
+    let running = runner::is_running(&t.resolved.output);
+    let pace = t.store.pace(100)?;
+    // Games per second over the recent window; whole-second timestamps make tiny spans coarse.
+    let rate = pace.map(|(n, span)| (n - 1) as f64 / span.max(1) as f64);
+    let eta = match rate {
+        Some(r) if running && pending > 0 && r > 0.0 => Some(pending as f64 / r),
+        _ => None,
+    };
+    let mut points = std::collections::BTreeMap::<String, f64>::new();
+    let mut failures = std::collections::BTreeMap::<String, usize>::new();
+    for g in &done {
+        let Some(r) = &g.result else { continue };
+        for (s, name) in g.seats.iter().enumerate() {
+            *points.entry(name.clone()).or_default() += match r.winner {
+                None => 0.5,
+                Some(w) if usize::from(w) == s => 1.0,
+                Some(_) => 0.0,
+            };
+        }
+        if r.culprit.is_some() {
+            *failures.entry(r.reason_code.clone()).or_default() += 1;
+        }
+    }
+    let mut leaders: Vec<(String, f64)> = points.into_iter().collect();
+    leaders.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     if json {
         let v = serde_json::json!({
             "scheduled": games.len(),
-            "done": done,
-            "pending": games.len() - done,
+            "done": done.len(),
+            "pending": pending,
+            "running": running,
+            "games_per_minute": rate.map(|r| r * 60.0),
+            "eta_seconds": eta.map(f64::round),
+            "game_points": leaders.iter().map(|(n, p)| serde_json::json!({"bot": n, "points": p})).collect::<Vec<_>>(),
+            "failures": failures,
             "rows_by_state": counts.iter().map(|(s, n)| (s.clone(), *n)).collect::<std::collections::BTreeMap<_, _>>(),
             "bots": t.store.latest_versions()?,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{}: {} of {} games played, {pending} to play",
+        t.resolved.file.name.as_deref().unwrap_or("tournament"),
+        done.len(),
+        games.len(),
+    );
+    let pace_text = rate.map_or(String::new(), |r| {
+        format!(", {:.1} games/min recently", r * 60.0)
+    });
+    match (running, eta) {
+        (true, Some(eta)) => println!(
+            "  running{pace_text}; about {} to go",
+            crate::text::duration_words(eta)
+        ),
+        (true, None) => println!("  running{pace_text}"),
+        (false, _) if pending > 0 => println!(
+            "  not running: `arbiter tournament resume {}` plays the rest",
+            path.display()
+        ),
+        (false, _) => println!("  complete: `arbiter tournament report {}`", path.display()),
+    }
+    if !leaders.is_empty() {
+        let top: Vec<String> = leaders
+            .iter()
+            .take(5)
+            .map(|(n, p)| format!("{n} {p}"))
+            .collect();
+        println!("  game points: {}", top.join(", "));
+    }
+    if !failures.is_empty() {
+        let list: Vec<String> = failures.iter().map(|(k, n)| format!("{k} {n}")).collect();
         println!(
-            "{}: {done} of {} games played, {} to play",
-            t.resolved.file.name.as_deref().unwrap_or("tournament"),
-            games.len(),
-            games.len() - done
+            "  failures: {} ({})",
+            failures.values().sum::<usize>(),
+            list.join(", ")
         );
-        for (s, n) in counts {
-            println!("  rows {s}: {n}");
-        }
+    }
+    for (s, n) in counts {
+        println!("  rows {s}: {n}");
     }
     Ok(ExitCode::SUCCESS)
 }

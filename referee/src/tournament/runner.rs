@@ -308,6 +308,32 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
     })
 }
 
+/// Whether a runner holds `DIR/tournament.lock` now. Read from `/proc/locks`, so that asking
+/// never takes the lock itself (a runner starting at that instant would be refused); where
+/// `/proc/locks` cannot be read, a lock taken and released at once answers instead.
+pub fn is_running(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let path = dir.join("tournament.lock");
+    let Ok(meta) = std::fs::metadata(&path) else {
+        return false;
+    };
+    // The file as /proc/locks names it: device major:minor in hex, then the inode.
+    let id = format!(
+        "{:02x}:{:02x}:{}",
+        libc::major(meta.dev()),
+        libc::minor(meta.dev()),
+        meta.ino()
+    );
+    match std::fs::read_to_string("/proc/locks") {
+        // Lines look like `1: FLOCK  ADVISORY  WRITE 9766 fe:00:10256505 0 EOF`.
+        Ok(locks) => locks.lines().any(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            fields.get(1) == Some(&"FLOCK") && fields.get(5) == Some(&id.as_str())
+        }),
+        Err(_) => lock(dir).is_err(),
+    }
+}
+
 /// Holds `DIR/tournament.lock` exclusively while games are played.
 pub fn lock(dir: &Path) -> anyhow::Result<nix::fcntl::Flock<std::fs::File>> {
     let path = dir.join("tournament.lock");

@@ -401,6 +401,24 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The pace of the last `window` finished games: how many, and the seconds between the
+    /// first and the last of them finishing (timestamps have whole seconds). `None` before two
+    /// games are done.
+    pub fn pace(&self, window: usize) -> anyhow::Result<Option<(usize, i64)>> {
+        let (n, span): (i64, Option<i64>) = self.conn.query_row(
+            "SELECT COUNT(*), MAX(t) - MIN(t) FROM (
+                 SELECT unixepoch(finished_at) AS t FROM games
+                 WHERE state = 'done' AND finished_at IS NOT NULL
+                 ORDER BY finished_at DESC LIMIT ?1)",
+            [i64::try_from(window).unwrap_or(i64::MAX)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(match (usize::try_from(n), span) {
+            (Ok(n), Some(span)) if n >= 2 => Some((n, span)),
+            _ => None,
+        })
+    }
+
     /// Every version of every bot (for reports).
     pub fn all_versions(&self) -> anyhow::Result<Vec<Version>> {
         let mut st = self.conn.prepare(
