@@ -257,13 +257,7 @@ fn status(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let mut failures = std::collections::BTreeMap::<String, usize>::new();
     for g in &done {
         let Some(r) = &g.result else { continue };
-        for (s, name) in g.seats.iter().enumerate() {
-            *points.entry(name.clone()).or_default() += match r.winner {
-                None => 0.5,
-                Some(w) if usize::from(w) == s => 1.0,
-                Some(_) => 0.0,
-            };
-        }
+        runner::tally(&mut points, &g.seats, r.winner);
         if r.culprit.is_some() {
             *failures.entry(r.reason_code.clone()).or_default() += 1;
         }

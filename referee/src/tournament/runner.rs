@@ -351,7 +351,8 @@ pub fn lock(dir: &Path) -> anyhow::Result<nix::fcntl::Flock<std::fs::File>> {
     })
 }
 
-fn tally(points: &mut BTreeMap<String, f64>, seats: &[String; 2], winner: Option<u8>) {
+/// Adds one game's points (1, ½, 0) to each seat's bot.
+pub fn tally(points: &mut BTreeMap<String, f64>, seats: &[String; 2], winner: Option<u8>) {
     for (s, name) in seats.iter().enumerate() {
         let p = match winner {
             None => 0.5,
