@@ -308,47 +308,56 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
     })
 }
 
-/// Whether a runner holds `DIR/tournament.lock` now. Read from `/proc/locks`, so that asking
-/// never takes the lock itself (a runner starting at that instant would be refused); where
-/// `/proc/locks` cannot be read, a lock taken and released at once answers instead.
-pub fn is_running(dir: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let path = dir.join("tournament.lock");
-    let Ok(meta) = std::fs::metadata(&path) else {
-        return false;
-    };
-    // The file as /proc/locks names it: device major:minor in hex, then the inode.
-    let id = format!(
-        "{:02x}:{:02x}:{}",
-        libc::major(meta.dev()),
-        libc::minor(meta.dev()),
-        meta.ino()
-    );
-    match std::fs::read_to_string("/proc/locks") {
-        // Lines look like `1: FLOCK  ADVISORY  WRITE 9766 fe:00:10256505 0 EOF`.
-        Ok(locks) => locks.lines().any(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            fields.get(1) == Some(&"FLOCK") && fields.get(5) == Some(&id.as_str())
-        }),
-        Err(_) => lock(dir).is_err(),
+/// The runner's hold on `DIR/tournament.lock`, released when dropped or when the process ends
+/// in any way (`kill -9` included).
+///
+/// A POSIX record lock, not `flock`: record locks belong to the process and are not inherited
+/// by `fork`, so a bot between fork and exec (or one that never execs) cannot keep the lock
+/// alive after the runner died, and `status` can ask with `F_GETLK` without taking it.
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+fn whole_file(kind: libc::c_int) -> libc::flock {
+    libc::flock {
+        l_type: kind as libc::c_short,
+        l_whence: libc::SEEK_SET as libc::c_short,
+        l_start: 0,
+        l_len: 0,
+        l_pid: 0,
     }
 }
 
 /// Holds `DIR/tournament.lock` exclusively while games are played.
-pub fn lock(dir: &Path) -> anyhow::Result<nix::fcntl::Flock<std::fs::File>> {
+pub fn lock(dir: &Path) -> anyhow::Result<RunLock> {
     let path = dir.join("tournament.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
+        .read(true)
         .write(true)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock).map_err(|_| {
+    let held = whole_file(libc::F_WRLCK);
+    nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_SETLK(&held)).map_err(|_| {
         anyhow::anyhow!(
             "another arbiter is playing this tournament ({} is locked)",
             path.display()
         )
-    })
+    })?;
+    Ok(RunLock { _file: file })
+}
+
+/// Whether a runner holds `DIR/tournament.lock` now (asked without taking it).
+pub fn is_running(dir: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(dir.join("tournament.lock")) else {
+        return false;
+    };
+    let mut probe = whole_file(libc::F_WRLCK);
+    match nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_GETLK(&mut probe)) {
+        Ok(_) => probe.l_type != libc::F_UNLCK as libc::c_short,
+        Err(_) => false,
+    }
 }
 
 /// Adds one game's points (1, ½, 0) to each seat's bot.
