@@ -51,6 +51,17 @@ fn near_stones(g: &AnyGame, moves: Vec<AnyMove>) -> Vec<AnyMove> {
 
 /// Plays up to `max_moves` random moves; returns the replay (result unset) and final position.
 fn play(config: GameConfig, names: [&str; 2], seed: u64, max_moves: usize) -> (Replay, AnyGame) {
+    play_from(config, &[], names, seed, max_moves)
+}
+
+/// [`play`] from an opening (moves in the game's notation, played before the players' moves).
+fn play_from(
+    config: GameConfig,
+    opening: &[&str],
+    names: [&str; 2],
+    seed: u64,
+    max_moves: usize,
+) -> (Replay, AnyGame) {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let players = [0usize, 1].map(|i| Player {
         name: names[i].to_string(),
@@ -59,6 +70,10 @@ fn play(config: GameConfig, names: [&str; 2], seed: u64, max_moves: usize) -> (R
     });
     let mut replay = Replay::new(config.clone(), players);
     let mut g = AnyGame::new(&config).expect("sample configurations are valid");
+    for mv in opening {
+        g.play_text(mv).expect("sample openings are legal");
+        replay.opening.push(String::from(*mv));
+    }
     while replay.moves.len() < max_moves {
         let Some(seat) = g.to_move() else { break };
         let legal = near_stones(&g, g.legal_moves());
@@ -141,6 +156,15 @@ fn main() {
     write(dir, "reversi-16.json", &finish_normal(r, &g));
     let (r, g) = play(reversi(6), ["six", "by six"], 3, all);
     write(dir, "reversi-6.json", &finish_normal(r, &g));
+    // From an opening, as `reversi-board` tournaments play them: frame 0 shows its discs.
+    let (r, g) = play_from(
+        reversi(8),
+        &["f5", "f6", "e6"],
+        ["opened", "replied"],
+        11,
+        all,
+    );
+    write(dir, "reversi-opening.json", &finish_normal(r, &g));
     let (r, g) = play(reversi(8), ["slowpoke", "quick"], 4, 30);
     write(
         dir,
@@ -168,6 +192,14 @@ fn main() {
         }
         seed += 100;
     }
+    let (r, g) = play_from(
+        gomoku(Rule::Standard),
+        &["h8", "i9", "g7"],
+        ["open-b", "open-w"],
+        12,
+        all,
+    );
+    write(dir, "gomoku-opening.json", &finish_normal(r, &g));
     let (r, g) = play(gomoku(Rule::Standard), ["crasher", "steady"], 7, 21);
     write(
         dir,

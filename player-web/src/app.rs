@@ -69,7 +69,16 @@ impl RowText {
     fn new(info: &Info, times: &[String], k: usize) -> RowText {
         let js = |s: &str| JsValue::from_str(s);
         let (num, rest, title, seat) = match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
-            None => (js("0. start"), js(""), js("start position"), None),
+            None if info.opening.is_empty() => (js("0. start"), js(""), js("start position"), None),
+            None => {
+                let opening = info.opening.join(" ");
+                (
+                    js("0. "),
+                    js(&format!("opening {opening}")),
+                    js(&format!("start position after the opening {opening}")),
+                    None,
+                )
+            }
             Some(m) => {
                 let seat = usize::from(m.seat & 1);
                 let time = times.get(k - 1).map_or("", String::as_str);

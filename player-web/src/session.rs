@@ -48,6 +48,8 @@ pub struct Info {
     /// Seat labels: `Black`/`White`, `First (+)`/`Second (-)`.
     pub seats: [&'static str; 2],
     pub players: [String; 2],
+    /// The moves played before the players' first (frame 0 shows their position).
+    pub opening: Vec<String>,
     pub moves: Vec<MoveInfo>,
     /// Thinking time per seat, milliseconds (moves without a time count as 0).
     pub total_ms: [f64; 2],
@@ -195,6 +197,7 @@ impl Session {
             frames: self.frame_count(),
             seats,
             players,
+            opening: r.opening.clone(),
             moves,
             total_ms,
             winner,

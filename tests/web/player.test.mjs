@@ -3,7 +3,7 @@
 // embedding, early messages, malformed replays, hostile names, the origin allow-list.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -143,8 +143,8 @@ describe("protocol", () => {
 });
 
 describe("drawing matches the engine", () => {
-  for (const name of ["reversi-8.json", "reversi-16.json", "reversi-6.json", "reversi-timeout.json",
-    "gomoku-freestyle.json", "gomoku-renju.json", "gomoku-crash.json", "duel-500.json", "duel-illegal.json"]) {
+  for (const name of ["reversi-8.json", "reversi-16.json", "reversi-6.json", "reversi-timeout.json", "reversi-opening.json",
+    "gomoku-freestyle.json", "gomoku-renju.json", "gomoku-crash.json", "gomoku-opening.json", "duel-500.json", "duel-illegal.json"]) {
     test(name, async () => {
       const want = oracle(samplePath(name));
       const { page, frame, init } = await loaded(name);
@@ -170,6 +170,11 @@ describe("drawing matches the engine", () => {
           assert.deepEqual(v.legal.map((x) => x.join()).sort(), legal.map((x) => x.join()).sort(), `legal moves at frame ${k}`);
         }
       }
+      // An opening is named in the move list's first row (frame 0 is its position).
+      const opening = JSON.parse(readFileSync(samplePath(name), "utf8")).opening || [];
+      await page.evaluate(() => window.post({ message: "load_frame", index: 0 }));
+      const row0 = await frame.$eval('#moves .row[data-k="0"]', (e) => e.textContent);
+      assert.equal(row0.includes("opening " + opening.join(" ")), opening.length > 0, row0);
       // The result in words.
       const result = await frame.$eval("#result", (e) => e.textContent);
       if (want.result.reason.kind !== "normal") {
