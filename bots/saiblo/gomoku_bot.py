@@ -57,11 +57,20 @@ def main(argv):
         if cmd == "START":
             size = int(words[1])
             io.write_line("OK")
-        elif cmd in ("BEGIN", "TURN"):
+        elif cmd in ("BEGIN", "TURN", "BOARD"):
             if cmd == "TURN":
                 x, y = (int(v) for v in words[1].split(","))
                 taken.add((x, y))
                 last = (x, y)
+            if cmd == "BOARD":
+                # The position so far, one `x,y,f` line a stone in move order, then DONE.
+                while True:
+                    row = io.read_line()
+                    if row is None or row.strip().upper() == "DONE":
+                        break
+                    x, y = (int(v) for v in row.split(",")[:2])
+                    taken.add((x, y))
+                    last = (x, y)
             mv = choose()
             if illegal_after is not None:
                 illegal_after -= 1

@@ -2,6 +2,7 @@
 """A Reversi AI with two front ends: Saiblo (default, via saiblo_sdk.Lines) or plain lines
 (`--lines`, for `arbiter match` / the in-process referee). Both speak seed 001's brain
 protocol (START / PLACE / TURN / END), so one strategy plays the same game either way.
+Also `BOARD n s cells` (reversi-board: the start position of a game from an opening).
 
 usage: reversi_bot.py [--lines] [--size N] [first|random[:SEED]|greedy]
   first   the first legal move in row-major order (deterministic)
@@ -89,6 +90,11 @@ def main(argv):
         if words[0] == "START":
             me = int(words[1])
             io.write_line("OK")
+        elif words[0] == "BOARD" and len(words) == 4:
+            n, cells = int(words[1]), words[3]
+            board = Board(n)
+            size = n
+            board.cell = [[int(ch) for ch in cells[r * n:(r + 1) * n]] for r in range(n)]
         elif words[0] == "PLACE":
             board.play(int(words[1]), int(words[2]), 3 - me)
         elif words[0] == "TURN":

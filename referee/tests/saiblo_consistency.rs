@@ -58,18 +58,23 @@ fn bot_cmd(game: Game, strategy: &str, lines: bool) -> String {
     }
 }
 
-fn in_process(game: Game, a: &str, b: &str) -> Replay {
+fn in_process(game: Game, opening: &[&str], a: &str, b: &str) -> Replay {
     let config = game.config();
     let spec = GameSpec {
         limits: GameLimits::default_for(&config),
         config,
-        opening: Vec::new(),
+        opening: opening.iter().map(|m| m.to_string()).collect(),
         event: None,
+    };
+    // Seed 001's protocol cannot carry an opening; reversi-board adds the BOARD line for it.
+    let protocol = match (game, opening.is_empty()) {
+        (Game::Reversi(_), false) => ProtocolKind::ReversiBoard,
+        _ => ProtocolKind::default_for(&game.config()),
     };
     let bots = [a, b].map(|s| BotSpec {
         name: s.into(),
         command: bot_cmd(game, s, true),
-        protocol: ProtocolKind::default_for(&game.config()),
+        protocol,
         working_dir: None,
     });
     let scratch = tempfile::tempdir().unwrap();
@@ -80,12 +85,17 @@ fn in_process(game: Game, a: &str, b: &str) -> Replay {
     game::play(&spec, [&bots[0], &bots[1]], &seats, &Containment::detect()).replay
 }
 
-fn saiblo(game: Game, a: &str, b: &str) -> (Replay, Vec<String>) {
+fn saiblo(game: Game, opening: &[&str], a: &str, b: &str) -> (Replay, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("replay.json");
+    let opening_arg = if opening.is_empty() {
+        String::new()
+    } else {
+        format!(" --opening '{}'", opening.join(" "))
+    };
     let spec = JudgeSpec {
         logic: format!(
-            "{} logic {}",
+            "{} logic {}{opening_arg}",
             env!("CARGO_BIN_EXE_arbiter"),
             game.logic_args()
         ),
@@ -104,8 +114,13 @@ fn saiblo(game: Game, a: &str, b: &str) -> (Replay, Vec<String>) {
 }
 
 fn same_game(game: Game, a: &str, b: &str) -> Replay {
-    let local = in_process(game, a, b);
-    let (remote, end_state) = saiblo(game, a, b);
+    same_game_from(game, &[], a, b)
+}
+
+fn same_game_from(game: Game, opening: &[&str], a: &str, b: &str) -> Replay {
+    let local = in_process(game, opening, a, b);
+    let (remote, end_state) = saiblo(game, opening, a, b);
+    assert_eq!(local.opening, remote.opening);
     let moves = |r: &Replay| {
         r.moves
             .iter()
@@ -150,6 +165,23 @@ fn illegal_moves_get_the_same_verdict() {
     let r = same_game(Game::Gomoku(9), "illegal:3", "near");
     assert_eq!(r.result.reason.code(), "illegal_move");
     assert_eq!(r.result.winner.map(|s| s.index()), Some(1));
+}
+
+/// `arbiter logic --opening`: the AIs are told the position (Reversi's BOARD line, Gomocup's
+/// BOARD block) exactly as the in-process referee tells them, so the games are the same.
+#[test]
+fn games_from_openings_are_identical() {
+    for opening in [&["d3", "c5"][..], &["f5", "f6", "e6"]] {
+        let r = same_game_from(Game::Reversi(8), opening, "greedy", "random:4");
+        assert_eq!(r.opening, opening);
+        assert_eq!(r.result.reason.code(), "normal");
+    }
+    let r = same_game_from(Game::Gomoku(9), &["e5", "f6", "d4"], "near", "first");
+    assert_eq!(r.opening.len(), 3);
+    assert_eq!(r.result.reason.code(), "normal");
+    // After an even opening black (seat 0) moves first.
+    let r = same_game_from(Game::Gomoku(15), &["h8", "i9"], "first", "near");
+    assert_eq!(r.moves[0].seat.index(), 0);
 }
 
 #[test]

@@ -37,6 +37,10 @@ pub struct LogicArgs {
     /// Event name written into the replay
     #[arg(long)]
     pub event: Option<String>,
+    /// Start from this opening, moves in the game's notation ("d3 c5", "h8 i9"). The AIs are
+    /// told its position: Reversi by a `BOARD` line (as `reversi-board`), Gomoku by `BOARD`
+    #[arg(long, value_name = "MOVES")]
+    pub opening: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -91,6 +95,25 @@ pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
     options.length = a.length;
     options.seed_from_init = a.game.seed.is_none();
     options.event = a.event.clone();
+    if let Some(text) = &a.opening {
+        let moves: Vec<String> = super::split_moves(text)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        // Checked now, so that a typo stops before the judger is spoken to.
+        let mut g = arbiter_engine::AnyGame::new(&options.game)?;
+        for m in &moves {
+            g.play_text(m)
+                .map_err(|e| anyhow::anyhow!("--opening: move {m}: {e}"))?;
+        }
+        if g.outcome().is_some() {
+            anyhow::bail!("--opening: the opening ends the game");
+        }
+        if matches!(g, arbiter_engine::AnyGame::Duel2048(_)) && !moves.is_empty() {
+            anyhow::bail!("--opening: the 2048 duel has no openings");
+        }
+        options.opening = moves;
+    }
     let stdin = std::io::stdin().lock();
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let report = logic::run(&options, stdin, stdout).map_err(anyhow::Error::msg)?;

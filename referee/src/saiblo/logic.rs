@@ -44,6 +44,8 @@ pub struct LogicOptions {
     /// Take the 2048 duel's seed from init's `config.random_seed` (Saiblo's per-match seed)
     /// when present; the command line's `--seed` turns this off.
     pub seed_from_init: bool,
+    /// Moves played before the AIs' first (Reversi, Gomoku); the AIs are told the position.
+    pub opening: Vec<String>,
 }
 
 impl LogicOptions {
@@ -61,6 +63,7 @@ impl LogicOptions {
             length: super::message::DEFAULT_LENGTH_BYTES,
             event: None,
             seed_from_init: false,
+            opening: Vec::new(),
         }
     }
 }
@@ -111,9 +114,19 @@ struct Script {
     kind: Kind,
     /// Gomocup: the opponent's last stone, told with the next `TURN` (per listening seat).
     unseen: [Option<Point>; 2],
+    /// The game starts from an opening: Reversi AIs get a `BOARD` line after the handshake,
+    /// Gomocup AIs the whole position by `BOARD` at their first turn (per seat, until sent).
+    board_needed: [bool; 2],
 }
 
 impl Script {
+    fn with_opening(game: &AnyGame, opening: bool) -> Script {
+        Script {
+            board_needed: [opening; 2],
+            ..Script::for_game(game)
+        }
+    }
+
     fn for_game(game: &AnyGame) -> Script {
         let kind = match game {
             AnyGame::Reversi(_) => Kind::Reversi,
@@ -123,6 +136,7 @@ impl Script {
         Script {
             kind,
             unseen: [None, None],
+            board_needed: [false; 2],
         }
     }
 
@@ -151,10 +165,15 @@ impl Script {
         }
     }
 
-    /// Lines sent right after the handshake (Gomocup's INFO block).
+    /// Lines sent right after the handshake (Gomocup's INFO block; `reversi-board`'s BOARD line
+    /// when the game starts from an opening).
     fn after_start(&self, game: &AnyGame, options: &LogicOptions) -> Option<String> {
-        let AnyGame::Gomoku(g) = game else {
-            return None;
+        let g = match game {
+            AnyGame::Gomoku(g) => g,
+            AnyGame::Reversi(r) if self.board_needed.contains(&true) => {
+                return Some(format!("{}\n", crate::protocol::reversi::board_line(r)));
+            }
+            _ => return None,
         };
         let rule = match g.config().rule {
             Rule::Freestyle => 0,
@@ -210,9 +229,23 @@ impl Script {
                 if let Some(left) = time_left {
                     s.push_str(&format!("INFO time_left {}\r\n", left.as_millis()));
                 }
-                match self.unseen.get_mut(seat.index()).and_then(Option::take) {
-                    Some(p) => s.push_str(&format!("TURN {},{}\r\n", p.x, p.y)),
-                    None => s.push_str("BEGIN\r\n"),
+                let unseen = self.unseen.get_mut(seat.index()).and_then(Option::take);
+                let board = self
+                    .board_needed
+                    .get_mut(seat.index())
+                    .is_some_and(|b| std::mem::replace(b, false));
+                match (board, unseen, game) {
+                    // The position so far, stones in move order (1 own, 2 the opponent's).
+                    (true, _, AnyGame::Gomoku(g)) => {
+                        s.push_str("BOARD\r\n");
+                        for p in g.history() {
+                            let own = g.stone(*p) == Some(seat);
+                            s.push_str(&format!("{},{},{}\r\n", p.x, p.y, if own { 1 } else { 2 }));
+                        }
+                        s.push_str("DONE\r\n");
+                    }
+                    (_, Some(p), _) => s.push_str(&format!("TURN {},{}\r\n", p.x, p.y)),
+                    _ => s.push_str("BEGIN\r\n"),
                 }
                 s
             }
@@ -482,6 +515,11 @@ pub fn run<R: Read, W: Write>(
 
     let mut game = AnyGame::new(&config)
         .map_err(|e| LogicError::Protocol(format!("cannot set up the game: {e}")))?;
+    for mv in &options.opening {
+        game.play_text(mv)
+            .map_err(|e| LogicError::Protocol(format!("opening move {mv}: {e}")))?;
+        replay.opening.push(mv.clone());
+    }
     let result = play(options, &types, &mut judger, &mut game, &mut replay)?;
     replay.result = result;
     if replay.result.reason == Reason::Normal {
@@ -551,7 +589,7 @@ fn play<R: Read, W: Write>(
     game: &mut AnyGame,
     replay: &mut Replay,
 ) -> Result<GameResult, LogicError> {
-    let mut script = Script::for_game(game);
+    let mut script = Script::with_opening(game, !options.opening.is_empty());
     let failed: Vec<bool> = types.iter().map(|t| *t == PlayerType::Failed).collect();
     let not_started = |seat: Seat| Reason::FailedToStart {
         seat,
