@@ -95,7 +95,7 @@ pub struct MatchArgs {
     #[arg(long, short = 'n', default_value_t = 2)]
     pub games: usize,
     /// A file of openings, one per line (moves separated by spaces); each is played with both
-    /// colours
+    /// colours. Reversi needs `--protocol reversi-board`, Gomoku `gomocup` (its default)
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// The protocol both bots speak (default: reversi for reversi, gomocup for gomoku, duel for
