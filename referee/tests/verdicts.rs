@@ -21,12 +21,15 @@ fn workdir() -> &'static PathBuf {
         let dir = std::env::temp_dir().join(format!("arbiter-verdicts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bots/reversi_misbehave.c");
-        let status = Command::new("cc")
-            .args(["-O2", "-o"])
-            .arg(dir.join("misbehave"))
-            .arg(&src)
-            .status()
-            .expect("cc is needed for the verdict tests");
+        // Other tests of this binary sweep bots meanwhile: spawn outside their sweeps.
+        let status = arbiter::process::spawn_guarded(
+            Command::new("cc")
+                .args(["-O2", "-o"])
+                .arg(dir.join("misbehave"))
+                .arg(&src),
+        )
+        .and_then(|mut c| c.wait())
+        .expect("cc is needed for the verdict tests");
         assert!(status.success(), "cannot compile {}", src.display());
         dir
     })

@@ -119,7 +119,7 @@ pub use command::{BotCommand, CommandParseError};
 pub use containment::{Containment, Layer, LayerStatus};
 pub use framing::{FrameEvent, ReadEvent};
 pub use limits::Limits;
-pub use reaper::install_subreaper;
+pub use reaper::{install_subreaper, spawn_guarded};
 pub use roundtrip::{measure_round_trip, RoundTripError, RoundTripStats};
 pub use sandbox::{ChildSetupError, SetupStep};
 

@@ -55,6 +55,13 @@ pub fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// `command.spawn()` under [`spawn_guard`]: for any other child process (a Saiblo logic, a
+/// compiler in a test) started while bots may be swept in other threads.
+pub fn spawn_guarded(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    let _gate = spawn_guard();
+    command.spawn()
+}
+
 fn sweep_guard() -> std::sync::RwLockWriteGuard<'static, ()> {
     SPAWN_GATE
         .write()

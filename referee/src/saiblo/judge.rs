@@ -607,7 +607,9 @@ fn spawn_logic(command: &str) -> Result<Child, JudgeError> {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
     std::os::unix::process::CommandExt::process_group(&mut c, 0);
-    c.spawn()
+    // AIs already run and may be swept meanwhile: the logic must not be taken for one of
+    // theirs while it holds copies of their pipes between fork and exec.
+    crate::process::spawn_guarded(&mut c)
         .map_err(|e| JudgeError(format!("cannot start the logic {command:?}: {e}")))
 }
 

@@ -30,14 +30,18 @@ pub fn bot(name: &str) -> PathBuf {
     let out = out_dir.join(name);
     // Compile under a private name, then rename: atomic for concurrent runs.
     let tmp = out_dir.join(format!("{name}.{}.tmp", std::process::id()));
-    let status = Command::new("cc")
-        .arg("-O2")
-        .arg("-pthread")
-        .arg("-o")
-        .arg(&tmp)
-        .arg(&src)
-        .status()
-        .expect("run cc");
+    // Other tests of this binary sweep bots meanwhile; between fork and exec cc holds copies
+    // of their pipes and would be taken for an escapee: spawn outside their sweeps.
+    let status = arbiter::process::spawn_guarded(
+        Command::new("cc")
+            .arg("-O2")
+            .arg("-pthread")
+            .arg("-o")
+            .arg(&tmp)
+            .arg(&src),
+    )
+    .and_then(|mut c| c.wait())
+    .expect("run cc");
     assert!(status.success(), "cc failed for {}", src.display());
     std::fs::rename(&tmp, &out).expect("rename bot");
     built.insert(name.to_owned(), out.clone());
