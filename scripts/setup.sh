@@ -15,7 +15,7 @@ apt_install() {
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   for attempt in 1 2 3; do
-    if $sudo apt-get update -qq && $sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; then
+    if $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; then
       return 0
     fi
     log "apt attempt $attempt failed; retrying"

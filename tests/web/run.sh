@@ -14,7 +14,7 @@ if [ ! -x /usr/bin/chromium ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   for attempt in 1 2 3 4; do
     log "apt-get install chromium (attempt $attempt)"
-    if $sudo apt-get update -qq && $sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; then break; fi
+    if $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; then break; fi
     sleep 3
   done
   [ -x /usr/bin/chromium ] || { echo "chromium could not be installed" >&2; exit 1; }
