@@ -236,6 +236,63 @@ fn double_fork_setsid_escapee_does_not_outlive_the_game() {
     }
 }
 
+/// An escapee that leaves the group, the session and the environment mark is still found by
+/// the stdout pipe it holds (the only mark left without cgroups, once the bot is reaped),
+/// while other bots are being started and swept in parallel.
+#[test]
+fn escapee_found_by_its_pipe_alone_while_other_bots_start() {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let churn = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut started = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let m = marker("churn");
+                let mut bot =
+                    BotProcess::spawn(&bot_command("echo", &m), &Limits::default(), &full())
+                        .expect("spawn echo");
+                let exit = bot.finish(Duration::ZERO);
+                assert_eq!(exit.survivors, 0);
+                started += 1;
+            }
+            started
+        })
+    };
+    for _ in 0..5 {
+        let m = marker("escape-noenv");
+        let mut bot = BotProcess::spawn(
+            &bot_command("escapee", &m).arg("noenv"),
+            &Limits::default(),
+            &minimal(),
+        )
+        .expect("spawn");
+        let text = read_text(&mut bot, 30);
+        let gc: i32 = text
+            .strip_prefix("escaped ")
+            .and_then(|s| s.parse().ok())
+            .expect("pid");
+        assert!(
+            eventually(Duration::from_secs(10), || bot.try_wait().is_some()),
+            "the bot itself exits"
+        );
+        // Wait until the escapee runs with its empty environment.
+        assert!(eventually(Duration::from_secs(10), || {
+            std::fs::read(format!("/proc/{gc}/environ")).is_ok_and(|e| e.is_empty())
+        }));
+        let exit = bot.finish(Duration::from_millis(50));
+        assert!(exit.leftover_processes_killed >= 1, "{exit:?}");
+        assert_eq!(exit.survivors, 0);
+        assert!(
+            eventually(Duration::from_secs(5), || !pid_exists(gc)),
+            "escapee {gc} survived"
+        );
+        assert_eq!(bot.read_line(soon(5)), ReadEvent::Closed);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let started = churn.join().expect("churn thread");
+    assert!(started > 0);
+}
+
 #[test]
 fn dropping_a_bot_kills_its_tree() {
     let m = marker("drop");

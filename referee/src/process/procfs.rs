@@ -60,9 +60,16 @@ pub(crate) fn list_pids() -> Vec<i32> {
         .collect()
 }
 
-/// All processes with their stat, one snapshot.
+/// All user-space processes with their stat, one snapshot. Kernel threads (kthreadd, pid
+/// 2, and its children) are left out: no bot can become one, and they are most of the
+/// processes on a quiet machine, each costing an environ and an fd-table read in a sweep.
 pub(crate) fn snapshot() -> Vec<ProcStat> {
-    list_pids().into_iter().filter_map(read_stat).collect()
+    const KTHREADD: i32 = 2;
+    list_pids()
+        .into_iter()
+        .filter_map(read_stat)
+        .filter(|p| p.pid != KTHREADD && p.ppid != KTHREADD)
+        .collect()
 }
 
 /// True when the process's environment contains exactly `entry` (`KEY=value`).
@@ -151,6 +158,14 @@ mod tests {
         let s = read_stat(me);
         assert_eq!(s.map(|s| s.pid), Some(me));
         assert!(list_pids().contains(&me));
+    }
+
+    #[test]
+    fn snapshot_holds_user_processes_only() {
+        let all = snapshot();
+        let me = std::process::id() as i32;
+        assert!(all.iter().any(|p| p.pid == me));
+        assert!(all.iter().all(|p| p.pid != 2 && p.ppid != 2));
     }
 
     #[test]

@@ -16,9 +16,12 @@
 //! - the environment entry `ARBITER_BOT_TOKEN=<unique>` given to the bot;
 //! - holding one of the bot's stdio pipes.
 //!
-//! A global lock keeps sweeps and spawns apart: between fork and exec a new
-//! bot's child briefly holds copies of the referee's fds and must not be taken
-//! for an escapee of another bot.
+//! Between fork and exec a new child of the referee briefly holds copies of all
+//! the referee's fds, other bots' pipes included, and must not be taken for an
+//! escapee of those bots. Spawns hold a shared gate; a process that matches a
+//! tree by its pipes alone is confirmed under the exclusive gate, when no child
+//! is between fork and exec. Only that confirmation is exclusive, so the sweeps
+//! of concurrent games do not queue behind each other or block their spawns.
 
 use std::sync::{OnceLock, RwLock};
 use std::time::{Duration, Instant};
@@ -43,12 +46,14 @@ pub fn install_subreaper() -> Result<(), String> {
         .clone()
 }
 
-/// Held while spawning (shared) so that no sweep (exclusive) runs meanwhile.
+/// Held while spawning (shared) so that no pipe match is confirmed (exclusive)
+/// meanwhile.
 ///
 /// Between fork and exec a child holds copies of all the referee's fds,
 /// including bots' pipes, and a sweep would take it for an escapee. Code of
 /// the referee that starts other child processes while bots run should hold
-/// this guard around `Command::spawn`.
+/// this guard around `Command::spawn` (which returns only once the child has
+/// exec'd or failed).
 pub fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
     SPAWN_GATE
         .read()
@@ -94,27 +99,37 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
     };
     let mut live = Vec::new();
     let mut zombies = Vec::new();
+    let mut by_pipe_only = Vec::new();
     for p in &all {
         if p.pid == me || p.pid <= 1 {
             continue;
         }
-        let member = p.pgrp == marks.root
+        let marked = p.pgrp == marks.root
             || p.session == marks.root
             || in_cgroup.contains(&p.pid)
             || descendants.contains(&p.pid)
-            || (!p.is_zombie()
-                && (procfs::environ_contains(p.pid, &marks.env_entry)
-                    || procfs::holds_pipe(p.pid, &marks.pipe_inodes)));
-        if !member {
-            continue;
-        }
-        if p.is_zombie() {
-            if p.ppid == me && p.pid != marks.root {
-                zombies.push(p.pid);
+            || (!p.is_zombie() && procfs::environ_contains(p.pid, &marks.env_entry));
+        if marked {
+            if p.is_zombie() {
+                if p.ppid == me && p.pid != marks.root {
+                    zombies.push(p.pid);
+                }
+            } else {
+                live.push(p.pid);
             }
-        } else {
-            live.push(p.pid);
+        } else if !p.is_zombie() && procfs::holds_pipe(p.pid, &marks.pipe_inodes) {
+            by_pipe_only.push(p.pid);
         }
+    }
+    if !by_pipe_only.is_empty() {
+        // A child of the referee between fork and exec holds the pipes too: ask again
+        // when no spawn is under way (spawn returns after exec, which closes them).
+        let _gate = sweep_guard();
+        live.extend(
+            by_pipe_only
+                .into_iter()
+                .filter(|&pid| procfs::holds_pipe(pid, &marks.pipe_inodes)),
+        );
     }
     (live, zombies)
 }
@@ -158,7 +173,6 @@ pub(crate) fn sweep(
     cgroup: Option<&BotCgroup>,
     budget: Duration,
 ) -> SweepReport {
-    let _gate = sweep_guard();
     let until = Instant::now() + budget;
     let mut killed: Vec<i32> = Vec::new();
     let mut pause = Duration::from_micros(200);
@@ -207,7 +221,6 @@ pub(crate) fn sweep(
 
 /// Sends a signal to every live member (SIGSTOP / SIGCONT freezing fallback).
 pub(crate) fn signal_tree(marks: &TreeMarks, cgroup: Option<&BotCgroup>, signal: Signal) -> usize {
-    let _gate = sweep_guard();
     let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), signal);
     let (live, _) = members(marks, cgroup);
     for &pid in &live {
