@@ -5,24 +5,8 @@ set -euo pipefail
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
-# apt can fail half way once on these machines (a cleanup deletes downloaded packages):
-# retry the same command.
-apt_install() {
-  local missing=()
-  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "apt-get install ${missing[*]}"
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  for attempt in 1 2 3; do
-    if $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; then
-      return 0
-    fi
-    log "apt attempt $attempt failed; retrying"
-    sleep 2
-  done
-  return 1
-}
+# shellcheck source=scripts/apt.sh
+source "$(dirname "$0")/apt.sh"
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust with rustup first" >&2; exit 1; }
 command -v cc >/dev/null || apt_install gcc libc6-dev

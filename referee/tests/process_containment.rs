@@ -188,6 +188,14 @@ fn fork_bomb_is_bounded_and_fully_killed() {
     }
 }
 
+/// The grandchild pid that `tests/bots/escapee.c` prints as `escaped PID`.
+fn escapee_pid(bot: &mut BotProcess) -> i32 {
+    let text = read_text(bot, 30);
+    text.strip_prefix("escaped ")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("expected 'escaped PID', got {text:?}"))
+}
+
 #[test]
 fn double_fork_setsid_escapee_does_not_outlive_the_game() {
     let v2_only = full().without(Layer::CgroupV1);
@@ -206,11 +214,7 @@ fn double_fork_setsid_escapee_does_not_outlive_the_game() {
             &containment,
         )
         .expect("spawn");
-        let text = read_text(&mut bot, 30);
-        let gc: i32 = text
-            .strip_prefix("escaped ")
-            .and_then(|s| s.parse().ok())
-            .expect("pid");
+        let gc = escapee_pid(&mut bot);
         assert!(pid_exists(gc));
         // The bot exited, but the escapee holds stdout: no EOF yet.
         assert!(
@@ -266,11 +270,7 @@ fn escapee_found_by_its_pipe_alone_while_other_bots_start() {
             &minimal(),
         )
         .expect("spawn");
-        let text = read_text(&mut bot, 30);
-        let gc: i32 = text
-            .strip_prefix("escaped ")
-            .and_then(|s| s.parse().ok())
-            .expect("pid");
+        let gc = escapee_pid(&mut bot);
         assert!(
             eventually(Duration::from_secs(10), || bot.try_wait().is_some()),
             "the bot itself exits"

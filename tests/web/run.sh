@@ -11,12 +11,9 @@ ROOT=$(cd ../.. && pwd)
 log() { printf '\033[1m[web-tests]\033[0m %s\n' "$*" >&2; }
 
 if [ ! -x /usr/bin/chromium ]; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  for attempt in 1 2 3 4; do
-    log "apt-get install chromium (attempt $attempt)"
-    if $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; then break; fi
-    sleep 3
-  done
+  # shellcheck source=../../scripts/apt.sh
+  source "$ROOT/scripts/apt.sh"
+  apt_install chromium || true
   [ -x /usr/bin/chromium ] || { echo "chromium could not be installed" >&2; exit 1; }
 fi
 
