@@ -4,7 +4,10 @@
 # deletes downloaded packages): the same command is retried.
 apt_install() {
   local missing=()
-  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  # `dpkg -s` also succeeds for a removed package whose config files remain.
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
   [ ${#missing[@]} -eq 0 ] && return 0
   log "apt-get install ${missing[*]}"
   local sudo=""
