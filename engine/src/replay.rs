@@ -48,6 +48,108 @@ pub struct Replay {
     /// Free text about the game (tournament, round, date, importer), not checked.
     #[serde(default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
+    /// What the seat at fault did and printed, when a bot lost by a failure: so that a student
+    /// sees why without reading logs by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+}
+
+/// Everything arbiter saw of the seat at fault around its failure. Every field is optional:
+/// what was not observed (an imported game, a bot that never started) is absent.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    /// The seat at fault (the same as `result.reason.seat`).
+    pub seat: Seat,
+    /// The DEBUG / MESSAGE lines it wrote since its last recorded move, up to the log caps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+    /// The tail of its standard error (a Python traceback whole, within a cap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// How its process ended, when it had ended by the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<Exit>,
+    /// Wall-clock time it spent on the failing request, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
+    /// What was left of its game clock when the failing request was made, in milliseconds
+    /// (absent when the game time is unlimited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<f64>,
+}
+
+/// How a bot's process ended.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exit {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    /// For a signal: who sent it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub killed_by: Option<Killer>,
+    /// For a signal arbiter sent: why ("memory limit", "CPU time limit", "move time").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// Who ended a process by a signal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Killer {
+    /// arbiter or the kernel on arbiter's behalf (a limit it set).
+    Arbiter,
+    /// The process itself (abort, a fault such as SIGSEGV).
+    Itself,
+    /// Another process.
+    Outside,
+}
+
+impl fmt::Display for Exit {
+    /// "exit code 1", "signal 9 (killed by arbiter: memory limit)", "signal 9 (from outside)".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.code, self.signal) {
+            (_, Some(s)) => {
+                write!(f, "signal {s}")?;
+                if let Some(name) = signal_name(s) {
+                    write!(f, " ({name})")?;
+                }
+                match (self.killed_by, &self.why) {
+                    (Some(Killer::Arbiter), Some(why)) => write!(f, ", killed by arbiter: {why}"),
+                    (Some(Killer::Arbiter), None) => f.write_str(", killed by arbiter"),
+                    (Some(Killer::Outside), _) => f.write_str(", sent from outside"),
+                    (Some(Killer::Itself), _) | (None, _) => Ok(()),
+                }
+            }
+            (Some(c), None) => write!(f, "exit code {c}"),
+            (None, None) => f.write_str("unknown exit"),
+        }
+    }
+}
+
+/// The conventional name of a Linux signal number.
+pub fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        31 => "SIGSYS",
+        _ => return None,
+    })
 }
 
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -151,6 +253,9 @@ pub enum Reason {
         #[serde(rename = "move")]
         mv: String,
         why: String,
+        /// The bot's own line, exactly as sent, when it came from a bot.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<String>,
     },
     /// The seat sent a line that is not a move.
     MalformedOutput { seat: Seat, line: String },
@@ -231,6 +336,12 @@ impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Normal => f.write_str("normal end"),
+            Reason::IllegalMove {
+                mv,
+                why,
+                line: Some(line),
+                ..
+            } => write!(f, "illegal move: you sent {line:?} ({mv}): {why}"),
             Reason::IllegalMove { mv, why, .. } => write!(f, "illegal move {mv} ({why})"),
             Reason::MalformedOutput { line, .. } => write!(f, "malformed output {line:?}"),
             Reason::OutOfTurn { line, .. } => write!(f, "output out of turn {line:?}"),
@@ -381,6 +492,7 @@ impl Replay {
             },
             scores: None,
             meta: Meta::default(),
+            failure: None,
         }
     }
 

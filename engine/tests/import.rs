@@ -124,6 +124,7 @@ fn sessdsa_illegal_placement_stays_illegal() {
                 seat,
                 mv: mv.clone(),
                 why,
+                line: None,
             },
         };
         Replay::read(&replay.to_json()).unwrap();

@@ -235,6 +235,7 @@ fn results_that_contradict_the_moves_are_rejected() {
             seat,
             mv: legal,
             why: "x".into(),
+            line: None,
         },
     };
     assert!(matches!(
@@ -258,6 +259,7 @@ fn results_that_contradict_the_moves_are_rejected() {
             seat,
             mv: "a1".into(),
             why: "occupied or no flips".into(),
+            line: None,
         },
     };
     Replay::read(&ok.to_json()).unwrap();

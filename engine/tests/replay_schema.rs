@@ -67,6 +67,7 @@ fn written_replays_match_the_schema() {
             seat: Seat::First,
             mv: "a1".into(),
             why: "no".into(),
+            line: Some("0 0".into()),
         }),
         Some(Reason::MalformedOutput {
             seat: Seat::Second,

@@ -221,6 +221,7 @@ fn main() {
             seat,
             mv: String::from("9,9"),
             why: String::from("the cell is not on the board"),
+            line: Some(String::from("9 9")),
         }),
     );
     // A name that must stay text.

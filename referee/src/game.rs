@@ -447,6 +447,7 @@ fn run(
                 seat,
                 mv: move_text(&before, mv),
                 why,
+                line: None,
             });
         }
         let mut record = MoveRecord::new(seat, before.format_move(mv));

@@ -168,6 +168,7 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
                     seat,
                     mv: text,
                     why: e.to_string(),
+                    line: None,
                 });
             }
             Err(e) => return Err(format!("move {number} ({text}) cannot be played: {e}")),

@@ -370,6 +370,7 @@ fn violation_reason(d: &Decision, text: &str, why: String, v: Option<&Violation>
             seat: d.seat,
             mv: text.to_string(),
             why,
+            line: None,
         }
     }
 }

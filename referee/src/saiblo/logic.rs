@@ -735,6 +735,7 @@ fn play<R: Read, W: Write>(
                     _ => format!("{mv:?}"),
                 },
                 why,
+                line: None,
             }));
         }
         let mut record = MoveRecord::new(seat, before.format_move(mv));
@@ -791,7 +792,8 @@ mod tests {
             end_state_code(&Reason::IllegalMove {
                 seat,
                 mv: "a1".into(),
-                why: "x".into()
+                why: "x".into(),
+                line: None,
             }),
             "IA"
         );
