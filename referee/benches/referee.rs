@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use arbiter::game::{self, BotSpec, GameLimits, GameSpec, Seats};
-use arbiter::process::{measure_round_trip, BotCommand, BotProcess, Containment, Limits};
-use arbiter::protocol::ProtocolKind;
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter_sandbox::{measure_round_trip, BotCommand, BotProcess, Containment, Limits};
+use arbiter_match::protocol::ProtocolKind;
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::reversi;
 

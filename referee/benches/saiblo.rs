@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use arbiter::game::{self, BotSpec, GameLimits, GameSpec, Seats};
-use arbiter::process::Containment;
-use arbiter::protocol::ProtocolKind;
-use arbiter::saiblo::judge::{judge, JudgeSpec};
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter_sandbox::Containment;
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_saiblo::judge::{judge, JudgeSpec};
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::Replay;
 use arbiter_engine::reversi;

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use arbiter::tournament::runner::{self, RunOptions};
-use arbiter::tournament::Tournament;
+use arbiter_tournament::runner::{self, RunOptions};
+use arbiter_tournament::Tournament;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args()

@@ -1,13 +1,7 @@
-//! The `arbiter` referee as a library: the command line, text output, bot processes and their
-//! containment, protocols, matches and (as they land) tournaments.
+//! The `arbiter` command line: one subcommand per job, over the library crates
+//! (`arbiter-engine`, `arbiter-sandbox`, `arbiter-match`, `arbiter-sparring`,
+//! `arbiter-tournament`, `arbiter-saiblo`).
 
-pub mod builtin;
 pub mod cli;
 pub mod commands;
-pub mod game;
-pub mod process;
-pub mod protocol;
-pub mod saiblo;
-pub mod series;
 pub mod text;
-pub mod tournament;

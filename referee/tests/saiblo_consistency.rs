@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use arbiter::game::{self, BotSpec, GameLimits, GameSpec, Seats};
-use arbiter::process::Containment;
-use arbiter::protocol::ProtocolKind;
-use arbiter::saiblo::judge::{judge, JudgeSpec};
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter_sandbox::Containment;
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_saiblo::judge::{judge, JudgeSpec};
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::Replay;
 use arbiter_engine::{gomoku, reversi};
@@ -198,7 +198,7 @@ fn the_c_sdk_bot_gives_the_same_game() {
     let exe = dir.path().join("reversi_bot");
     let src = root().join("bots/saiblo/c");
     // Other tests of this binary sweep bots meanwhile: spawn outside their sweeps.
-    let status = arbiter::process::spawn_guarded(
+    let status = arbiter_sandbox::spawn_guarded(
         std::process::Command::new("cc")
             .args(["-O2", "-Wall", "-o"])
             .arg(&exe)

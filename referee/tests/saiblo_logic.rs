@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use arbiter::saiblo::frame;
+use arbiter_saiblo::frame;
 use arbiter_engine::replay::{Reason, Replay};
 use serde_json::{json, Value};
 

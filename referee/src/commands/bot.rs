@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::game_config;
-use crate::builtin::{self, BuiltinOptions};
+use arbiter_sparring::{self as builtin, BuiltinOptions};
 use crate::cli::BotArgs;
 
 pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {

@@ -10,9 +10,9 @@ use std::process::{Command, ExitCode};
 use anyhow::Context;
 use clap::Args;
 
-use crate::tournament::report::{html, Report};
-use crate::tournament::runner::{self, RunOptions};
-use crate::tournament::Tournament;
+use arbiter_tournament::report::{html, Report};
+use arbiter_tournament::runner::{self, RunOptions};
+use arbiter_tournament::Tournament;
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -168,7 +168,7 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
         let s = runner::run(&mut t.store, &t.resolved, &RunOptions::default())?;
         eprintln!("   {} games in {:.1} s", s.played, s.wall.as_secs_f64());
         let report = Report::build(&t)?;
-        print!("{}", crate::tournament::report::terminal::render(&report));
+        print!("{}", arbiter_tournament::report::terminal::render(&report));
         html::write_site(
             &report,
             &t.resolved.output,

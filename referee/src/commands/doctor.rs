@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::process::{doctor, Containment};
+use arbiter_sandbox::{doctor, Containment};
 
 pub fn run() -> anyhow::Result<ExitCode> {
     let containment = Containment::detect();

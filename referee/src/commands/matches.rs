@@ -6,17 +6,17 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use arbiter_engine::any::GameConfig;
-use arbiter_engine::gomoku::Rule;
 use arbiter_engine::import::{gobang, sessdsa};
 use arbiter_engine::Seat;
 
 use super::game_config;
 use super::import::write;
 use crate::cli::{LimitArgs, MatchArgs};
-use crate::game::{BotSpec, GameLimits, GameSpec, Played, Seats};
-use crate::process::Containment;
-use crate::protocol::ProtocolKind;
-use crate::series::{self, MatchSpec, MatchSummary};
+use arbiter_match::game::{GameLimits, GameSpec, Played, Seats};
+pub use arbiter_match::spec::{bot_spec, read_openings};
+use arbiter_sandbox::Containment;
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_match::series::{self, MatchSpec, MatchSummary};
 use crate::text;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
@@ -125,7 +125,7 @@ fn parse_protocol(p: Option<&str>) -> anyhow::Result<Option<ProtocolKind>> {
 
 /// The seeds' limits, with the command line's changes (0 = no limit).
 pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
-    crate::game::LimitOverrides {
+    arbiter_match::game::LimitOverrides {
         move_ms: a.move_time,
         game_ms: a.game_time,
         handshake_ms: a.handshake_time,
@@ -134,128 +134,6 @@ pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
         ponder: Some(!a.no_ponder),
     }
     .apply(config)
-}
-
-/// A bot from the command line: a command, or `builtin[:random|:N]` for arbiter's own.
-pub fn bot_spec(
-    text: &str,
-    name: Option<&str>,
-    protocol: ProtocolKind,
-    config: &GameConfig,
-    fallback: &str,
-) -> anyhow::Result<BotSpec> {
-    let (command, default_name) = match text.strip_prefix("builtin") {
-        Some(rest) if rest.is_empty() || rest.starts_with(':') => {
-            let depth = match rest.trim_start_matches(':') {
-                "" | "greedy" => 1,
-                "random" => 0,
-                n => n.parse::<u32>().with_context(|| {
-                    format!(
-                        "builtin bot {text:?}: expected builtin, builtin:random or builtin:DEPTH"
-                    )
-                })?,
-            };
-            (
-                builtin_command(config, protocol, depth)?,
-                format!("builtin-{}", depth_name(depth)),
-            )
-        }
-        _ => {
-            let words =
-                shell_words::split(text).with_context(|| format!("bot command {text:?}"))?;
-            let Some(first) = words.iter().find(|w| !is_interpreter(w)).or(words.first()) else {
-                bail!("empty bot command");
-            };
-            let stem = Path::new(first)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or(fallback);
-            (text.to_string(), stem.to_string())
-        }
-    };
-    Ok(BotSpec {
-        name: name.map_or(default_name, str::to_string),
-        command,
-        protocol,
-        working_dir: None,
-    })
-}
-
-fn is_interpreter(word: &str) -> bool {
-    let base = Path::new(word)
-        .file_name()
-        .and_then(|s| s.to_str())
-        .unwrap_or(word);
-    base.starts_with("python") || matches!(base, "node" | "java" | "pypy3" | "ruby" | "perl" | "-u")
-}
-
-fn depth_name(depth: u32) -> String {
-    match depth {
-        0 => "random".into(),
-        1 => "greedy".into(),
-        n => format!("depth{n}"),
-    }
-}
-
-/// The command line that runs `arbiter bot` for this game.
-fn builtin_command(
-    config: &GameConfig,
-    protocol: ProtocolKind,
-    depth: u32,
-) -> anyhow::Result<String> {
-    let exe = std::env::current_exe().context("cannot find the arbiter executable")?;
-    let exe = exe
-        .to_str()
-        .context("the arbiter executable's path is not UTF-8")?;
-    let mut cmd = format!(
-        "{} bot {} --depth {depth} --protocol {protocol}",
-        shell_words::quote(exe),
-        config.name()
-    );
-    match config {
-        GameConfig::Reversi(c) => cmd.push_str(&format!(" --size {}", c.size)),
-        GameConfig::Gomoku(c) => {
-            let rule = match c.rule {
-                Rule::Freestyle => "freestyle",
-                Rule::Standard => "standard",
-                Rule::Renju => "renju",
-            };
-            cmd.push_str(&format!(" --size {} --rule {rule}", c.size));
-        }
-        GameConfig::Duel2048(_) => {}
-    }
-    Ok(cmd)
-}
-
-fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec<String>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let moves: Vec<String> = super::split_moves(line)
-            .into_iter()
-            .map(String::from)
-            .collect();
-        // Check now, so a typo stops the match before any game is played.
-        let mut g = arbiter_engine::AnyGame::new(config)?;
-        for m in &moves {
-            g.play_text(m).map_err(|e| {
-                anyhow::anyhow!("{}:{}: opening move {m}: {e}", path.display(), i + 1)
-            })?;
-        }
-        if g.outcome().is_some() {
-            bail!("{}:{}: the opening ends the game", path.display(), i + 1);
-        }
-        out.push(moves);
-    }
-    if out.is_empty() {
-        bail!("{} holds no opening", path.display());
-    }
-    Ok(out)
 }
 
 fn save_game(a: &MatchArgs, i: usize, played: &Played) -> anyhow::Result<Option<String>> {

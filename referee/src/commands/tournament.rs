@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use crate::tournament::report::{html, terminal, Report};
-use crate::tournament::runner::{self, RunOptions, RunSummary};
-use crate::tournament::Tournament;
+use arbiter_tournament::report::{html, terminal, Report};
+use arbiter_tournament::runner::{self, RunOptions, RunSummary};
+use arbiter_tournament::Tournament;
 
 #[derive(Args, Debug)]
 #[command(
@@ -193,7 +193,7 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
 
 fn start(config: &Path, flags: &RunFlags, no_build: bool) -> anyhow::Result<ExitCode> {
     // Check the config before building anything.
-    let (file, _) = crate::tournament::config::TournamentConfig::load(config)?;
+    let (file, _) = arbiter_tournament::config::TournamentConfig::load(config)?;
     let base = config
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -209,7 +209,7 @@ fn start(config: &Path, flags: &RunFlags, no_build: bool) -> anyhow::Result<Exit
             "{}: {} games scheduled, database {}",
             t.resolved.file.name.as_deref().unwrap_or("tournament"),
             t.store.games(Some("scheduled"))?.len(),
-            crate::tournament::store::Store::path_in(&t.resolved.output).display()
+            arbiter_tournament::store::Store::path_in(&t.resolved.output).display()
         );
     }
     play(&mut t, flags)

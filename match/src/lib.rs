@@ -1,0 +1,14 @@
+//! Playing games between bot processes.
+//!
+//! - [`game`]: one game: start both bots, the handshake, the move loop on the clocks, the
+//!   verdict, the replay. The engine judges every move; this crate measures time and turns what
+//!   the processes did into a verdict a student understands.
+//! - [`protocol`]: the bot protocols (seed 001's Reversi brain protocol, seed 003's Gobang
+//!   bridge, Gomocup, the 2048 duel's line protocol).
+//! - [`series`]: a match of several games with colours alternating and openings.
+//! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
+
+pub mod game;
+pub mod protocol;
+pub mod series;
+pub mod spec;

@@ -1,0 +1,159 @@
+//! The Gomocup protocol (Piskvork): `START n` -> `OK`; `INFO key value`; `BEGIN` / `TURN x,y` /
+//! `BOARD ... DONE` -> `x,y`; `END`. Lines to the brain end with CR LF; the brain may print
+//! `MESSAGE`, `DEBUG`, `UNKNOWN`, `ERROR` and `SUGGEST` lines at any time.
+
+use arbiter_engine::any::{AnyGame, AnyMove};
+use arbiter_engine::gomoku::{Point, Rule};
+use arbiter_engine::{Game, Seat};
+
+use super::wire::Line;
+use super::{Ask, Fault, Protocol, Reply, Standing, Start, Wire};
+
+#[derive(Default)]
+pub struct Gomocup {
+    seat: Option<Seat>,
+    /// Moves the brain has not been told about yet.
+    unseen: Vec<Point>,
+    /// The game started from an opening the brain has not seen: its first request sends the
+    /// whole position with BOARD.
+    board_needed: bool,
+    started: bool,
+}
+
+fn classify(line: &str) -> Line<'_> {
+    let t = line.trim();
+    if t.is_empty() {
+        return Line::Blank;
+    }
+    for prefix in ["MESSAGE", "DEBUG", "UNKNOWN", "ERROR", "SUGGEST"] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            if rest.is_empty() || rest.starts_with(' ') {
+                return Line::Log(t);
+            }
+        }
+    }
+    Line::Content(t)
+}
+
+fn parse_point(text: &str) -> Option<Point> {
+    let (x, y) = text.split_once(',')?;
+    Some(Point {
+        x: x.trim().parse().ok()?,
+        y: y.trim().parse().ok()?,
+    })
+}
+
+impl Protocol for Gomocup {
+    fn lines(&self) -> fn(&str) -> Line<'_> {
+        classify
+    }
+
+    fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
+        wire.use_crlf();
+        self.seat = Some(start.seat);
+        let AnyGame::Gomoku(g) = start.game else {
+            return Err(Fault::Protocol(
+                "the gomocup protocol plays gomoku only".into(),
+            ));
+        };
+        let size = g.config().size;
+        wire.send(&format!("START {size}"))?;
+        // The answer may come after MESSAGE lines; ERROR instead of OK refuses the board.
+        loop {
+            let line = match wire.process.read_line(start.deadline) {
+                arbiter_sandbox::ReadEvent::Line(b) => {
+                    String::from_utf8_lossy(&b).trim().to_string()
+                }
+                _ => {
+                    return wire
+                        .read_content(start.deadline, classify)
+                        .and_then(|l| Err(Fault::Malformed(l)))
+                }
+            };
+            if line == "OK" {
+                break;
+            }
+            if let Some(msg) = line.strip_prefix("ERROR") {
+                return Err(Fault::Protocol(format!("refused to start: {}", msg.trim())));
+            }
+            match classify(&line) {
+                Line::Log(m) => wire.keep_log(m),
+                Line::Blank => {}
+                Line::Content(_) => return Err(Fault::Malformed(line)),
+            }
+        }
+        let ms = |d: Option<std::time::Duration>| d.map_or(0, |d| d.as_millis());
+        wire.send(&format!("INFO timeout_turn {}", ms(start.limits.move_time)))?;
+        wire.send(&format!(
+            "INFO timeout_match {}",
+            ms(start.limits.game_time)
+        ))?;
+        if let Some(m) = start.limits.memory_bytes {
+            wire.send(&format!("INFO max_memory {m}"))?;
+        }
+        wire.send("INFO game_type 1")?;
+        let rule = match g.config().rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+        };
+        wire.send(&format!("INFO rule {rule}"))?;
+        if let Some(folder) = start.folder {
+            wire.send(&format!("INFO folder {folder}"))?;
+        }
+        self.board_needed = !g.history().is_empty();
+        self.started = true;
+        Ok(())
+    }
+
+    fn opponent_moved(
+        &mut self,
+        wire: &mut Wire,
+        _before: &AnyGame,
+        mv: AnyMove,
+    ) -> Result<(), Fault> {
+        wire.expect_quiet(classify)?;
+        if let AnyMove::Gomoku(p) = mv {
+            self.unseen.push(p);
+        }
+        Ok(())
+    }
+
+    fn ask(&mut self, wire: &mut Wire, ask: &Ask<'_>) -> Result<Reply, Fault> {
+        wire.expect_quiet(classify)?;
+        let AnyGame::Gomoku(g) = ask.game else {
+            return Err(Fault::Protocol(
+                "the gomocup protocol plays gomoku only".into(),
+            ));
+        };
+        if let Some(left) = ask.time_left {
+            wire.send(&format!("INFO time_left {}", left.as_millis()))?;
+        }
+        if self.board_needed {
+            wire.send("BOARD")?;
+            let me = g.to_move();
+            for p in g.history() {
+                let own = g.stone(*p) == me;
+                wire.send(&format!("{},{},{}", p.x, p.y, if own { 1 } else { 2 }))?;
+            }
+            wire.send("DONE")?;
+            self.board_needed = false;
+        } else if let Some(p) = self.unseen.last() {
+            wire.send(&format!("TURN {},{}", p.x, p.y))?;
+        } else {
+            wire.send("BEGIN")?;
+        }
+        self.unseen.clear();
+        let line = wire.read_content(ask.deadline, classify)?;
+        Ok(match parse_point(&line) {
+            Some(p) => Reply::Move(AnyMove::Gomoku(p)),
+            None => Reply::Malformed(line),
+        })
+    }
+
+    fn end(&mut self, wire: &mut Wire, _standing: Standing) {
+        if self.started {
+            wire.send_quietly("END");
+        }
+    }
+}

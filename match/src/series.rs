@@ -1,0 +1,171 @@
+//! A match: several games between two bots with colours alternating (and each opening played
+//! with both colours), one replay per game, and a summary.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use arbiter_engine::any::GameConfig;
+use arbiter_engine::duel2048::RandomSource;
+use arbiter_engine::replay::{Reason, Replay};
+use arbiter_engine::Seat;
+use serde::Serialize;
+
+use crate::game::{self, BotSpec, GameSpec, Played, Seats};
+use arbiter_sandbox::Containment;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct MatchSpec {
+    pub game: GameSpec,
+    /// Number of games (colours alternate game by game).
+    pub games: usize,
+    /// Openings (move lists); game 2k and 2k+1 share opening k (cycled) with colours swapped.
+    pub openings: Vec<Vec<String>>,
+}
+
+/// One game's line in the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameLine {
+    pub number: usize,
+    /// Name of the bot in seat 0 and seat 1.
+    pub seats: [String; 2],
+    /// The winning bot's name, `None` for a draw.
+    pub winner: Option<String>,
+    pub reason: String,
+    pub reason_code: String,
+    pub moves: usize,
+    pub replay: Option<String>,
+}
+
+/// Per-bot totals.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BotTotals {
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// Losses by reason code (`move_time`, `illegal_move` ...), normal ends excluded.
+    pub failures: BTreeMap<String, usize>,
+    pub moves: usize,
+    pub think_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchSummary {
+    pub game: GameConfig,
+    pub bots: [String; 2],
+    pub totals: [BotTotals; 2],
+    pub games: Vec<GameLine>,
+    pub warnings: Vec<String>,
+}
+
+/// The configuration of game `i`: 2048-duel seeds advance per pair so that both colours of a
+/// pair see the same random sequence.
+pub fn game_config(base: &GameConfig, i: usize) -> GameConfig {
+    let mut config = base.clone();
+    if let GameConfig::Duel2048(c) = &mut config {
+        if let RandomSource::Seed(s) = c.random {
+            c.random = RandomSource::Seed(s.wrapping_add((i / 2) as u64));
+        }
+    }
+    config
+}
+
+/// Plays the match. `on_game` sees each finished game (to print progress and save files) and
+/// returns where its replay was written, if anywhere.
+pub fn play(
+    spec: &MatchSpec,
+    bots: [&BotSpec; 2],
+    seats: &Seats,
+    containment: &Containment,
+    mut on_game: impl FnMut(usize, &Played) -> Option<String>,
+) -> MatchSummary {
+    let names = [bots[0].name.clone(), bots[1].name.clone()];
+    let mut summary = MatchSummary {
+        game: spec.game.config.clone(),
+        bots: names.clone(),
+        totals: Default::default(),
+        games: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for i in 0..spec.games {
+        // Bot A takes seat 0 in even games.
+        let a_seat = if i % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let order = if a_seat == Seat::First {
+            [0, 1]
+        } else {
+            [1, 0]
+        };
+        let mut g = spec.game.clone();
+        g.config = game_config(&spec.game.config, i);
+        if !spec.openings.is_empty() {
+            g.opening = spec.openings[(i / 2) % spec.openings.len()].clone();
+        }
+        let seat_cores = [seats.cores[order[0]], seats.cores[order[1]]];
+        let game_seats = Seats {
+            cores: seat_cores,
+            scratch_root: seats.scratch_root.clone(),
+        };
+        let played = game::play(
+            &g,
+            [bots[order[0]], bots[order[1]]],
+            &game_seats,
+            containment,
+        );
+        for w in &played.warnings {
+            if !summary.warnings.contains(w) {
+                summary.warnings.push(w.clone());
+            }
+        }
+        let path = on_game(i, &played);
+        account(&mut summary, &played.replay, order, path, i + 1);
+    }
+    summary
+}
+
+fn account(
+    s: &mut MatchSummary,
+    replay: &Replay,
+    order: [usize; 2],
+    path: Option<String>,
+    number: usize,
+) {
+    let r = &replay.result;
+    let winner_bot = r.winner.map(|w| order[w.index()]);
+    for (seat_index, &bot) in order.iter().enumerate() {
+        let t = &mut s.totals[bot];
+        match winner_bot {
+            None => t.draws += 1,
+            Some(w) if w == bot => t.wins += 1,
+            Some(_) => {
+                t.losses += 1;
+                if r.reason != Reason::Normal {
+                    *t.failures.entry(r.reason.code().to_string()).or_default() += 1;
+                }
+            }
+        }
+        for m in replay.moves.iter().filter(|m| m.seat.index() == seat_index) {
+            if let Some(ms) = m.time_ms {
+                t.moves += 1;
+                t.think_ms += ms;
+            }
+        }
+    }
+    s.games.push(GameLine {
+        number,
+        seats: [s.bots[order[0]].clone(), s.bots[order[1]].clone()],
+        winner: winner_bot.map(|b| s.bots[b].clone()),
+        reason: r.reason.to_string(),
+        reason_code: r.reason.code().to_string(),
+        moves: replay.moves.len(),
+        replay: path,
+    });
+}
+
+/// Where a match writes: `DIR/game-0001.json` ..., `DIR/summary.json`.
+pub fn replay_path(dir: &std::path::Path, i: usize) -> PathBuf {
+    dir.join(format!("game-{:04}.json", i + 1))
+}

@@ -1,0 +1,248 @@
+//! Making sure no process outlives its game.
+//!
+//! The referee becomes a *child subreaper* (`PR_SET_CHILD_SUBREAPER`, set once
+//! per referee process by [`install_subreaper`], which [`super::BotProcess::spawn`]
+//! and [`super::Containment::detect`] call): orphans of a bot's tree (the
+//! double-fork-and-setsid escapee) are re-parented to the referee instead of
+//! init, so they stay visible and reapable. The flag is process-wide and
+//! inherited by nothing; its only side effect is that the referee must reap
+//! such orphans, which the sweep does for the processes it kills.
+//!
+//! A sweep finds a bot's tree by several independent marks, so that leaving
+//! one of them is not enough to escape:
+//! - membership in one of the bot's cgroups;
+//! - the bot's process group or session (it starts with `setsid`);
+//! - ancestry leading to the bot (while the bot is not yet reaped);
+//! - the environment entry `ARBITER_BOT_TOKEN=<unique>` given to the bot;
+//! - holding one of the bot's stdio pipes.
+//!
+//! Between fork and exec a new child of the referee briefly holds copies of all
+//! the referee's fds, other bots' pipes included, and must not be taken for an
+//! escapee of those bots. Spawns hold a shared gate; a process that matches a
+//! tree by its pipes alone is confirmed under the exclusive gate, when no child
+//! is between fork and exec. Only that confirmation is exclusive, so the sweeps
+//! of concurrent games do not queue behind each other or block their spawns.
+
+use std::sync::{OnceLock, RwLock};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
+
+use super::procfs;
+use super::layers::cgroup::BotCgroup;
+
+static SUBREAPER: OnceLock<Result<(), String>> = OnceLock::new();
+static SPAWN_GATE: RwLock<()> = RwLock::new(());
+
+/// Makes the referee a child subreaper (idempotent; the first result is kept).
+pub fn install_subreaper() -> Result<(), String> {
+    SUBREAPER
+        .get_or_init(|| {
+            nix::sys::prctl::set_child_subreaper(true)
+                .map_err(|e| format!("PR_SET_CHILD_SUBREAPER failed: {e}"))
+        })
+        .clone()
+}
+
+/// Held while spawning (shared) so that no pipe match is confirmed (exclusive)
+/// meanwhile.
+///
+/// Between fork and exec a child holds copies of all the referee's fds,
+/// including bots' pipes, and a sweep would take it for an escapee. Code of
+/// the referee that starts other child processes while bots run should hold
+/// this guard around `Command::spawn` (which returns only once the child has
+/// exec'd or failed).
+pub fn spawn_guard() -> std::sync::RwLockReadGuard<'static, ()> {
+    SPAWN_GATE
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// `command.spawn()` under [`spawn_guard`]: for any other child process (a Saiblo logic, a
+/// compiler in a test) started while bots may be swept in other threads.
+pub fn spawn_guarded(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    let _gate = spawn_guard();
+    command.spawn()
+}
+
+fn sweep_guard() -> std::sync::RwLockWriteGuard<'static, ()> {
+    SPAWN_GATE
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The marks that identify one bot's tree.
+#[derive(Debug)]
+pub(crate) struct TreeMarks {
+    /// The bot's pid = its process group and session id.
+    pub root: i32,
+    /// Whether `root` is not yet reaped (ancestry is only meaningful then).
+    pub root_unreaped: bool,
+    /// `ARBITER_BOT_TOKEN=...` as bytes.
+    pub env_entry: Vec<u8>,
+    /// Inodes of the stdio pipes.
+    pub pipe_inodes: Vec<u64>,
+}
+
+/// Live members of the tree (zombies excluded), and zombie members whose parent
+/// is the referee (they need reaping).
+fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>) {
+    let me = std::process::id() as i32;
+    let all = procfs::snapshot();
+    let in_cgroup = cgroup.map(BotCgroup::procs).unwrap_or_default();
+    let descendants = if marks.root_unreaped {
+        procfs::descendants(&all, marks.root)
+    } else {
+        Vec::new()
+    };
+    let mut live = Vec::new();
+    let mut zombies = Vec::new();
+    let mut by_pipe_only = Vec::new();
+    for p in &all {
+        if p.pid == me || p.pid <= 1 {
+            continue;
+        }
+        let marked = p.pgrp == marks.root
+            || p.session == marks.root
+            || in_cgroup.contains(&p.pid)
+            || descendants.contains(&p.pid)
+            || (!p.is_zombie() && procfs::environ_contains(p.pid, &marks.env_entry));
+        if marked {
+            if p.is_zombie() {
+                if p.ppid == me && p.pid != marks.root {
+                    zombies.push(p.pid);
+                }
+            } else {
+                live.push(p.pid);
+            }
+        } else if !p.is_zombie() && procfs::holds_pipe(p.pid, &marks.pipe_inodes) {
+            by_pipe_only.push(p.pid);
+        }
+    }
+    if !by_pipe_only.is_empty() {
+        // A child of the referee between fork and exec holds the pipes too: ask again
+        // when no spawn is under way (spawn returns after exec, which closes them).
+        let _gate = sweep_guard();
+        live.extend(
+            by_pipe_only
+                .into_iter()
+                .filter(|&pid| procfs::holds_pipe(pid, &marks.pipe_inodes)),
+        );
+    }
+    (live, zombies)
+}
+
+/// Reaps the killed processes that became zombies of the referee (members
+/// lose their marks once dead: no environ, no fds, maybe no cgroup).
+fn reap_killed(killed: &[i32], root: i32) {
+    let me = std::process::id() as i32;
+    let zombies: Vec<i32> = killed
+        .iter()
+        .copied()
+        .filter(|&pid| pid != root)
+        .filter(|&pid| procfs::read_stat(pid).is_some_and(|s| s.is_zombie() && s.ppid == me))
+        .collect();
+    reap(&zombies);
+}
+
+fn reap(pids: &[i32]) {
+    for &pid in pids {
+        match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) | Ok(_) | Err(_) => {}
+        }
+    }
+}
+
+/// What a sweep did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SweepReport {
+    /// Distinct processes sent SIGKILL (the bot itself included if alive).
+    pub killed: usize,
+    /// Processes still alive when the sweep gave up.
+    pub survivors: usize,
+}
+
+/// Kills every member of the tree, repeating until none is left (or `budget`
+/// runs out), and reaps the members re-parented to the referee. The bot
+/// itself (`marks.root`) is killed but not reaped: its exit status belongs to
+/// [`super::BotProcess`].
+pub(crate) fn sweep(
+    marks: &TreeMarks,
+    cgroup: Option<&BotCgroup>,
+    budget: Duration,
+) -> SweepReport {
+    let until = Instant::now() + budget;
+    let mut killed: Vec<i32> = Vec::new();
+    let mut pause = Duration::from_micros(200);
+    loop {
+        // Scan before killing, so that the report counts every member.
+        let (live, zombies) = members(marks, cgroup);
+        reap(&zombies);
+        for &pid in &live {
+            if !killed.contains(&pid) {
+                killed.push(pid);
+            }
+        }
+        if let Some(cg) = cgroup {
+            cg.kill_all();
+        }
+        let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), Signal::SIGKILL);
+        for &pid in &live {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        if live.is_empty() {
+            // One more pass for members created or re-parented meanwhile.
+            std::thread::sleep(Duration::from_millis(1));
+            let (live_again, zombies) = members(marks, cgroup);
+            reap(&zombies);
+            reap_killed(&killed, marks.root);
+            if live_again.is_empty() {
+                return SweepReport {
+                    killed: killed.len(),
+                    survivors: 0,
+                };
+            }
+            continue;
+        }
+        if Instant::now() >= until {
+            let (still, _) = members(marks, cgroup);
+            return SweepReport {
+                killed: killed.len(),
+                survivors: still.len(),
+            };
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+        reap_killed(&killed, marks.root);
+    }
+}
+
+/// Sends a signal to every live member (SIGSTOP / SIGCONT freezing fallback).
+pub(crate) fn signal_tree(marks: &TreeMarks, cgroup: Option<&BotCgroup>, signal: Signal) -> usize {
+    let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), signal);
+    let (live, _) = members(marks, cgroup);
+    for &pid in &live {
+        let _ = kill(Pid::from_raw(pid), signal);
+    }
+    live.len()
+}
+
+/// CPU time of the live tree from `/proc` (10 ms ticks): own plus waited-for
+/// children's times of every member.
+pub(crate) fn tree_cpu_ticks(marks: &TreeMarks) -> u64 {
+    let all = procfs::snapshot();
+    let mut ids = if marks.root_unreaped {
+        procfs::descendants(&all, marks.root)
+    } else {
+        Vec::new()
+    };
+    if marks.root_unreaped {
+        ids.push(marks.root);
+    }
+    all.iter()
+        .filter(|p| ids.contains(&p.pid) || p.pgrp == marks.root || p.session == marks.root)
+        .map(|p| p.own_ticks + p.children_ticks)
+        .sum()
+}

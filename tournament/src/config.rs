@@ -1,0 +1,296 @@
+//! The tournament file (TOML): game, limits, bots, format, seed. Parsed strictly: an unknown
+//! key, an odd number of games per pairing or a bot without a command stops the tournament
+//! before any game is played, with a message naming the problem.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use arbiter_engine::any::GameConfig;
+use serde::{Deserialize, Serialize};
+
+use arbiter_engine::gomoku::Rule;
+use arbiter_match::spec::{self, GameChoice};
+use arbiter_match::game::GameLimits;
+use arbiter_match::protocol::ProtocolKind;
+
+/// Why a tournament file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Syntax { path: String, message: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The file as written.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// Shown in reports.
+    #[serde(default)]
+    pub name: Option<String>,
+    pub game: GameSection,
+    #[serde(default)]
+    pub limits: LimitSection,
+    #[serde(default)]
+    pub format: Format,
+    /// Games each pairing plays (per leg); even, colours swapped in pairs.
+    #[serde(default = "default_games")]
+    pub games_per_pairing: usize,
+    /// For a gauntlet: the reference bots every other bot plays.
+    #[serde(default)]
+    pub reference: Vec<String>,
+    /// Games at once; default: one per online core.
+    #[serde(default)]
+    pub concurrency: Option<usize>,
+    /// Orders the schedule and seeds the 2048 duel's random sequences.
+    #[serde(default)]
+    pub seed: u64,
+    /// Database and replays; relative paths are relative to the config file.
+    #[serde(default = "default_output")]
+    pub output: PathBuf,
+    pub bots: Vec<BotEntry>,
+}
+
+fn default_games() -> usize {
+    2
+}
+
+fn default_output() -> PathBuf {
+    PathBuf::from("tournament-out")
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every pair meets once (one leg of `games_per_pairing` games).
+    #[default]
+    RoundRobin,
+    /// Every pair meets twice (two legs).
+    DoubleRoundRobin,
+    /// Every bot outside `reference` plays every reference bot.
+    Gauntlet,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct GameSection {
+    /// reversi, gomoku or duel2048.
+    pub name: String,
+    #[serde(default)]
+    pub size: Option<u8>,
+    /// Gomoku: freestyle, standard or renju.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// 2048 duel: the random sequence's seed (pairs of games advance it).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub rounds: Option<u16>,
+    /// Start positions as move lists ("d3 c5 f6"); each is played with both colours.
+    #[serde(default)]
+    pub openings: Vec<String>,
+    /// The protocol every bot speaks unless its entry says otherwise (default: the game's).
+    #[serde(default)]
+    pub protocol: Option<String>,
+}
+
+/// Limits in milliseconds and megabytes; absent = the seeds' defaults, 0 = none.
+pub type LimitSection = arbiter_match::game::LimitOverrides;
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BotEntry {
+    pub name: String,
+    /// A command line, or `builtin[:random|:N]`.
+    #[serde(default)]
+    pub command: Option<String>,
+    /// Run once (through `sh -c`, in the config's directory) before the tournament.
+    #[serde(default)]
+    pub build: Option<String>,
+    /// Protocol override (default: the game's).
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// Working directory; relative to the config file.
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
+}
+
+/// A checked configuration with everything resolved.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub file: TournamentConfig,
+    pub game: GameConfig,
+    pub openings: Vec<Vec<String>>,
+    /// The protocol of bots that name none.
+    pub protocol: ProtocolKind,
+    pub limits: GameLimits,
+    /// Directory of the config file: base for relative paths and build commands.
+    pub base_dir: PathBuf,
+    pub output: PathBuf,
+}
+
+impl TournamentConfig {
+    pub fn parse(text: &str, origin: &str) -> Result<TournamentConfig, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Syntax {
+            path: origin.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })
+    }
+
+    pub fn load(path: &Path) -> Result<(TournamentConfig, String), ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok((Self::parse(&text, &path.display().to_string())?, text))
+    }
+
+    /// Checks everything that can be checked without playing.
+    pub fn resolve(self, base_dir: &Path) -> Result<Resolved, ConfigError> {
+        let bad = |m: String| Err(ConfigError::Invalid(m));
+        let rule = match self.game.rule.as_deref() {
+            None => None,
+            Some("freestyle") => Some(Rule::Freestyle),
+            Some("standard") => Some(Rule::Standard),
+            Some("renju") => Some(Rule::Renju),
+            Some(other) => {
+                return bad(format!(
+                    "game.rule {other:?}: expected freestyle, standard or renju"
+                ))
+            }
+        };
+        let args = GameChoice {
+            game: self.game.name.clone(),
+            size: self.game.size,
+            rule,
+            seed: self.game.seed,
+            rounds: self.game.rounds,
+        };
+        let mut game = spec::game_config(&args)
+            .map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
+        // The duel's random sequence follows the tournament seed unless the game sets one.
+        if let (GameConfig::Duel2048(c), None) = (&mut game, self.game.seed) {
+            c.random = arbiter_engine::duel2048::RandomSource::Seed(self.seed);
+        }
+        let mut openings = Vec::new();
+        for (i, line) in self.game.openings.iter().enumerate() {
+            let moves: Vec<String> = spec::split_moves(line)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            let mut g = arbiter_engine::AnyGame::new(&game)
+                .map_err(|e| ConfigError::Invalid(format!("game: {e}")))?;
+            for m in &moves {
+                g.play_text(m).map_err(|e| {
+                    ConfigError::Invalid(format!("game.openings[{i}]: move {m}: {e}"))
+                })?;
+            }
+            if g.outcome().is_some() {
+                return bad(format!("game.openings[{i}]: the opening ends the game"));
+            }
+            openings.push(moves);
+        }
+        if self.games_per_pairing == 0 || self.games_per_pairing % 2 != 0 {
+            return bad(format!(
+                "games_per_pairing = {}: must be even and at least 2 (colours are swapped in pairs)",
+                self.games_per_pairing
+            ));
+        }
+        if self.concurrency == Some(0) {
+            return bad("concurrency = 0: must be at least 1".into());
+        }
+        if self.bots.len() < 2 {
+            return bad(format!(
+                "{} bot(s) given: a tournament needs at least 2",
+                self.bots.len()
+            ));
+        }
+        let protocol = match &self.game.protocol {
+            Some(p) => {
+                let kind: ProtocolKind = p
+                    .parse()
+                    .map_err(|e: String| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+                kind.check(&game, !openings.is_empty())
+                    .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+                kind
+            }
+            None => ProtocolKind::default_for(&game),
+        };
+        let mut names = BTreeSet::new();
+        for (i, b) in self.bots.iter().enumerate() {
+            if !valid_name(&b.name) {
+                return bad(format!(
+                    "bots[{i}].name {:?}: use letters, digits, '-', '_' and '.' (1..64 characters)",
+                    b.name
+                ));
+            }
+            if !names.insert(b.name.clone()) {
+                return bad(format!("bots[{i}]: the name {:?} is used twice", b.name));
+            }
+            match b.command.as_deref().map(str::trim) {
+                None | Some("") => {
+                    return bad(format!("bots[{i}] ({}): missing command", b.name));
+                }
+                Some(_) => {}
+            }
+            if let Some(p) = &b.protocol {
+                let kind: ProtocolKind = p.parse().map_err(|e: String| {
+                    ConfigError::Invalid(format!("bots[{i}].protocol: {e}"))
+                })?;
+                kind.check(&game, !openings.is_empty())
+                    .map_err(|e| ConfigError::Invalid(format!("bots[{i}].protocol: {e}")))?;
+            } else if self.game.protocol.is_none() {
+                protocol
+                    .check(&game, !openings.is_empty())
+                    .map_err(|e| ConfigError::Invalid(format!("bots[{i}]: {e}")))?;
+            }
+        }
+        match self.format {
+            Format::Gauntlet => {
+                if self.reference.is_empty() {
+                    return bad("format = \"gauntlet\" needs a non-empty `reference` list".into());
+                }
+                for r in &self.reference {
+                    if !names.contains(r) {
+                        return bad(format!("reference bot {r:?} is not among the bots"));
+                    }
+                }
+                if self.reference.len() == self.bots.len() {
+                    return bad("a gauntlet needs at least one bot outside `reference`".into());
+                }
+            }
+            _ => {
+                if !self.reference.is_empty() {
+                    return bad("`reference` only applies to format = \"gauntlet\"".into());
+                }
+            }
+        }
+        let limits = self.limits.apply(&game);
+        let output = base_dir.join(&self.output);
+        Ok(Resolved {
+            file: self,
+            game,
+            openings,
+            protocol,
+            limits,
+            base_dir: base_dir.to_path_buf(),
+            output,
+        })
+    }
+}
+
+/// Bot names become file names and URL parts, so they are kept plain.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}

@@ -1,0 +1,130 @@
+//! Tournaments: a config, a schedule stored up front in SQLite, parallel games recorded one
+//! by one (so a killed run resumes exactly), standings, ratings, statistics and reports.
+//!
+//! Typical use: [`Tournament::create`] from a config file, [`runner::run`], then
+//! [`report::Report::build`]; later [`Tournament::open`] on the output directory to resume,
+//! report or take a new submission.
+
+pub mod config;
+pub mod rating;
+pub mod report;
+pub mod runner;
+pub mod schedule;
+pub mod standings;
+pub mod stats;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use config::{BotEntry, Resolved, TournamentConfig};
+use store::Store;
+
+/// An open tournament: its database and its resolved configuration.
+pub struct Tournament {
+    pub store: Store,
+    pub resolved: Resolved,
+}
+
+impl Tournament {
+    /// Checks the config, creates the database in its output directory and stores the whole
+    /// schedule. Build commands are not run here (see [`runner::build_bots`]).
+    pub fn create(config_path: &Path) -> anyhow::Result<Tournament> {
+        let (file, text) = TournamentConfig::load(config_path)?;
+        let base = base_dir(config_path)?;
+        let resolved = file.resolve(&base)?;
+        let store = Store::create(&resolved.output, |store| {
+            store.set_meta("config", &text)?;
+            store.set_meta("config_path", &config_path.display().to_string())?;
+            store.set_meta("base_dir", &base.display().to_string())?;
+            store.set_meta("created_at", &arbiter_match::game::now_utc())?;
+            for b in &resolved.file.bots {
+                store.add_version(
+                    &b.name,
+                    b.command.as_deref().unwrap_or_default(),
+                    b.protocol.as_deref(),
+                    b.dir.as_ref().and_then(|d| d.to_str()),
+                )?;
+            }
+            let versions = store.latest_versions()?;
+            let planned = schedule::plan(&resolved, |_| true);
+            store.schedule(&planned, &versions)?;
+            Ok(())
+        })?;
+        Ok(Tournament { store, resolved })
+    }
+
+    /// Opens an existing tournament from its output directory, its database file or its
+    /// config file. The config stored in the database is used, so editing the file later does
+    /// not change a running tournament.
+    pub fn open(path: &Path) -> anyhow::Result<Tournament> {
+        let dir = if path.is_dir() {
+            path.to_path_buf()
+        } else if path.file_name().and_then(|n| n.to_str()) == Some(store::DB_FILE) {
+            path.parent().map(Path::to_path_buf).unwrap_or_default()
+        } else {
+            let (file, _) = TournamentConfig::load(path)?;
+            base_dir(path)?.join(&file.output)
+        };
+        let store = Store::open(&dir)?;
+        let text = store
+            .meta("config")?
+            .context("the database holds no config (not an arbiter tournament?)")?;
+        let base = PathBuf::from(store.meta("base_dir")?.unwrap_or_else(|| ".".into()));
+        let file = TournamentConfig::parse(&text, "stored config")?;
+        let mut resolved = file.resolve(&base)?;
+        // The database, not the file, knows where it is and which bots exist now.
+        resolved.output = dir;
+        resolved.file.bots = store
+            .latest_versions()?
+            .into_iter()
+            .map(|v| BotEntry {
+                name: v.bot,
+                command: Some(v.command),
+                build: None,
+                protocol: v.protocol,
+                dir: v.dir.map(PathBuf::from),
+            })
+            .collect();
+        Ok(Tournament { store, resolved })
+    }
+
+    /// Adds a new version of `name` (or a new bot) and schedules its games against every other
+    /// bot's latest version. Its earlier games stop counting; returns the games added.
+    pub fn submit(
+        &mut self,
+        name: &str,
+        command: &str,
+        protocol: Option<&str>,
+    ) -> anyhow::Result<usize> {
+        if !config::valid_name(name) {
+            anyhow::bail!("bot name {name:?}: use letters, digits, '-', '_' and '.'");
+        }
+        if command.trim().is_empty() {
+            anyhow::bail!("empty command");
+        }
+        if let Some(p) = protocol {
+            let kind: arbiter_match::protocol::ProtocolKind = p.parse().map_err(anyhow::Error::msg)?;
+            kind.check(&self.resolved.game, !self.resolved.openings.is_empty())
+                .map_err(anyhow::Error::msg)?;
+        }
+        self.store.add_version(name, command, protocol, None)?;
+        let fresh = Tournament::open(&self.resolved.output)?;
+        self.resolved = fresh.resolved;
+        self.store.supersede_stale()?;
+        let versions = self.store.latest_versions()?;
+        let planned = schedule::plan(&self.resolved, |p| p[0] == name || p[1] == name);
+        self.store.schedule(&planned, &versions)
+    }
+}
+
+fn base_dir(config_path: &Path) -> anyhow::Result<PathBuf> {
+    let parent = config_path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    parent
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", parent.display()))
+}

@@ -1,0 +1,573 @@
+//! The static site: `index.html` (standings, rating chart, crosstable, likelihood of
+//! superiority), `bots/NAME.html` (seed 000's statistics with links to the games) and
+//! `games/game-ID.html` per game, which embeds the web player.
+//!
+//! Works opened from disk (file://) as well as served: each game's replay is in
+//! `games/game-ID.js` as `window.ARBITER_REPLAY = {...}`, loaded by a plain script tag (no
+//! fetch), and posted to the player iframe as a Blob over the Saiblo postMessage protocol.
+//! Without `player.html` the game page still lists the moves and the result.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::Report;
+use crate::runner::write_atomic;
+use crate::stats::SeatStats;
+use crate::store::GameRow;
+
+/// Larger fields get per-bot opponent tables instead of one n x n table.
+const CROSSTABLE_MAX: usize = 60;
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}a{color:#0645ad}.small{font-size:.85em;color:#555}
+.x td{min-width:2.5em;text-align:center}.self{background:#eee}pre{white-space:pre-wrap}
+.moves{font-family:monospace;line-height:1.6}.ctl button{font-size:1.1em;margin-right:.3em}";
+
+/// Writes the site into `dir`; `player` is the web player to copy (if any). Returns the
+/// number of game pages written.
+pub fn write_site(
+    r: &Report,
+    out_dir: &Path,
+    dir: &Path,
+    player: Option<&Path>,
+) -> anyhow::Result<usize> {
+    std::fs::create_dir_all(dir.join("bots"))?;
+    std::fs::create_dir_all(dir.join("games"))?;
+    let has_player = match player {
+        Some(p) => {
+            std::fs::copy(p, dir.join("player.html"))
+                .with_context(|| format!("cannot copy the player {}", p.display()))?;
+            true
+        }
+        None => false,
+    };
+    write(&dir.join("index.html"), &index(r))?;
+    write(&dir.join("standings.csv"), &r.standings_csv())?;
+    write(&dir.join("games.csv"), &r.games_csv())?;
+    write(&dir.join("report.json"), &serde_json::to_string_pretty(r)?)?;
+    for s in &r.stats {
+        write(
+            &dir.join("bots").join(format!("{}.html", s.bot)),
+            &bot_page(r, &s.bot),
+        )?;
+    }
+    let mut pages = 0;
+    for g in &r.games {
+        let Some(res) = &g.result else { continue };
+        let replay_text = res
+            .replay
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(out_dir.join(p)).ok());
+        let js_name = format!("game-{:06}.js", g.id);
+        if let Some(text) = &replay_text {
+            // `</` cannot end a script here: the file is a separate script, but keep it clean.
+            let js = format!("window.ARBITER_REPLAY = {};\n", text.trim());
+            write(&dir.join("games").join(&js_name), &js)?;
+        }
+        let page = game_page(r, g, replay_text.as_deref(), has_player, &js_name);
+        write(
+            &dir.join("games").join(format!("game-{:06}.html", g.id)),
+            &page,
+        )?;
+        pages += 1;
+    }
+    Ok(pages)
+}
+
+/// Where the web player is found when none is named: `$CARGO_TARGET_DIR/www/player.html`,
+/// then `target/www/player.html` here or next to the executable's target directory.
+pub fn find_player() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
+        candidates.push(PathBuf::from(t).join("www/player.html"));
+    }
+    candidates.push(PathBuf::from("target/www/player.html"));
+    if let Ok(exe) = std::env::current_exe() {
+        // target/<profile>/arbiter -> target/www/player.html
+        if let Some(target) = exe.parent().and_then(Path::parent) {
+            candidates.push(target.join("www/player.html"));
+        }
+    }
+    candidates.into_iter().find(|p| p.is_file())
+}
+
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    write_atomic(path, text.as_bytes())
+}
+
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+fn head(title: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        esc(title)
+    )
+}
+
+fn title(r: &Report) -> String {
+    r.name.clone().unwrap_or_else(|| "Tournament".into())
+}
+
+fn index(r: &Report) -> String {
+    let mut h = head(&title(r));
+    let _ = write!(
+        h,
+        "<h1>{}</h1><p class=small>{} &middot; {} &middot; {} games per pairing &middot; seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
+        esc(&title(r)),
+        esc(&r.game.to_string()),
+        serde_json::to_value(r.format)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
+        r.games_per_pairing,
+        r.seed,
+        r.done,
+        r.scheduled
+    );
+    h.push_str("<h2>Standings</h2><table><tr><th>#</th><th class=l>bot</th><th>version</th><th>match points</th><th>matches W-D-L</th><th>games</th><th>W-D-L</th><th>game points</th><th>Elo</th><th>95%</th><th>Glicko-2</th><th>RD</th></tr>");
+    for row in &r.standings.rows {
+        let (elo, ci, g, rd) = r
+            .rating_of(&row.bot)
+            .map_or((0.0, 0.0, 1500.0, 350.0), |x| {
+                (x.elo, x.ci95, x.glicko2, x.glicko2_rd)
+            });
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td class=l><a href=\"bots/{}.html\">{}</a></td><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{}</td><td>{}-{}-{}</td><td>{}</td><td>{:+.0}</td><td>&plusmn;{:.0}</td><td>{:.0}</td><td>{:.0}</td></tr>",
+            row.rank,
+            esc(&row.bot),
+            esc(&row.bot),
+            r.version_of(&row.bot),
+            row.match_points,
+            row.matches_won,
+            row.matches_drawn,
+            row.matches_lost,
+            row.games,
+            row.wins,
+            row.draws,
+            row.losses,
+            row.game_points,
+            elo,
+            ci,
+            g,
+            rd
+        );
+    }
+    h.push_str("</table><p class=small>Match points per pairing (seed 001): more games won = 3, equal = 1. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information. Glicko-2: games applied in schedule order from 1500, RD = rating deviation.</p>");
+    h.push_str("<h2>Ratings</h2>");
+    h.push_str(&rating_chart(r));
+    // Crosstable in standings order.
+    let order: Vec<usize> = r
+        .standings
+        .rows
+        .iter()
+        .filter_map(|row| r.standings.bots.iter().position(|b| *b == row.bot))
+        .collect();
+    if order.len() > CROSSTABLE_MAX {
+        let _ = write!(h, "<h2>Crosstable</h2><p class=small>{} bots: too many for one table; each bot's page lists its results against every opponent (and report.json holds the full crosstable).</p>", order.len());
+    } else {
+        h.push_str("<h2>Crosstable</h2><p class=small>Points of the row bot against the column bot / games played (hover for wins-draws-losses).</p><table class=x><tr><th></th>");
+        for (k, _) in order.iter().enumerate() {
+            let _ = write!(h, "<th>{}</th>", k + 1);
+        }
+        h.push_str("</tr>");
+        for (k, &i) in order.iter().enumerate() {
+            let _ = write!(
+                h,
+                "<tr><th class=l>{} {}</th>",
+                k + 1,
+                esc(&r.standings.bots[i])
+            );
+            for &j in &order {
+                if i == j {
+                    h.push_str("<td class=self></td>");
+                    continue;
+                }
+                let c = &r.standings.cells[i][j];
+                if c.games == 0 {
+                    h.push_str("<td></td>");
+                } else {
+                    let _ = write!(
+                        h,
+                        "<td title=\"{}-{}-{}\">{}<span class=small>/{}</span></td>",
+                        c.wins, c.draws, c.losses, c.points, c.games
+                    );
+                }
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table>");
+    }
+    if order.len() <= 40 {
+        h.push_str("<h2>Likelihood of superiority</h2><p class=small>Probability (%) that the row bot is stronger than the column bot.</p><table class=x><tr><th></th>");
+        for (k, _) in order.iter().enumerate() {
+            let _ = write!(h, "<th>{}</th>", k + 1);
+        }
+        h.push_str("</tr>");
+        for (k, &i) in order.iter().enumerate() {
+            let _ = write!(
+                h,
+                "<tr><th class=l>{} {}</th>",
+                k + 1,
+                esc(&r.standings.bots[i])
+            );
+            for &j in &order {
+                if i == j {
+                    h.push_str("<td class=self></td>");
+                } else {
+                    let p = r.los.get(i).and_then(|x| x.get(j)).copied().unwrap_or(0.5);
+                    let _ = write!(h, "<td>{:.0}</td>", p * 100.0);
+                }
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table>");
+    }
+    h.push_str("<h2>Games</h2><table><tr><th>game</th><th class=l>first</th><th class=l>second</th><th class=l>result</th><th>moves</th></tr>");
+    for g in &r.games {
+        h.push_str(&game_line(g, ""));
+    }
+    h.push_str("</table></body></html>\n");
+    h
+}
+
+fn game_line(g: &GameRow, prefix: &str) -> String {
+    let (result, moves) = match &g.result {
+        Some(res) => (result_text(g), res.moves.to_string()),
+        None => (format!("({})", g.state), String::new()),
+    };
+    let link = if g.result.is_some() {
+        format!(
+            "<a href=\"{prefix}games/game-{:06}.html\">{}</a>",
+            g.id, g.id
+        )
+    } else {
+        g.id.to_string()
+    };
+    format!(
+        "<tr><td>{link}</td><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td><td>{moves}</td></tr>",
+        esc(&g.seats[0]),
+        esc(&g.seats[1]),
+        esc(&result)
+    )
+}
+
+fn result_text(g: &GameRow) -> String {
+    let Some(res) = &g.result else {
+        return g.state.clone();
+    };
+    let who = match res.winner {
+        Some(w) => format!("{} wins", g.seats[usize::from(w).min(1)]),
+        None => "draw".into(),
+    };
+    let scores = res
+        .scores
+        .map(|s| format!(" {}-{}", s[0], s[1]))
+        .unwrap_or_default();
+    format!("{who}{scores} ({})", res.reason)
+}
+
+/// Ratings with their 95 % intervals as an inline SVG (one row per bot, standings order).
+pub fn rating_chart(r: &Report) -> String {
+    let n = r.ratings.len();
+    if n == 0 {
+        return String::new();
+    }
+    let lo = r
+        .ratings
+        .iter()
+        .map(|x| x.elo - x.ci95.min(2000.0))
+        .fold(f64::INFINITY, f64::min)
+        .min(-50.0);
+    let hi = r
+        .ratings
+        .iter()
+        .map(|x| x.elo + x.ci95.min(2000.0))
+        .fold(f64::NEG_INFINITY, f64::max)
+        .max(50.0);
+    let (left, width, row_h) = (180.0, 600.0, 18.0);
+    let height = row_h * n as f64 + 40.0;
+    let x = |v: f64| left + (v - lo) / (hi - lo) * width;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" font-size=\"12\" font-family=\"sans-serif\" role=\"img\" aria-label=\"Elo ratings with 95% confidence intervals\">",
+        left + width + 20.0
+    );
+    let _ = write!(
+        s,
+        "<line x1=\"{0}\" y1=\"5\" x2=\"{0}\" y2=\"{1}\" stroke=\"#bbb\" stroke-dasharray=\"3,3\"/>",
+        x(0.0),
+        height - 25.0
+    );
+    // Axis ticks every 100 Elo (or coarser for wide spreads).
+    let step = if hi - lo > 2000.0 {
+        500.0
+    } else if hi - lo > 800.0 {
+        200.0
+    } else {
+        100.0
+    };
+    let mut t = (lo / step).ceil() * step;
+    while t <= hi {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#555\">{t:+.0}</text>",
+            x(t),
+            height - 8.0
+        );
+        t += step;
+    }
+    for (k, row) in r.ratings.iter().enumerate() {
+        let y = 15.0 + k as f64 * row_h;
+        let ci = row.ci95.min(2000.0);
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#4a78c2\" stroke-width=\"2\"/><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#4a78c2\"/><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#4a78c2\"/><circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"#c24a4a\"><title>{} {:+.0} &#177; {:.0}</title></circle>",
+            left - 8.0,
+            y + 4.0,
+            esc(&row.bot),
+            x(row.elo - ci),
+            x(row.elo + ci),
+            x(row.elo - ci),
+            y - 4.0,
+            x(row.elo - ci),
+            y + 4.0,
+            x(row.elo + ci),
+            y - 4.0,
+            x(row.elo + ci),
+            y + 4.0,
+            x(row.elo),
+            esc(&row.bot),
+            row.elo,
+            row.ci95
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn seat_block(title: &str, s: &SeatStats) -> String {
+    let list = |ids: &[i64]| {
+        ids.iter()
+            .map(|id| format!("<a href=\"../games/game-{id:06}.html\">{id}</a>"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "<h3>{title}</h3><table><tr><th class=l>games</th><td class=l>{}</td></tr><tr><th class=l>average time</th><td class=l>{:.3} ms per move</td></tr><tr><th class=l>win rate</th><td class=l>{:.2}%</td></tr>\
+<tr><th class=l>win: {}</th><td class=l>{}</td></tr><tr><th class=l>draw: {}</th><td class=l>{}</td></tr><tr><th class=l>lose: {}</th><td class=l>{}</td></tr>\
+<tr><th class=l>violate: {}</th><td class=l>{}</td></tr><tr><th class=l>timeout: {}</th><td class=l>{}</td></tr><tr><th class=l>error: {}</th><td class=l>{}</td></tr></table>",
+        s.games,
+        s.average_ms,
+        s.win_rate * 100.0,
+        s.wins.len(),
+        list(&s.wins),
+        s.draws.len(),
+        list(&s.draws),
+        s.losses.len(),
+        list(&s.losses),
+        s.violations.len(),
+        list(&s.violations),
+        s.timeouts.len(),
+        list(&s.timeouts),
+        s.errors.len(),
+        list(&s.errors),
+    )
+}
+
+fn bot_page(r: &Report, bot: &str) -> String {
+    let mut h = head(&format!("{bot} - {}", title(r)));
+    let _ = write!(
+        h,
+        "<p><a href=\"../index.html\">&larr; standings</a></p><h1>{}</h1>",
+        esc(bot)
+    );
+    if let Some(v) = r.bots.iter().find(|v| v.bot == bot) {
+        let _ = write!(
+            h,
+            "<p class=small>version {} &middot; <code>{}</code></p>",
+            v.version,
+            esc(&v.command)
+        );
+    }
+    if let Some(row) = r.standings.rows.iter().find(|x| x.bot == bot) {
+        let (elo, ci) = r.rating_of(bot).map_or((0.0, 0.0), |x| (x.elo, x.ci95));
+        let _ = write!(
+            h,
+            "<p>rank {} &middot; {} match points &middot; games {}-{}-{} &middot; {} game points &middot; Elo {:+.0} &plusmn; {:.0}</p>",
+            row.rank, row.match_points, row.wins, row.draws, row.losses, row.game_points, elo, ci
+        );
+    }
+    if let Some(i) = r.standings.bots.iter().position(|b| b == bot) {
+        h.push_str("<h3>Against each opponent</h3><table><tr><th class=l>opponent</th><th>games</th><th>W-D-L</th><th>points</th><th>P(stronger)</th></tr>");
+        for row in &r.standings.rows {
+            let Some(j) = r.standings.bots.iter().position(|b| *b == row.bot) else {
+                continue;
+            };
+            let Some(c) = r.standings.cells.get(i).and_then(|x| x.get(j)) else {
+                continue;
+            };
+            if i == j || c.games == 0 {
+                continue;
+            }
+            let los = r.los.get(i).and_then(|x| x.get(j)).copied().unwrap_or(0.5);
+            let _ = write!(
+                h,
+                "<tr><td class=l><a href=\"{0}.html\">{0}</a></td><td>{1}</td><td>{2}-{3}-{4}</td><td>{5}</td><td>{6:.0}%</td></tr>",
+                esc(&row.bot),
+                c.games,
+                c.wins,
+                c.draws,
+                c.losses,
+                c.points,
+                los * 100.0
+            );
+        }
+        h.push_str("</table>");
+    }
+    if let Some(s) = r.stats.iter().find(|s| s.bot == bot) {
+        h.push_str(&seat_block(
+            "As first player (offensive cases)",
+            &s.seats[0],
+        ));
+        h.push_str(&seat_block(
+            "As second player (defensive cases)",
+            &s.seats[1],
+        ));
+        h.push_str("<h3>Failure reasons</h3>");
+        if s.failures.is_empty() {
+            h.push_str("<p>none</p>");
+        } else {
+            h.push_str("<table><tr><th>game</th><th>seat</th><th class=l>code</th><th class=l>reason</th></tr>");
+            for f in &s.failures {
+                let _ = write!(
+                    h,
+                    "<tr><td><a href=\"../games/game-{0:06}.html\">{0}</a></td><td>{1}</td><td class=l>{2}</td><td class=l>{3}</td></tr>",
+                    f.game,
+                    if f.seat == 0 { "first" } else { "second" },
+                    esc(&f.code),
+                    esc(&f.reason)
+                );
+            }
+            h.push_str("</table>");
+        }
+    }
+    h.push_str("<h3>Games</h3><table><tr><th>game</th><th class=l>first</th><th class=l>second</th><th class=l>result</th><th>moves</th></tr>");
+    for g in r.games.iter().filter(|g| g.seats.iter().any(|s| s == bot)) {
+        h.push_str(&game_line(g, "../"));
+    }
+    h.push_str("</table></body></html>\n");
+    h
+}
+
+const PLAYER_SCRIPT: &str = r#"<script>
+(function () {
+  var frame = document.getElementById('player');
+  var frames = 0, at = 0, timer = null;
+  var label = document.getElementById('frame');
+  function post(m) { frame.contentWindow.postMessage(m, '*'); }
+  function show(k) {
+    if (frames === 0) return;
+    at = Math.max(0, Math.min(frames - 1, k));
+    post({ message: 'load_frame', index: at });
+    label.textContent = at + ' / ' + (frames - 1);
+  }
+  frame.addEventListener('load', function () {
+    var data = JSON.stringify(window.ARBITER_REPLAY);
+    post({ message: 'init_replay_player', replay_data: new Blob([data], { type: 'application/json' }) });
+  });
+  window.addEventListener('message', function (e) {
+    var d = e.data || {};
+    if (d.message === 'init_successfully') { frames = d.number_of_frames || 0; at = 0; label.textContent = '0 / ' + (frames - 1); }
+    if (d.message === 'resized' && d.height) { frame.style.height = (d.height + 10) + 'px'; }
+  });
+  document.getElementById('first').onclick = function () { show(0); };
+  document.getElementById('prev').onclick = function () { show(at - 1); };
+  document.getElementById('next').onclick = function () { show(at + 1); };
+  document.getElementById('last').onclick = function () { show(frames - 1); };
+  document.getElementById('play').onclick = function () {
+    if (timer) { clearInterval(timer); timer = null; return; }
+    timer = setInterval(function () { if (at >= frames - 1) { clearInterval(timer); timer = null; } else { show(at + 1); } }, 300);
+  };
+})();
+</script>"#;
+
+fn game_page(r: &Report, g: &GameRow, replay: Option<&str>, has_player: bool, js: &str) -> String {
+    let mut h = head(&format!("game {} - {}", g.id, title(r)));
+    let _ = write!(
+        h,
+        "<p><a href=\"../index.html\">&larr; standings</a> &middot; <a href=\"../bots/{0}.html\">{0}</a> &middot; <a href=\"../bots/{1}.html\">{1}</a></p><h1>Game {2}: {0} vs {1}</h1><p>{3}</p>",
+        esc(&g.seats[0]),
+        esc(&g.seats[1]),
+        g.id,
+        esc(&result_text(g))
+    );
+    if has_player && replay.is_some() {
+        let _ = write!(
+            h,
+            "<iframe id=player src=\"../player.html\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"replay player\"></iframe>\
+<div class=ctl><button id=first title=start>|&lt;</button><button id=prev title=back>&lt;</button><button id=play>play / pause</button><button id=next title=forward>&gt;</button><button id=last title=end>&gt;|</button> frame <span id=frame>-</span></div>\
+<script src=\"{}\"></script>{PLAYER_SCRIPT}",
+            esc(js)
+        );
+    } else if replay.is_some() {
+        h.push_str("<p class=small>No web player was available when this site was built (build it with scripts/build-web.sh, then run the report again); the moves follow.</p>");
+    }
+    match replay.map(arbiter_engine::replay::Replay::from_json) {
+        Some(Ok(rep)) => {
+            if !rep.opening.is_empty() {
+                let _ = write!(
+                    h,
+                    "<p>Opening: <span class=moves>{}</span></p>",
+                    esc(&rep.opening.join(" "))
+                );
+            }
+            h.push_str("<h3>Moves</h3><p class=moves>");
+            for (k, m) in rep.moves.iter().enumerate() {
+                let t = m
+                    .time_ms
+                    .map(|t| format!(" title=\"{t:.1} ms\""))
+                    .unwrap_or_default();
+                let _ = write!(h, "<span{t}>{}.&nbsp;{}</span> ", k + 1, esc(&m.mv));
+            }
+            h.push_str("</p>");
+            if let Some(tails) = &rep.meta.stderr {
+                for (seat, tail) in tails.iter().enumerate() {
+                    if !tail.is_empty() {
+                        let _ = write!(
+                            h,
+                            "<h3>stderr of {}</h3><pre>{}</pre>",
+                            esc(&g.seats[seat.min(1)]),
+                            esc(tail)
+                        );
+                    }
+                }
+            }
+        }
+        Some(Err(e)) => {
+            let _ = write!(
+                h,
+                "<p>The replay cannot be read: {}</p>",
+                esc(&e.to_string())
+            );
+        }
+        None => h.push_str("<p>No replay file.</p>"),
+    }
+    h.push_str("</body></html>\n");
+    h
+}

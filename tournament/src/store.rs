@@ -1,0 +1,444 @@
+//! The tournament database: one SQLite file holding the config, bots and their versions, every
+//! scheduled game and every result. A game row goes from `scheduled` to `done` in one
+//! transaction after its replay file is in place, so a `kill -9` loses at most the games in
+//! flight and `resume` replays exactly those.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::schedule::Planned;
+
+pub const DB_FILE: &str = "tournament.db";
+
+/// A bot version as stored.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Version {
+    pub id: i64,
+    pub bot: String,
+    pub version: i64,
+    pub command: String,
+    pub protocol: Option<String>,
+    pub dir: Option<String>,
+}
+
+/// A game row.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameRow {
+    pub id: i64,
+    pub key: String,
+    pub order: i64,
+    /// Version ids in seat order.
+    pub versions: [i64; 2],
+    /// Bot names in seat order.
+    pub seats: [String; 2],
+    pub leg: i64,
+    pub number: i64,
+    pub opening: Option<i64>,
+    /// The game's configuration as JSON.
+    pub config: String,
+    pub state: String,
+    pub result: Option<GameResultRow>,
+}
+
+/// What a finished game left.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameResultRow {
+    /// The winning seat (0 or 1), `None` for a draw.
+    pub winner: Option<u8>,
+    pub reason_code: String,
+    pub reason: String,
+    /// The seat at fault, if any.
+    pub culprit: Option<u8>,
+    pub moves: i64,
+    /// Thinking time summed per seat, and moves timed per seat.
+    pub think_ms: [f64; 2],
+    pub timed_moves: [i64; 2],
+    pub scores: Option<[i64; 2]>,
+    pub wall_ms: f64,
+    /// Relative to the output directory.
+    pub replay: Option<String>,
+    pub finished_at: String,
+}
+
+pub struct Store {
+    conn: Connection,
+    pub dir: PathBuf,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bots(
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS versions(
+    id INTEGER PRIMARY KEY,
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    version INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    protocol TEXT,
+    dir TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE(bot_id, version));
+CREATE TABLE IF NOT EXISTS games(
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    play_order INTEGER NOT NULL,
+    first_version INTEGER NOT NULL REFERENCES versions(id),
+    second_version INTEGER NOT NULL REFERENCES versions(id),
+    leg INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    opening INTEGER,
+    config TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'scheduled' CHECK(state IN ('scheduled','done','superseded')),
+    winner INTEGER,
+    reason_code TEXT,
+    reason TEXT,
+    culprit INTEGER,
+    moves INTEGER,
+    think_ms_first REAL,
+    think_ms_second REAL,
+    timed_first INTEGER,
+    timed_second INTEGER,
+    scores TEXT,
+    wall_ms REAL,
+    replay TEXT,
+    finished_at TEXT,
+    UNIQUE(key, first_version, second_version));
+CREATE INDEX IF NOT EXISTS games_state ON games(state, play_order);
+";
+
+impl Store {
+    pub fn path_in(dir: &Path) -> PathBuf {
+        dir.join(DB_FILE)
+    }
+
+    /// Creates a new database atomically: it is filled under a temporary name by `fill` and
+    /// renamed into place only when complete, so a tournament killed while being set up
+    /// leaves no half-made database behind. Fails if one exists (a tournament is resumed,
+    /// not restarted).
+    pub fn create(
+        dir: &Path,
+        fill: impl FnOnce(&mut Store) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Store> {
+        std::fs::create_dir_all(dir)?;
+        let path = Self::path_in(dir);
+        if path.exists() {
+            anyhow::bail!(
+                "{} already exists: use `arbiter tournament resume {}` (or delete it to start over)",
+                path.display(),
+                dir.display()
+            );
+        }
+        let tmp = dir.join(format!("{DB_FILE}.creating"));
+        let _ = std::fs::remove_file(&tmp);
+        {
+            let conn = Connection::open(&tmp)?;
+            conn.execute_batch(SCHEMA)?;
+            let mut store = Store {
+                conn,
+                dir: dir.to_path_buf(),
+            };
+            fill(&mut store)?;
+            // Closing a rollback-journal database leaves one complete file.
+            store
+                .conn
+                .close()
+                .map_err(|(_, e)| anyhow::anyhow!("cannot close {}: {e}", tmp.display()))?;
+        }
+        std::fs::rename(&tmp, &path)?;
+        Self::open_path(&path, dir)
+    }
+
+    pub fn open(dir: &Path) -> anyhow::Result<Store> {
+        let path = Self::path_in(dir);
+        if !path.exists() {
+            anyhow::bail!("no tournament database at {}", path.display());
+        }
+        Self::open_path(&path, dir)
+    }
+
+    fn open_path(path: &Path, dir: &Path) -> anyhow::Result<Store> {
+        let conn = Connection::open(path)?;
+        // WAL with synchronous=NORMAL survives a killed process (not a power cut) and keeps a
+        // commit per game cheap.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Store {
+            conn,
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> anyhow::Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES(?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    pub fn meta(&self, key: &str) -> anyhow::Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Adds a version of a bot (creating the bot if new) and returns it.
+    pub fn add_version(
+        &mut self,
+        bot: &str,
+        command: &str,
+        protocol: Option<&str>,
+        dir: Option<&str>,
+    ) -> anyhow::Result<Version> {
+        let tx = self.conn.transaction()?;
+        let position: i64 = tx.query_row(
+            "SELECT COALESCE(MAX(position), -1) + 1 FROM bots",
+            [],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "INSERT OR IGNORE INTO bots(name, position) VALUES(?1, ?2)",
+            params![bot, position],
+        )?;
+        let bot_id: i64 =
+            tx.query_row("SELECT id FROM bots WHERE name = ?1", [bot], |r| r.get(0))?;
+        let version: i64 = tx.query_row(
+            "SELECT COALESCE(MAX(version), 0) + 1 FROM versions WHERE bot_id = ?1",
+            [bot_id],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "INSERT INTO versions(bot_id, version, command, protocol, dir, created_at)
+             VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                bot_id,
+                version,
+                command,
+                protocol,
+                dir,
+                arbiter_match::game::now_utc()
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(Version {
+            id,
+            bot: bot.to_string(),
+            version,
+            command: command.to_string(),
+            protocol: protocol.map(String::from),
+            dir: dir.map(String::from),
+        })
+    }
+
+    /// Each bot's latest version, in the bots' order of entry.
+    pub fn latest_versions(&self) -> anyhow::Result<Vec<Version>> {
+        let mut st = self.conn.prepare(
+            "SELECT v.id, b.name, v.version, v.command, v.protocol, v.dir
+             FROM versions v JOIN bots b ON b.id = v.bot_id
+             WHERE v.version = (SELECT MAX(version) FROM versions w WHERE w.bot_id = v.bot_id)
+             ORDER BY b.position",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(Version {
+                id: r.get(0)?,
+                bot: r.get(1)?,
+                version: r.get(2)?,
+                command: r.get(3)?,
+                protocol: r.get(4)?,
+                dir: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Stores planned games for the given versions (all in one transaction). Games already
+    /// stored for the same versions are left alone, so scheduling twice is harmless.
+    pub fn schedule(&mut self, planned: &[Planned], versions: &[Version]) -> anyhow::Result<usize> {
+        let id_of = |name: &str| -> anyhow::Result<i64> {
+            versions
+                .iter()
+                .find(|v| v.bot == name)
+                .map(|v| v.id)
+                .ok_or_else(|| anyhow::anyhow!("no version stored for bot {name}"))
+        };
+        let tx = self.conn.transaction()?;
+        let mut added = 0;
+        {
+            let mut st = tx.prepare(
+                "INSERT OR IGNORE INTO games(key, play_order, first_version, second_version, leg,
+                 number, opening, config) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            for p in planned {
+                added += st.execute(params![
+                    p.key(),
+                    (p.order >> 1) as i64,
+                    id_of(&p.seats[0])?,
+                    id_of(&p.seats[1])?,
+                    p.leg,
+                    p.number,
+                    p.opening.map(|o| o as i64),
+                    serde_json::to_string(&p.config)?,
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    /// Marks scheduled games of versions that are no longer the latest as superseded.
+    pub fn supersede_stale(&self) -> anyhow::Result<usize> {
+        Ok(self.conn.execute(
+            &format!(
+                "UPDATE games SET state = 'superseded' WHERE state = 'scheduled'
+                 AND (first_version NOT IN ({LATEST}) OR second_version NOT IN ({LATEST}))"
+            ),
+            [],
+        )?)
+    }
+
+    /// Games between latest versions, in play order, optionally only in one state.
+    pub fn games(&self, state: Option<&str>) -> anyhow::Result<Vec<GameRow>> {
+        let sql = format!(
+            "SELECT g.id, g.key, g.play_order, g.first_version, g.second_version,
+                    b1.name, b2.name, g.leg, g.number, g.opening, g.config, g.state,
+                    g.winner, g.reason_code, g.reason, g.culprit, g.moves,
+                    g.think_ms_first, g.think_ms_second, g.timed_first, g.timed_second,
+                    g.scores, g.wall_ms, g.replay, g.finished_at
+             FROM games g
+             JOIN versions v1 ON v1.id = g.first_version JOIN bots b1 ON b1.id = v1.bot_id
+             JOIN versions v2 ON v2.id = g.second_version JOIN bots b2 ON b2.id = v2.bot_id
+             WHERE g.first_version IN ({LATEST}) AND g.second_version IN ({LATEST})
+               AND (?1 IS NULL OR g.state = ?1)
+             ORDER BY g.play_order, g.id"
+        );
+        let mut st = self.conn.prepare(&sql)?;
+        let rows = st.query_map([state], |r| {
+            let state: String = r.get(11)?;
+            let result = if state == "done" {
+                let scores: Option<String> = r.get(21)?;
+                Some(GameResultRow {
+                    winner: r.get::<_, Option<i64>>(12)?.map(|w| w as u8),
+                    reason_code: r.get::<_, Option<String>>(13)?.unwrap_or_default(),
+                    reason: r.get::<_, Option<String>>(14)?.unwrap_or_default(),
+                    culprit: r.get::<_, Option<i64>>(15)?.map(|w| w as u8),
+                    moves: r.get::<_, Option<i64>>(16)?.unwrap_or(0),
+                    think_ms: [
+                        r.get::<_, Option<f64>>(17)?.unwrap_or(0.0),
+                        r.get::<_, Option<f64>>(18)?.unwrap_or(0.0),
+                    ],
+                    timed_moves: [
+                        r.get::<_, Option<i64>>(19)?.unwrap_or(0),
+                        r.get::<_, Option<i64>>(20)?.unwrap_or(0),
+                    ],
+                    scores: scores.and_then(|s| serde_json::from_str(&s).ok()),
+                    wall_ms: r.get::<_, Option<f64>>(22)?.unwrap_or(0.0),
+                    replay: r.get(23)?,
+                    finished_at: r.get::<_, Option<String>>(24)?.unwrap_or_default(),
+                })
+            } else {
+                None
+            };
+            Ok(GameRow {
+                id: r.get(0)?,
+                key: r.get(1)?,
+                order: r.get(2)?,
+                versions: [r.get(3)?, r.get(4)?],
+                seats: [r.get(5)?, r.get(6)?],
+                leg: r.get(7)?,
+                number: r.get(8)?,
+                opening: r.get(9)?,
+                config: r.get(10)?,
+                state,
+                result,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records a finished game: `scheduled` -> `done` in one transaction. Refuses (returns
+    /// false) if the game is not scheduled, so no game is ever counted twice.
+    pub fn record(&mut self, id: i64, r: &GameResultRow) -> anyhow::Result<bool> {
+        let tx = self.conn.transaction()?;
+        let n = tx.execute(
+            "UPDATE games SET state = 'done', winner = ?2, reason_code = ?3, reason = ?4,
+                culprit = ?5, moves = ?6, think_ms_first = ?7, think_ms_second = ?8,
+                timed_first = ?9, timed_second = ?10, scores = ?11, wall_ms = ?12, replay = ?13,
+                finished_at = ?14
+             WHERE id = ?1 AND state = 'scheduled'",
+            params![
+                id,
+                r.winner.map(i64::from),
+                r.reason_code,
+                r.reason,
+                r.culprit.map(i64::from),
+                r.moves,
+                r.think_ms[0],
+                r.think_ms[1],
+                r.timed_moves[0],
+                r.timed_moves[1],
+                r.scores.map(|s| format!("[{},{}]", s[0], s[1])),
+                r.wall_ms,
+                r.replay,
+                r.finished_at,
+            ],
+        )?;
+        tx.commit()?;
+        Ok(n == 1)
+    }
+
+    /// Counts by state over all rows (superseded versions included).
+    pub fn counts(&self) -> anyhow::Result<Vec<(String, i64)>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT state, COUNT(*) FROM games GROUP BY state ORDER BY state")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The pace of the last `window` finished games: how many, and the seconds between the
+    /// first and the last of them finishing (timestamps have whole seconds). `None` before two
+    /// games are done.
+    pub fn pace(&self, window: usize) -> anyhow::Result<Option<(usize, i64)>> {
+        let (n, span): (i64, Option<i64>) = self.conn.query_row(
+            "SELECT COUNT(*), MAX(t) - MIN(t) FROM (
+                 SELECT unixepoch(finished_at) AS t FROM games
+                 WHERE state = 'done' AND finished_at IS NOT NULL
+                 ORDER BY finished_at DESC LIMIT ?1)",
+            [i64::try_from(window).unwrap_or(i64::MAX)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(match (usize::try_from(n), span) {
+            (Ok(n), Some(span)) if n >= 2 => Some((n, span)),
+            _ => None,
+        })
+    }
+
+    /// Every version of every bot (for reports).
+    pub fn all_versions(&self) -> anyhow::Result<Vec<Version>> {
+        let mut st = self.conn.prepare(
+            "SELECT v.id, b.name, v.version, v.command, v.protocol, v.dir
+             FROM versions v JOIN bots b ON b.id = v.bot_id ORDER BY b.position, v.version",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(Version {
+                id: r.get(0)?,
+                bot: r.get(1)?,
+                version: r.get(2)?,
+                command: r.get(3)?,
+                protocol: r.get(4)?,
+                dir: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+/// Ids of each bot's latest version.
+const LATEST: &str = "SELECT v.id FROM versions v WHERE v.version =
+    (SELECT MAX(w.version) FROM versions w WHERE w.bot_id = v.bot_id)";
