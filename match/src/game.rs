@@ -12,10 +12,10 @@ use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::Seat;
 
-use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
 use crate::protocol::{
     Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
 };
+use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
 
 /// Clocks of one game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -140,6 +140,28 @@ pub struct Seats {
     pub cores: [Option<usize>; 2],
     /// Where per-bot scratch directories are made (and removed after the game).
     pub scratch_root: PathBuf,
+}
+
+/// The cores of each of `concurrency` game slots on `cpus`: each seat on its own core when
+/// there are enough (`share` = None decides), else both seats of a slot on one.
+pub fn slot_cores(
+    cpus: &[usize],
+    concurrency: usize,
+    share: Option<bool>,
+) -> Vec<[Option<usize>; 2]> {
+    let n = cpus.len();
+    let share = share.unwrap_or(n < 2 * concurrency);
+    (0..concurrency)
+        .map(|k| {
+            if n == 0 {
+                [None, None]
+            } else if share {
+                [Some(cpus[k % n]), Some(cpus[k % n])]
+            } else {
+                [Some(cpus[(2 * k) % n]), Some(cpus[(2 * k + 1) % n])]
+            }
+        })
+        .collect()
 }
 
 /// A finished game.

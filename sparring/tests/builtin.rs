@@ -6,11 +6,11 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use arbiter_sparring::{self, BuiltinOptions, Rng};
 use arbiter_engine::duel2048::{self, Duel, RandomSource};
 use arbiter_engine::gomoku::{self, Gomoku, Point, Rule};
 use arbiter_engine::reversi::{self, Reversi};
 use arbiter_engine::{Game, GameConfig, Seat};
+use arbiter_sparring::{self, BuiltinOptions, Rng};
 
 /// The bot's standard input: bytes arrive over a channel; a dropped sender is end of input.
 struct PipeIn {

@@ -9,9 +9,9 @@ use arbiter_engine::any::GameConfig;
 use serde::{Deserialize, Serialize};
 
 use arbiter_engine::gomoku::Rule;
-use arbiter_match::spec::{self, GameChoice};
 use arbiter_match::game::GameLimits;
 use arbiter_match::protocol::ProtocolKind;
+use arbiter_match::spec::{self, GameChoice};
 
 /// Why a tournament file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -172,8 +172,8 @@ impl TournamentConfig {
             seed: self.game.seed,
             rounds: self.game.rounds,
         };
-        let mut game = spec::game_config(&args)
-            .map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
+        let mut game =
+            spec::game_config(&args).map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
         // The duel's random sequence follows the tournament seed unless the game sets one.
         if let (GameConfig::Duel2048(c), None) = (&mut game, self.game.seed) {
             c.random = arbiter_engine::duel2048::RandomSource::Seed(self.seed);

@@ -22,9 +22,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::Resolved;
 use super::store::{GameResultRow, GameRow, Store, Version};
-use arbiter_match::game::{self, BotSpec, GameSpec, Played, Seats};
-use arbiter_sandbox::Containment;
+use arbiter_match::game::{self, slot_cores, BotSpec, GameSpec, Played, Seats};
 use arbiter_match::protocol::ProtocolKind;
+use arbiter_sandbox::Containment;
 
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -88,27 +88,6 @@ pub fn bot_spec(v: &Version, r: &Resolved) -> anyhow::Result<BotSpec> {
     };
     spec.working_dir = Some(dir);
     Ok(spec)
-}
-
-/// Cores of each game slot.
-pub fn slot_cores(
-    cpus: &[usize],
-    concurrency: usize,
-    share: Option<bool>,
-) -> Vec<[Option<usize>; 2]> {
-    let n = cpus.len();
-    let share = share.unwrap_or(n < 2 * concurrency);
-    (0..concurrency)
-        .map(|k| {
-            if n == 0 {
-                [None, None]
-            } else if share {
-                [Some(cpus[k % n]), Some(cpus[k % n])]
-            } else {
-                [Some(cpus[(2 * k) % n]), Some(cpus[(2 * k + 1) % n])]
-            }
-        })
-        .collect()
 }
 
 struct Job {

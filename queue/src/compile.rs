@@ -1,0 +1,199 @@
+//! Compiling a submission inside the same containment as a bot: its own scratch directory (the
+//! only place it may write), no network, a memory limit, a time limit. A compiler that hangs
+//! or floods harms only its own job.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use arbiter_sandbox::{BotCommand, BotProcess, Containment, Limits, ReadEvent};
+
+use crate::spec::{CompileJob, CompileOutcome};
+
+/// The most compiler output kept for the student.
+pub const MAX_LOG_BYTES: usize = 32 * 1024;
+/// The largest program a compile may produce.
+pub const MAX_ARTEFACT_BYTES: u64 = 64 << 20;
+
+/// Compiles `source` as `job` says, in `scratch` (created and removed here). Returns the
+/// outcome and, when it succeeded, the artefact's bytes. Blocking: run it on its own thread.
+pub fn compile(
+    job: &CompileJob,
+    source: &[u8],
+    containment: &Containment,
+    scratch: &Path,
+) -> (CompileOutcome, Option<Vec<u8>>) {
+    let t0 = Instant::now();
+    let result = run(job, source, containment, scratch);
+    let _ = std::fs::remove_dir_all(scratch);
+    let millis = t0.elapsed().as_millis() as u64;
+    match result {
+        Ok((log, bytes)) => (
+            CompileOutcome {
+                ok: true,
+                artefact: Some(crate::artefacts::hash(&bytes)),
+                run: job.run.clone(),
+                log,
+                millis,
+            },
+            Some(bytes),
+        ),
+        Err(log) => (
+            CompileOutcome {
+                ok: false,
+                artefact: None,
+                run: job.run.clone(),
+                log,
+                millis,
+            },
+            None,
+        ),
+    }
+}
+
+/// The compiler's output and the artefact, or the output explaining the failure.
+fn run(
+    job: &CompileJob,
+    source: &[u8],
+    containment: &Containment,
+    scratch: &Path,
+) -> Result<(String, Vec<u8>), String> {
+    if !safe_file_name(&job.file_name) {
+        return Err(format!("unusable source file name {:?}", job.file_name));
+    }
+    std::fs::create_dir_all(scratch)
+        .map_err(|e| format!("cannot create a build directory: {e}"))?;
+    let src = scratch.join(&job.file_name);
+    std::fs::write(&src, source).map_err(|e| format!("cannot write the source: {e}"))?;
+    if job.compile.trim().is_empty() {
+        return Ok((String::new(), source.to_vec()));
+    }
+    let out = scratch.join("program");
+    let words = shell_words::split(&job.compile)
+        .map_err(|e| format!("the compile command {:?} is malformed: {e}", job.compile))?;
+    let Some((program, args)) = words.split_first() else {
+        return Err("the compile command is empty".into());
+    };
+    let fill = |w: &str| {
+        w.replace("{src}", &src.to_string_lossy())
+            .replace("{out}", &out.to_string_lossy())
+    };
+    let mut command = BotCommand::new(fill(program)).current_dir(scratch);
+    for a in args {
+        command = command.arg(fill(a));
+    }
+    // Compilers write temporary files; keep them in the only writable directory.
+    command = command.env("TMPDIR", scratch.as_os_str());
+    let limits = Limits {
+        memory_bytes: Some(job.memory_mb << 20),
+        max_tasks: Some(64),
+        max_stderr_kept: MAX_LOG_BYTES,
+        max_file_bytes: MAX_ARTEFACT_BYTES,
+        max_line_bytes: 16 * 1024,
+        max_output_bytes: 4 << 20,
+        cpu_time_backstop: Some(Duration::from_millis(job.time_limit_ms) + Duration::from_secs(1)),
+        scratch_dir: Some(scratch.to_path_buf()),
+        ..Limits::default()
+    };
+    let mut process = BotProcess::spawn(&command, &limits, containment)
+        .map_err(|e| format!("the compiler could not start: {e}"))?;
+    process.close_stdin();
+    let deadline = Instant::now() + Duration::from_millis(job.time_limit_ms);
+    let mut stdout = Vec::new();
+    let timed_out = loop {
+        match process.read_line(deadline) {
+            ReadEvent::Line(line) | ReadEvent::LineTooLong { kept_prefix: line } => {
+                if stdout.len() < MAX_LOG_BYTES {
+                    stdout.extend_from_slice(&line);
+                    stdout.push(b'\n');
+                }
+            }
+            ReadEvent::Closed | ReadEvent::OutputLimit => {
+                // Wait for the exit itself, still within the deadline.
+                let mut timed_out = false;
+                while process.try_wait().is_none() {
+                    if Instant::now() >= deadline {
+                        timed_out = true;
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                break timed_out;
+            }
+            ReadEvent::Timeout => break true,
+        }
+    };
+    let exit = process.finish(Duration::from_millis(100));
+    let mut log = String::from_utf8_lossy(&stdout).into_owned();
+    log.push_str(&String::from_utf8_lossy(&process.stderr_tail()));
+    let log = clean_log(&log, scratch);
+    if timed_out {
+        return Err(format!(
+            "{log}\ncompilation took longer than {} s and was stopped",
+            job.time_limit_ms / 1000
+        ));
+    }
+    if exit.memory_exceeded {
+        return Err(format!(
+            "{log}\nthe compiler used more than {} MB",
+            job.memory_mb
+        ));
+    }
+    if exit.code != Some(0) {
+        let how = match (exit.code, exit.signal) {
+            (Some(c), _) => format!("exit code {c}"),
+            (None, Some(s)) => format!("signal {s}"),
+            _ => "an unknown status".into(),
+        };
+        return Err(format!("{log}\nthe compiler failed ({how})")
+            .trim()
+            .to_string());
+    }
+    let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    if size == 0 || size > MAX_ARTEFACT_BYTES {
+        return Err(format!("{log}\nthe compiler wrote no usable program")
+            .trim()
+            .to_string());
+    }
+    let bytes = std::fs::read(&out).map_err(|e| format!("cannot read the program: {e}"))?;
+    Ok((log, bytes))
+}
+
+/// The compiler's messages name the build directory; a student needs only the file name.
+fn clean_log(log: &str, scratch: &Path) -> String {
+    let dir = format!("{}/", scratch.to_string_lossy());
+    let mut text = log.replace(&dir, "");
+    if text.len() > MAX_LOG_BYTES {
+        let mut cut = MAX_LOG_BYTES;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("\n[... output cut]");
+    }
+    text.trim_end().to_string()
+}
+
+/// A plain file name: no directories, no hidden files, nothing a shell or a path reads
+/// specially.
+pub fn safe_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names() {
+        assert!(safe_file_name("main.c"));
+        assert!(!safe_file_name("../x.c"));
+        assert!(!safe_file_name(".bashrc"));
+        assert!(!safe_file_name("a b.c"));
+        assert!(!safe_file_name(""));
+    }
+}

@@ -1,0 +1,523 @@
+//! A judging worker: registers itself, then each of its slots claims a job under a lease,
+//! fetches the bots by hash, plays the game (or compiles) under the same containment and
+//! limits as a local match, heartbeats while it plays, and commits the replay and the outcome
+//! exactly once. Workers keep no state: everything they need comes from the database.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arbiter_engine::any::GameConfig;
+use arbiter_match::game::{self, BotSpec, GameSpec, Seats};
+use arbiter_sandbox::Containment;
+use tokio::sync::{mpsc, watch, Mutex, Notify};
+
+use crate::artefacts::Cache;
+use crate::jobs::{Claimed, Commit, JobKind, Queue};
+use crate::spec::{CompetitionConfig, CompileJob, GameJob, GameOutcome, JobBot, Run};
+
+/// How a worker runs.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    /// Unique among the queue's workers.
+    pub id: String,
+    /// Cores of each slot: one game (or compile) at a time per slot.
+    pub slots: Vec<[Option<usize>; 2]>,
+    /// How long a claim holds without a heartbeat.
+    pub lease: Duration,
+    /// How often an idle slot looks for work (a [`Notify`] wakes it sooner).
+    pub poll: Duration,
+    /// Which jobs to take.
+    pub kinds: Vec<JobKind>,
+    /// Where fetched artefacts are kept.
+    pub cache_dir: PathBuf,
+    /// Where bots' scratch directories and builds go.
+    pub scratch_dir: PathBuf,
+    /// This build's version; the queue refuses workers of another version.
+    pub version: String,
+    /// Compilers and interpreters found on this machine (shown by `arbiter workers`).
+    pub toolchains: Vec<String>,
+    /// Stop after this many jobs (for tests and benchmarks).
+    pub max_jobs: Option<usize>,
+    /// Stop when the queue has been empty for this long.
+    pub exit_when_idle: Option<Duration>,
+}
+
+impl WorkerOptions {
+    /// Defaults for `slots` slots on this machine.
+    pub fn local(id: String, slots: Vec<[Option<usize>; 2]>, base: PathBuf) -> WorkerOptions {
+        WorkerOptions {
+            id,
+            slots,
+            lease: Duration::from_secs(60),
+            poll: Duration::from_millis(500),
+            kinds: vec![JobKind::Compile, JobKind::Game],
+            cache_dir: base.join("artefacts"),
+            scratch_dir: base.join("scratch"),
+            version: crate::VERSION.to_string(),
+            toolchains: toolchains(),
+            max_jobs: None,
+            exit_when_idle: None,
+        }
+    }
+}
+
+/// What a worker did, for progress displays.
+#[derive(Clone, Debug)]
+pub enum WorkerEvent {
+    Started {
+        job: i64,
+        kind: JobKind,
+    },
+    Finished {
+        job: i64,
+        outcome: String,
+        committed: bool,
+    },
+    /// A job could not be run at all (bad spec, missing artefact): set to `failed`.
+    Failed {
+        job: i64,
+        error: String,
+    },
+}
+
+/// Why a worker cannot join a queue.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    #[error("this worker runs arbiter {mine}, but the queue at {url} is run by arbiter {theirs}: install arbiter {theirs} on this machine")]
+    Version {
+        mine: String,
+        theirs: String,
+        url: String,
+    },
+    #[error("a worker named {0:?} is already active on this queue: give this one another --id")]
+    Duplicate(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A registered worker.
+pub struct Worker {
+    queue: Queue,
+    opts: WorkerOptions,
+    containment: Arc<Containment>,
+    cache: Cache,
+    configs: Mutex<HashMap<i64, CompetitionConfig>>,
+    wake: Arc<Notify>,
+    events: Option<mpsc::UnboundedSender<WorkerEvent>>,
+}
+
+impl Worker {
+    /// Registers the worker on the queue. Refused when the queue was set up by another
+    /// version, or when an active worker already has this id.
+    pub async fn join(
+        queue: Queue,
+        opts: WorkerOptions,
+        containment: Containment,
+    ) -> Result<Worker, JoinError> {
+        if let Some(theirs) = queue.version().await? {
+            if theirs != opts.version {
+                return Err(JoinError::Version {
+                    mine: opts.version.clone(),
+                    theirs,
+                    url: queue.db().url().to_string(),
+                });
+            }
+        }
+        crate::workers::register(&queue, &opts).await?;
+        let cache = Cache::new(&opts.cache_dir)?;
+        std::fs::create_dir_all(&opts.scratch_dir)?;
+        Ok(Worker {
+            queue,
+            opts,
+            containment: Arc::new(containment),
+            cache,
+            configs: Mutex::new(HashMap::new()),
+            wake: Arc::new(Notify::new()),
+            events: None,
+        })
+    }
+
+    /// Sends progress to `tx`.
+    pub fn with_events(mut self, tx: mpsc::UnboundedSender<WorkerEvent>) -> Worker {
+        self.events = Some(tx);
+        self
+    }
+
+    /// A handle that wakes idle slots at once (a local server calls it after enqueuing).
+    pub fn waker(&self) -> Arc<Notify> {
+        Arc::clone(&self.wake)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.opts.id
+    }
+
+    /// Runs until `stop` turns true (jobs in progress finish and commit first), the worker
+    /// is paused, or an exit condition of the options is met. Returns the jobs it finished.
+    pub async fn run(self, stop: watch::Receiver<bool>) -> Result<usize, sqlx::Error> {
+        let me = Arc::new(self);
+        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let beat = tokio::spawn(Arc::clone(&me).beat(stop.clone()));
+        let mut slots = Vec::new();
+        for slot in 0..me.opts.slots.len() {
+            slots.push(tokio::spawn(Arc::clone(&me).slot(
+                slot,
+                stop.clone(),
+                Arc::clone(&done),
+            )));
+        }
+        let mut first_error = None;
+        for s in slots {
+            match s.await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    first_error.get_or_insert(e);
+                }
+                Err(join) => {
+                    first_error.get_or_insert(sqlx::Error::Protocol(format!(
+                        "a worker slot ended abnormally: {join}"
+                    )));
+                }
+            }
+        }
+        beat.abort();
+        crate::workers::set_state(&me.queue, &me.opts.id, "gone", None).await?;
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(done.load(std::sync::atomic::Ordering::Relaxed)),
+        }
+    }
+
+    /// The worker's own heartbeat: `seen_at`, and expired leases of others put back.
+    async fn beat(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
+        let every = (self.opts.lease / 4).max(Duration::from_millis(200));
+        loop {
+            let _ = crate::workers::seen(&self.queue, &self.opts.id).await;
+            let _ = self.queue.requeue_expired().await;
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = stop.changed() => return,
+            }
+        }
+    }
+
+    async fn slot(
+        self: Arc<Self>,
+        slot: usize,
+        stop: watch::Receiver<bool>,
+        done: Arc<std::sync::atomic::AtomicUsize>,
+    ) -> Result<(), sqlx::Error> {
+        let mut idle_since = Instant::now();
+        let mut transient_errors = 0u32;
+        loop {
+            if *stop.borrow() {
+                return Ok(());
+            }
+            if let Some(max) = self.opts.max_jobs {
+                if done.load(std::sync::atomic::Ordering::Relaxed) >= max {
+                    return Ok(());
+                }
+            }
+            if crate::workers::state(&self.queue, &self.opts.id)
+                .await?
+                .as_deref()
+                == Some("paused")
+            {
+                // Quarantined: no new work until a person resumes it.
+                self.idle(&stop).await;
+                continue;
+            }
+            let claimed = match self
+                .queue
+                .claim(&self.opts.id, &self.opts.kinds, self.opts.lease)
+                .await
+            {
+                Ok(c) => {
+                    transient_errors = 0;
+                    c
+                }
+                // A database that is restarting or briefly unreachable: wait and retry.
+                Err(e) if transient_errors < 20 && is_transient(&e) => {
+                    transient_errors += 1;
+                    self.idle(&stop).await;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let Some(job) = claimed else {
+                if let Some(limit) = self.opts.exit_when_idle {
+                    if idle_since.elapsed() >= limit {
+                        return Ok(());
+                    }
+                }
+                self.idle(&stop).await;
+                continue;
+            };
+            self.emit(WorkerEvent::Started {
+                job: job.id,
+                kind: job.kind,
+            });
+            self.run_job(slot, &job).await?;
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            idle_since = Instant::now();
+        }
+    }
+
+    async fn idle(&self, stop: &watch::Receiver<bool>) {
+        let mut stop = stop.clone();
+        tokio::select! {
+            _ = tokio::time::sleep(self.opts.poll) => {}
+            _ = self.wake.notified() => {}
+            _ = stop.changed() => {}
+        }
+    }
+
+    fn emit(&self, e: WorkerEvent) {
+        if let Some(tx) = &self.events {
+            let _ = tx.send(e);
+        }
+    }
+
+    async fn run_job(&self, slot: usize, job: &Claimed) -> Result<(), sqlx::Error> {
+        let prepared = match job.kind {
+            JobKind::Game => self
+                .prepare_game(slot, job)
+                .await
+                .map(|g| Prepared::Game(Box::new(g))),
+            JobKind::Compile => self.prepare_compile(slot, job).await.map(Prepared::Compile),
+        };
+        let prepared = match prepared {
+            Ok(p) => p,
+            Err(error) => {
+                crate::workers::fail_job(&self.queue, job, &self.opts.id, &error).await?;
+                self.emit(WorkerEvent::Failed { job: job.id, error });
+                return Ok(());
+            }
+        };
+        let containment = Arc::clone(&self.containment);
+        let work = tokio::task::spawn_blocking(move || prepared.run(&containment));
+        let (outcome, payload, artefact) = self.heartbeat_until(job, work).await?;
+        if let Some(bytes) = artefact {
+            crate::artefacts::put(self.queue.db(), &bytes).await?;
+        }
+        let commit = self
+            .queue
+            .commit(job, &self.opts.id, &outcome, payload.as_deref())
+            .await?;
+        self.emit(WorkerEvent::Finished {
+            job: job.id,
+            outcome,
+            committed: commit == Commit::Committed,
+        });
+        Ok(())
+    }
+
+    /// Renews the lease while the blocking work runs.
+    async fn heartbeat_until(
+        &self,
+        job: &Claimed,
+        mut work: tokio::task::JoinHandle<Finished>,
+    ) -> Result<Finished, sqlx::Error> {
+        let every = (self.opts.lease / 4).max(Duration::from_millis(100));
+        loop {
+            tokio::select! {
+                result = &mut work => {
+                    return result.map_err(|e| sqlx::Error::Protocol(format!("job {} panicked: {e}", job.id)));
+                }
+                _ = tokio::time::sleep(every) => {
+                    // A lost lease is not an error here: the commit will be discarded and
+                    // recorded; the game cannot be interrupted cleanly mid-move anyway.
+                    let _ = self.queue.heartbeat(job.id, &job.lease_token, self.opts.lease).await;
+                }
+            }
+        }
+    }
+
+    async fn config(&self, competition: i64) -> Result<CompetitionConfig, String> {
+        if let Some(c) = self.configs.lock().await.get(&competition) {
+            return Ok(c.clone());
+        }
+        let text = self
+            .queue
+            .competition_config(competition)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("competition {competition} does not exist"))?;
+        let config: CompetitionConfig = serde_json::from_str(&text)
+            .map_err(|e| format!("competition {competition}: unreadable configuration: {e}"))?;
+        self.configs
+            .lock()
+            .await
+            .insert(competition, config.clone());
+        Ok(config)
+    }
+
+    async fn prepare_game(&self, slot: usize, job: &Claimed) -> Result<PreparedGame, String> {
+        let spec: GameJob = serde_json::from_str(&job.spec)
+            .map_err(|e| format!("job {}: unreadable game: {e}", job.id))?;
+        let competition = self.config(job.competition).await?;
+        let config = spec.game.clone().unwrap_or(competition.game);
+        let limits = competition.limits.apply(&config);
+        let bots = [
+            self.bot_spec(&spec.bots[0], &config).await?,
+            self.bot_spec(&spec.bots[1], &config).await?,
+        ];
+        Ok(PreparedGame {
+            spec: GameSpec {
+                config,
+                opening: spec.opening,
+                limits,
+                event: spec.event,
+            },
+            bots,
+            seats: Seats {
+                cores: self.opts.slots[slot],
+                scratch_root: self.opts.scratch_dir.join(format!("slot{slot}")),
+            },
+        })
+    }
+
+    async fn bot_spec(&self, bot: &JobBot, config: &GameConfig) -> Result<BotSpec, String> {
+        let (command, working_dir) = match &bot.run {
+            Run::Artefact { hash, command } => {
+                let path = self
+                    .cache
+                    .fetch(self.queue.db(), hash)
+                    .await
+                    .map_err(|e| format!("bot {}: {e}", bot.name))?;
+                let quoted = shell_words::quote(&path.to_string_lossy()).into_owned();
+                (command.replace("{file}", &quoted), None)
+            }
+            Run::Command { command, dir } => (command.clone(), dir.clone()),
+            Run::Builtin { spec } => {
+                let s = arbiter_match::spec::bot_spec(
+                    spec,
+                    Some(&bot.name),
+                    bot.protocol,
+                    config,
+                    &bot.name,
+                )
+                .map_err(|e| format!("bot {}: {e:#}", bot.name))?;
+                (s.command, None)
+            }
+        };
+        Ok(BotSpec {
+            name: bot.name.clone(),
+            command,
+            protocol: bot.protocol,
+            working_dir,
+        })
+    }
+
+    async fn prepare_compile(&self, slot: usize, job: &Claimed) -> Result<PreparedCompile, String> {
+        let spec: CompileJob = serde_json::from_str(&job.spec)
+            .map_err(|e| format!("job {}: unreadable compile: {e}", job.id))?;
+        let source = crate::artefacts::get(self.queue.db(), &spec.source)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("job {}: the source {} is missing", job.id, spec.source))?;
+        Ok(PreparedCompile {
+            spec,
+            source,
+            scratch: self
+                .opts
+                .scratch_dir
+                .join(format!("build-{}-{slot}-{}", job.id, job.attempt)),
+        })
+    }
+}
+
+/// Outcome JSON, payload, and an artefact to store.
+type Finished = (String, Option<Vec<u8>>, Option<Vec<u8>>);
+
+enum Prepared {
+    Game(Box<PreparedGame>),
+    Compile(PreparedCompile),
+}
+
+struct PreparedGame {
+    spec: GameSpec,
+    bots: [BotSpec; 2],
+    seats: Seats,
+}
+
+struct PreparedCompile {
+    spec: CompileJob,
+    source: Vec<u8>,
+    scratch: PathBuf,
+}
+
+impl Prepared {
+    fn run(self, containment: &Containment) -> Finished {
+        match self {
+            Prepared::Game(g) => {
+                let t0 = Instant::now();
+                let played = game::play(&g.spec, [&g.bots[0], &g.bots[1]], &g.seats, containment);
+                let wall = t0.elapsed().as_secs_f64() * 1000.0;
+                let outcome = GameOutcome::of(&played.replay, wall, played.warnings.clone());
+                (
+                    serde_json::to_string(&outcome).unwrap_or_default(),
+                    Some(played.replay.to_json().into_bytes()),
+                    None,
+                )
+            }
+            Prepared::Compile(c) => {
+                let (outcome, artefact) =
+                    crate::compile::compile(&c.spec, &c.source, containment, &c.scratch);
+                (
+                    serde_json::to_string(&outcome).unwrap_or_default(),
+                    None,
+                    artefact,
+                )
+            }
+        }
+    }
+}
+
+fn is_transient(e: &sqlx::Error) -> bool {
+    matches!(
+        e,
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed
+    ) || matches!(e, sqlx::Error::Database(d) if d.message().contains("locked"))
+}
+
+/// The compilers and interpreters on this machine that contests use.
+pub fn toolchains() -> Vec<String> {
+    ["gcc", "g++", "python3", "java", "node"]
+        .into_iter()
+        .filter(|t| which(t))
+        .map(String::from)
+        .collect()
+}
+
+fn which(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+}
+
+/// A worker id that is unique and says where it runs: `HOST-PID-XXXX`.
+pub fn default_id() -> String {
+    let host = gethostname::gethostname().to_string_lossy().into_owned();
+    format!(
+        "{host}-{}-{:04x}",
+        std::process::id(),
+        rand::random::<u16>()
+    )
+}
+
+/// Reads a committed game's replay text.
+pub async fn replay_text(queue: &Queue, job: i64) -> Result<Option<String>, crate::Error> {
+    let Some(result) = queue.result(job).await? else {
+        return Ok(None);
+    };
+    match result.payload {
+        Some(bytes) => Ok(Some(String::from_utf8(bytes).map_err(|_| {
+            crate::Error::Corrupt(format!("the replay of game {job} is not UTF-8"))
+        })?)),
+        None => Ok(None),
+    }
+}

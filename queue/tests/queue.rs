@@ -1,0 +1,304 @@
+//! The queue's contract, on SQLite and PostgreSQL: every job is claimed by one worker at a
+//! time, committed exactly once, put back when its lease runs out (the late result is
+//! recorded, not counted), and claims are fair between lanes and competitions.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use arbiter_queue::jobs::Counts;
+use arbiter_queue::{Commit, JobKind, NewJob};
+
+fn job(lane: &str, n: usize) -> NewJob {
+    NewJob {
+        lane: lane.to_string(),
+        kind: JobKind::Game,
+        spec: format!("{{\"n\":{n}}}"),
+        sides: [format!("{lane}-a"), format!("{lane}-b")],
+        priority: 0,
+    }
+}
+
+const LEASE: Duration = Duration::from_secs(30);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_job_is_committed_exactly_once() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        let ids = q.enqueue(c, &[job("x", 1)]).await.unwrap();
+        let claimed = q
+            .claim("w1", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .expect("a job");
+        assert_eq!(claimed.id, ids[0], "{}", db.name);
+        assert_eq!(claimed.attempt, 1);
+        assert!(
+            q.claim("w2", &[JobKind::Game], LEASE)
+                .await
+                .unwrap()
+                .is_none(),
+            "{}: claimed twice",
+            db.name
+        );
+        assert!(q
+            .claim("w2", &[JobKind::Compile], LEASE)
+            .await
+            .unwrap()
+            .is_none());
+        assert_eq!(
+            q.commit(&claimed, "w1", "{\"winner\":0}", Some(b"replay"))
+                .await
+                .unwrap(),
+            Commit::Committed
+        );
+        // The same attempt committing again (a retried request) changes nothing.
+        assert_eq!(
+            q.commit(&claimed, "w1", "{\"winner\":1}", None)
+                .await
+                .unwrap(),
+            Commit::Discarded
+        );
+        let r = q.result(claimed.id).await.unwrap().expect("a result");
+        assert_eq!(r.outcome, "{\"winner\":0}", "{}", db.name);
+        assert_eq!(r.payload.as_deref(), Some(&b"replay"[..]));
+        assert_eq!(
+            q.counts(Some(c)).await.unwrap(),
+            Counts {
+                done: 1,
+                ..Counts::default()
+            }
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_expired_lease_puts_the_job_back_and_the_late_result_is_recorded() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        q.enqueue(c, &[job("x", 1)]).await.unwrap();
+        let slow = q
+            .claim("frozen", &[JobKind::Game], Duration::from_millis(300))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            q.requeue_expired().await.unwrap(),
+            0,
+            "{}: requeued a live lease",
+            db.name
+        );
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        // The frozen worker's heartbeat comes too late to save it once someone requeued.
+        assert_eq!(q.requeue_expired().await.unwrap(), 1, "{}", db.name);
+        assert!(!q
+            .heartbeat(slow.id, &slow.lease_token, LEASE)
+            .await
+            .unwrap());
+        let fresh = q
+            .claim("w2", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .expect("requeued");
+        assert_eq!(fresh.id, slow.id);
+        assert_eq!(fresh.attempt, 2);
+        assert_eq!(
+            q.commit(&fresh, "w2", "{\"by\":\"w2\"}", None)
+                .await
+                .unwrap(),
+            Commit::Committed
+        );
+        assert_eq!(
+            q.commit(&slow, "frozen", "{\"by\":\"frozen\"}", None)
+                .await
+                .unwrap(),
+            Commit::Discarded
+        );
+        assert_eq!(
+            q.result(slow.id).await.unwrap().unwrap().outcome,
+            "{\"by\":\"w2\"}"
+        );
+        let discarded: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM discarded WHERE worker = 'frozen'")
+                .fetch_one(q.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(
+            discarded, 1,
+            "{}: the late result must be recorded",
+            db.name
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn claims_go_round_robin_between_lanes_and_competitions() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("contest", "c", "{}").await.unwrap();
+        // A burst of 12 jobs from one student, 3 from each of two others.
+        let mut jobs: Vec<NewJob> = (0..12).map(|n| job("burst", n)).collect();
+        jobs.extend((0..3).map(|n| job("alice", n)));
+        jobs.extend((0..3).map(|n| job("bob", n)));
+        q.enqueue(c, &jobs).await.unwrap();
+        let mut first_nine = Vec::new();
+        for _ in 0..9 {
+            let j = q
+                .claim("w", &[JobKind::Game], LEASE)
+                .await
+                .unwrap()
+                .unwrap();
+            let lane: String = sqlx::query_scalar("SELECT lane FROM jobs WHERE id = $1")
+                .bind(j.id)
+                .fetch_one(q.db().pool())
+                .await
+                .unwrap();
+            first_nine.push(lane);
+        }
+        let count = |l: &str| first_nine.iter().filter(|x| *x == l).count();
+        assert_eq!(
+            (count("burst"), count("alice"), count("bob")),
+            (3, 3, 3),
+            "{}: {first_nine:?}",
+            db.name
+        );
+
+        // A second competition sharing the workers gets half of the next claims.
+        let d = q.competition("tournament", "d", "{}").await.unwrap();
+        q.enqueue(d, &(0..10).map(|n| job("t", n)).collect::<Vec<_>>())
+            .await
+            .unwrap();
+        let mut by_comp = BTreeMap::new();
+        for _ in 0..8 {
+            let j = q
+                .claim("w", &[JobKind::Game], LEASE)
+                .await
+                .unwrap()
+                .unwrap();
+            *by_comp.entry(j.competition).or_insert(0) += 1;
+        }
+        assert_eq!(by_comp.get(&c), Some(&4), "{}: {by_comp:?}", db.name);
+        assert_eq!(by_comp.get(&d), Some(&4), "{}: {by_comp:?}", db.name);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_claimers_never_share_a_job() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        let n = 120;
+        q.enqueue(
+            c,
+            &(0..n)
+                .map(|i| job(&format!("l{}", i % 3), i))
+                .collect::<Vec<_>>(),
+        )
+        .await
+        .unwrap();
+        let mut tasks = Vec::new();
+        for w in 0..6 {
+            let q = q.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut mine = Vec::new();
+                let id = format!("w{w}");
+                while let Some(j) = q.claim(&id, &[JobKind::Game], LEASE).await.unwrap() {
+                    assert_eq!(
+                        q.commit(&j, &id, "{}", None).await.unwrap(),
+                        Commit::Committed
+                    );
+                    mine.push(j.id);
+                }
+                mine
+            }));
+        }
+        let mut all = Vec::new();
+        for t in tasks {
+            all.extend(t.await.unwrap());
+        }
+        let unique: BTreeSet<i64> = all.iter().copied().collect();
+        assert_eq!(all.len(), n, "{}: every job claimed once", db.name);
+        assert_eq!(unique.len(), n, "{}", db.name);
+        let results: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM results")
+            .fetch_one(q.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(results, n as i64);
+        let queued: i64 =
+            sqlx::query_scalar("SELECT CAST(COALESCE(SUM(queued), 0) AS BIGINT) FROM lanes")
+                .fetch_one(q.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(queued, 0, "{}: lane counters drifted", db.name);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cancelled_jobs_are_never_claimed_and_replays_elsewhere_avoid_the_worker() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("contest", "c", "{}").await.unwrap();
+        let ids = q.enqueue(c, &[job("a", 1), job("b", 2)]).await.unwrap();
+        assert_eq!(q.cancel_involving(c, "a-a").await.unwrap(), 1);
+        let j = q
+            .claim("bad", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(j.id, ids[1], "{}", db.name);
+        assert!(q
+            .claim("bad", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .is_none());
+        q.commit(&j, "bad", "{}", None).await.unwrap();
+        assert!(q.replay_elsewhere(j.id, "suspicious").await.unwrap());
+        assert!(
+            q.claim("bad", &[JobKind::Game], LEASE)
+                .await
+                .unwrap()
+                .is_none(),
+            "{}: the bad worker got it again",
+            db.name
+        );
+        let again = q
+            .claim("good", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(again.id, j.id);
+        assert_eq!(
+            q.commit(&again, "good", "{}", None).await.unwrap(),
+            Commit::Committed
+        );
+        assert_eq!(q.result(j.id).await.unwrap().unwrap().worker, "good");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_job_that_keeps_killing_workers_is_given_up() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        q.enqueue(c, &[job("x", 1)]).await.unwrap();
+        for attempt in 1..=arbiter_queue::jobs::MAX_ATTEMPTS {
+            let j = q
+                .claim("w", &[JobKind::Game], Duration::from_millis(50))
+                .await
+                .unwrap()
+                .unwrap_or_else(|| panic!("{}: attempt {attempt} found no job", db.name));
+            assert_eq!(j.attempt, attempt);
+            tokio::time::sleep(Duration::from_millis(120)).await;
+            q.requeue_expired().await.unwrap();
+        }
+        assert!(q
+            .claim("w", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .is_none());
+        assert_eq!(q.counts(Some(c)).await.unwrap().failed, 1, "{}", db.name);
+    }
+}
