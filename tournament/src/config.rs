@@ -121,6 +121,81 @@ pub struct BotEntry {
     pub dir: Option<PathBuf>,
 }
 
+/// A `[game]` section checked and resolved.
+#[derive(Clone, Debug)]
+pub struct ResolvedGame {
+    pub game: GameConfig,
+    pub openings: Vec<Vec<String>>,
+    /// The protocol of bots that name none.
+    pub protocol: ProtocolKind,
+}
+
+impl GameSection {
+    /// The game, its openings (each played through the engine) and the default protocol.
+    /// `seed` is the competition's: the 2048 duel's sequence follows it unless `seed` is set.
+    pub fn resolve(&self, seed: u64) -> Result<ResolvedGame, ConfigError> {
+        let bad = |m: String| Err(ConfigError::Invalid(m));
+        let rule = match self.rule.as_deref() {
+            None => None,
+            Some("freestyle") => Some(Rule::Freestyle),
+            Some("standard") => Some(Rule::Standard),
+            Some("renju") => Some(Rule::Renju),
+            Some(other) => {
+                return bad(format!(
+                    "game.rule {other:?}: expected freestyle, standard or renju"
+                ))
+            }
+        };
+        let args = GameChoice {
+            game: self.name.clone(),
+            size: self.size,
+            rule,
+            seed: self.seed,
+            rounds: self.rounds,
+        };
+        let mut game =
+            spec::game_config(&args).map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
+        // The duel's random sequence follows the competition's seed unless the game sets one.
+        if let (GameConfig::Duel2048(c), None) = (&mut game, self.seed) {
+            c.random = arbiter_engine::duel2048::RandomSource::Seed(seed);
+        }
+        let mut openings = Vec::new();
+        for (i, line) in self.openings.iter().enumerate() {
+            let moves: Vec<String> = spec::split_moves(line)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            let mut g = arbiter_engine::AnyGame::new(&game)
+                .map_err(|e| ConfigError::Invalid(format!("game: {e}")))?;
+            for m in &moves {
+                g.play_text(m).map_err(|e| {
+                    ConfigError::Invalid(format!("game.openings[{i}]: move {m}: {e}"))
+                })?;
+            }
+            if g.outcome().is_some() {
+                return bad(format!("game.openings[{i}]: the opening ends the game"));
+            }
+            openings.push(moves);
+        }
+        let protocol = match &self.protocol {
+            Some(p) => {
+                let kind: ProtocolKind = p
+                    .parse()
+                    .map_err(|e: String| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+                kind.check(&game, !openings.is_empty())
+                    .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+                kind
+            }
+            None => ProtocolKind::default_for(&game),
+        };
+        Ok(ResolvedGame {
+            game,
+            openings,
+            protocol,
+        })
+    }
+}
+
 /// A checked configuration with everything resolved.
 #[derive(Clone, Debug)]
 pub struct Resolved {
@@ -154,48 +229,11 @@ impl TournamentConfig {
     /// Checks everything that can be checked without playing.
     pub fn resolve(self, base_dir: &Path) -> Result<Resolved, ConfigError> {
         let bad = |m: String| Err(ConfigError::Invalid(m));
-        let rule = match self.game.rule.as_deref() {
-            None => None,
-            Some("freestyle") => Some(Rule::Freestyle),
-            Some("standard") => Some(Rule::Standard),
-            Some("renju") => Some(Rule::Renju),
-            Some(other) => {
-                return bad(format!(
-                    "game.rule {other:?}: expected freestyle, standard or renju"
-                ))
-            }
-        };
-        let args = GameChoice {
-            game: self.game.name.clone(),
-            size: self.game.size,
-            rule,
-            seed: self.game.seed,
-            rounds: self.game.rounds,
-        };
-        let mut game =
-            spec::game_config(&args).map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
-        // The duel's random sequence follows the tournament seed unless the game sets one.
-        if let (GameConfig::Duel2048(c), None) = (&mut game, self.game.seed) {
-            c.random = arbiter_engine::duel2048::RandomSource::Seed(self.seed);
-        }
-        let mut openings = Vec::new();
-        for (i, line) in self.game.openings.iter().enumerate() {
-            let moves: Vec<String> = spec::split_moves(line)
-                .into_iter()
-                .map(String::from)
-                .collect();
-            let mut g = arbiter_engine::AnyGame::new(&game)
-                .map_err(|e| ConfigError::Invalid(format!("game: {e}")))?;
-            for m in &moves {
-                g.play_text(m).map_err(|e| {
-                    ConfigError::Invalid(format!("game.openings[{i}]: move {m}: {e}"))
-                })?;
-            }
-            if g.outcome().is_some() {
-                return bad(format!("game.openings[{i}]: the opening ends the game"));
-            }
-            openings.push(moves);
-        }
+        let ResolvedGame {
+            game,
+            openings,
+            protocol,
+        } = self.game.resolve(self.seed)?;
         if self.games_per_pairing == 0 || self.games_per_pairing % 2 != 0 {
             return bad(format!(
                 "games_per_pairing = {}: must be even and at least 2 (colours are swapped in pairs)",
@@ -211,17 +249,6 @@ impl TournamentConfig {
                 self.bots.len()
             ));
         }
-        let protocol = match &self.game.protocol {
-            Some(p) => {
-                let kind: ProtocolKind = p
-                    .parse()
-                    .map_err(|e: String| ConfigError::Invalid(format!("game.protocol: {e}")))?;
-                kind.check(&game, !openings.is_empty())
-                    .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?;
-                kind
-            }
-            None => ProtocolKind::default_for(&game),
-        };
         let mut names = BTreeSet::new();
         for (i, b) in self.bots.iter().enumerate() {
             if !valid_name(&b.name) {
