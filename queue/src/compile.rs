@@ -65,7 +65,10 @@ fn run(
     let src = scratch.join(&job.file_name);
     std::fs::write(&src, source).map_err(|e| format!("cannot write the source: {e}"))?;
     if job.compile.trim().is_empty() {
-        return Ok((String::new(), source.to_vec()));
+        if job.source_is_program {
+            return Ok((String::new(), source.to_vec()));
+        }
+        return Err("no compile command for this language".into());
     }
     let out = scratch.join("program");
     let words = shell_words::split(&job.compile)
@@ -147,6 +150,9 @@ fn run(
         return Err(format!("{log}\nthe compiler failed ({how})")
             .trim()
             .to_string());
+    }
+    if job.source_is_program {
+        return Ok((log, source.to_vec()));
     }
     let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     if size == 0 || size > MAX_ARTEFACT_BYTES {

@@ -491,6 +491,17 @@ impl Queue {
     /// Sets a committed result aside (it is moved to `discarded`) and puts its job back in the
     /// queue, to be played by another worker than the one that produced it.
     pub async fn replay_elsewhere(&self, job: i64, reason: &str) -> Result<bool, sqlx::Error> {
+        self.replay(job, reason, true).await
+    }
+
+    /// Sets a committed result aside and plays the job again (course staff re-judging);
+    /// `avoid_worker` keeps it away from the worker that produced the result.
+    pub async fn replay(
+        &self,
+        job: i64,
+        reason: &str,
+        avoid_worker: bool,
+    ) -> Result<bool, sqlx::Error> {
         let mut tx = self.db.begin().await?;
         let row = sqlx::query("SELECT worker, lease_token, outcome FROM results WHERE job = $1")
             .bind(job)
@@ -521,7 +532,7 @@ impl Queue {
             "UPDATE jobs SET state = 'queued', worker = NULL, lease_token = NULL, lease_until = NULL, \
              finished_at = NULL, avoid_worker = $1 WHERE id = $2 RETURNING competition, lane, kind",
         )
-        .bind(&worker)
+        .bind(avoid_worker.then_some(&worker))
         .bind(job)
         .fetch_one(&mut *tx)
         .await?;

@@ -74,8 +74,11 @@ pub struct CompileJob {
     /// uploader's name.
     pub file_name: String,
     /// Command line; `{src}` is the source's path, `{out}` where the program must be written.
-    /// Empty for languages that run their source (`{out}` is then the source itself).
+    /// With `source_is_program` it only checks the source (may be empty).
     pub compile: String,
+    /// The program is the source itself (Python): the compile command only checks it.
+    #[serde(default)]
+    pub source_is_program: bool,
     /// Command line that runs the result; `{file}` is the artefact's path.
     pub run: String,
     pub time_limit_ms: u64,

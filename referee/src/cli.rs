@@ -47,6 +47,8 @@ pub enum Command {
     Tournament(Box<commands::tournament::TournamentArgs>),
     /// Build the sample bots, run a short tournament per game, write and serve the site.
     Demo(commands::demo::DemoArgs),
+    /// A course's contest website: students sign in, submit bots, watch the scoreboard.
+    Contest(commands::contest::ContestArgs),
 }
 
 #[derive(Args, Debug)]
@@ -250,5 +252,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Judge(a) => commands::saiblo::run_judge(&a),
         Command::Tournament(a) => commands::tournament::run(&a),
         Command::Demo(a) => commands::demo::run(&a),
+        Command::Contest(a) => commands::contest::run(&a),
     }
 }

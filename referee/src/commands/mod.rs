@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bot;
+pub mod contest;
 pub mod demo;
 pub mod doctor;
 pub mod import;

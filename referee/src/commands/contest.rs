@@ -1,0 +1,174 @@
+//! `arbiter contest`: a course's contest website (init, users, serve, backup, export).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+arbiter contest init reversi-2026 --game reversi --size 16\n  \
+arbiter contest users reversi-2026 roster.csv\n  \
+arbiter contest serve reversi-2026 --workers 2\n  \
+arbiter contest serve reversi-2026 --db postgres://arbiter@db.example/contest --listen 0.0.0.0:8080\n  \
+arbiter contest backup reversi-2026 backup-$(date +%F).db\n  \
+arbiter contest export reversi-2026 -o results/\n\n\
+The guide: docs/contest.md")]
+pub struct ContestArgs {
+    #[command(subcommand)]
+    pub command: ContestCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ContestCommand {
+    /// Write DIR/contest.toml (commented) and create the database with a course staff account
+    Init {
+        dir: PathBuf,
+        /// reversi, gomoku or duel2048
+        #[arg(long)]
+        game: String,
+        /// Board size (reversi: even 4..16; gomoku: 5..26)
+        #[arg(long)]
+        size: Option<u8>,
+        /// Gomoku rule: freestyle, standard or renju
+        #[arg(long)]
+        rule: Option<String>,
+        /// The site's title (default: the directory's name)
+        #[arg(long)]
+        name: Option<String>,
+        /// A PostgreSQL database instead of DIR/contest.db
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Add or update accounts from a CSV roster (header: login or student_id, name, role)
+    Users {
+        dir: PathBuf,
+        roster: PathBuf,
+        /// Give new accounts random passwords, written to this CSV (default: the student number)
+        #[arg(long, value_name = "CSV")]
+        random_passwords: Option<PathBuf>,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Run the site and local judging workers
+    Serve {
+        dir: PathBuf,
+        /// Address to listen on (loopback unless told otherwise)
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: SocketAddr,
+        /// Local judging slots, one game or compile each (0: only `arbiter worker`s on other machines)
+        #[arg(long)]
+        workers: Option<usize>,
+        /// PostgreSQL (postgres://...) instead of DIR/contest.db; workers on other machines join it
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+        /// The web player to embed (default: target/www/player.html from scripts/build-web.sh)
+        #[arg(long)]
+        player: Option<PathBuf>,
+        /// Mark cookies Secure: the site is served over HTTPS by a reverse proxy
+        #[arg(long)]
+        secure_cookies: bool,
+    },
+    /// A consistent copy of the SQLite database, safe while the server runs
+    Backup {
+        dir: PathBuf,
+        file: PathBuf,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Standings (JSON, CSV), submissions (CSV) and every replay (JSON)
+    Export {
+        dir: PathBuf,
+        /// Output directory (default: DIR/export)
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+}
+
+pub fn run(a: &ContestArgs) -> anyhow::Result<ExitCode> {
+    let rt = tokio::runtime::Runtime::new()?;
+    rt.block_on(run_async(a))
+}
+
+async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
+    match &a.command {
+        ContestCommand::Init {
+            dir,
+            game,
+            size,
+            rule,
+            name,
+            db,
+        } => {
+            let name = name.clone().unwrap_or_else(|| {
+                dir.file_name()
+                    .map_or("contest".into(), |n| n.to_string_lossy().into_owned())
+            });
+            let password =
+                arbiter_server::init(dir, &name, game, *size, rule.as_deref(), db.as_deref())
+                    .await?;
+            println!("contest written to {}", dir.join("contest.toml").display());
+            println!("course staff account: login admin, password {password} (to change at the first sign-in)");
+            println!(
+                "next: arbiter contest users {} roster.csv; arbiter contest serve {}",
+                dir.display(),
+                dir.display()
+            );
+        }
+        ContestCommand::Users {
+            dir,
+            roster,
+            random_passwords,
+            db,
+        } => {
+            let r = arbiter_server::users(dir, db.as_deref(), roster, random_passwords.as_deref())
+                .await?;
+            println!("{} account(s) added, {} updated", r.added, r.updated);
+            match random_passwords {
+                Some(p) => println!("random passwords of the new accounts: {}", p.display()),
+                None if r.added > 0 => println!("new accounts sign in with their student number as password, and must change it"),
+                None => {}
+            }
+        }
+        ContestCommand::Serve {
+            dir,
+            listen,
+            workers,
+            db,
+            player,
+            secure_cookies,
+        } => {
+            let workers = workers.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+            });
+            arbiter_server::serve(
+                arbiter_server::ServeOptions {
+                    dir: dir.clone(),
+                    listen: *listen,
+                    workers,
+                    db: db.clone(),
+                    player: player.clone(),
+                    secure_cookies: *secure_cookies,
+                },
+                None,
+            )
+            .await?;
+        }
+        ContestCommand::Backup { dir, file, db } => {
+            arbiter_server::backup(dir, db.as_deref(), file).await?;
+            println!("backup written to {}", file.display());
+        }
+        ContestCommand::Export { dir, output, db } => {
+            let out = output.clone().unwrap_or_else(|| dir.join("export"));
+            let n = arbiter_server::export(dir, db.as_deref(), &out).await?;
+            println!(
+                "standings, submissions and {n} replay(s) written to {}",
+                out.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

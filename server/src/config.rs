@@ -1,0 +1,285 @@
+//! `contest.toml`: the game and its limits, the languages and how to build them, the
+//! submission rules and the scoreboard's visibility. Parsed strictly: an unknown key or a bad
+//! value stops `serve` with a message naming it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use arbiter_match::game::LimitOverrides;
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_tournament::config::{GameSection, ResolvedGame};
+use serde::{Deserialize, Serialize};
+
+/// The file as written.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ContestFile {
+    /// Shown in the site's title.
+    pub name: String,
+    pub game: GameSection,
+    #[serde(default)]
+    pub limits: LimitOverrides,
+    #[serde(default)]
+    pub submissions: SubmissionRules,
+    #[serde(default)]
+    pub scoreboard: ScoreboardRules,
+    /// Seeds the 2048 duel's random sequences.
+    #[serde(default)]
+    pub seed: u64,
+    pub languages: BTreeMap<String, Language>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SubmissionRules {
+    /// The largest source file accepted.
+    pub max_bytes: u64,
+    /// Seconds between two submissions of one student.
+    pub min_interval_s: u64,
+    /// Thinking time of a student's bots per day (UTC), in seconds; 0 = unlimited. A new
+    /// submission is refused once today's games used it up.
+    pub daily_budget_s: u64,
+    /// Games between two students' latest bots; even: colours are swapped in pairs.
+    pub games_per_pairing: u32,
+}
+
+impl Default for SubmissionRules {
+    fn default() -> Self {
+        SubmissionRules {
+            max_bytes: 1 << 20,
+            min_interval_s: 60,
+            daily_budget_s: 3600,
+            games_per_pairing: 2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ScoreboardRules {
+    /// Visitors who are not signed in may see the scoreboard and the games.
+    pub public: bool,
+    /// Keep bots' DEBUG output and standard error out of what other students see.
+    pub private_logs: bool,
+}
+
+impl Default for ScoreboardRules {
+    fn default() -> Self {
+        ScoreboardRules {
+            public: true,
+            private_logs: true,
+        }
+    }
+}
+
+/// One language students may submit in.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    /// Shown in the submission form.
+    pub name: String,
+    /// The source's file name when built (the uploader's name is never used as a path).
+    pub file: String,
+    /// Builds `{src}` into `{out}`; for an interpreted language a check of `{src}`, with
+    /// `run_source = true`.
+    #[serde(default)]
+    pub compile: String,
+    /// The built program is the source itself (Python).
+    #[serde(default)]
+    pub run_source: bool,
+    /// Runs the program; `{file}` is its path.
+    pub run: String,
+    /// The protocol bots in this language speak (default: the game's).
+    #[serde(default)]
+    pub protocol: Option<String>,
+    #[serde(default = "default_compile_ms")]
+    pub compile_time_ms: u64,
+    #[serde(default = "default_compile_mb")]
+    pub compile_memory_mb: u64,
+}
+
+fn default_compile_ms() -> u64 {
+    30_000
+}
+
+fn default_compile_mb() -> u64 {
+    1024
+}
+
+/// A checked contest configuration.
+#[derive(Clone, Debug)]
+pub struct Contest {
+    pub file: ContestFile,
+    pub game: ResolvedGame,
+    /// Per language key: its protocol.
+    pub protocols: BTreeMap<String, ProtocolKind>,
+}
+
+impl Contest {
+    pub fn load(path: &Path) -> anyhow::Result<Contest> {
+        let text = crate::input::read_text(path, 1 << 20)?;
+        Contest::parse(&text, &path.display().to_string())
+    }
+
+    pub fn parse(text: &str, origin: &str) -> anyhow::Result<Contest> {
+        let file: ContestFile = toml::from_str(text)
+            .map_err(|e| anyhow::anyhow!("{origin}: {}", e.to_string().trim_end()))?;
+        let game = file
+            .game
+            .resolve(file.seed)
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        let rules = &file.submissions;
+        if rules.games_per_pairing == 0
+            || rules.games_per_pairing % 2 != 0
+            || rules.games_per_pairing > 100
+        {
+            anyhow::bail!(
+                "{origin}: submissions.games_per_pairing = {}: must be even, from 2 to 100 (colours are swapped in pairs)",
+                rules.games_per_pairing
+            );
+        }
+        if rules.max_bytes == 0 || rules.max_bytes > 16 << 20 {
+            anyhow::bail!("{origin}: submissions.max_bytes must be between 1 and 16 MB");
+        }
+        if file.languages.is_empty() {
+            anyhow::bail!("{origin}: no [languages.*]: students could not submit anything");
+        }
+        let mut protocols = BTreeMap::new();
+        for (key, lang) in &file.languages {
+            let here = format!("{origin}: languages.{key}");
+            if !arbiter_queue::compile::safe_file_name(&lang.file) {
+                anyhow::bail!("{here}.file {:?}: a plain file name like main.c", lang.file);
+            }
+            if !lang.run.contains("{file}") {
+                anyhow::bail!("{here}.run must contain {{file}} (the program's path)");
+            }
+            if !lang.run_source && !lang.compile.contains("{out}") {
+                anyhow::bail!("{here}.compile must write {{out}} (or set run_source = true)");
+            }
+            let protocol = match &lang.protocol {
+                Some(p) => p
+                    .parse::<ProtocolKind>()
+                    .map_err(|e| anyhow::anyhow!("{here}.protocol: {e}"))?,
+                None => game.protocol,
+            };
+            protocol
+                .check(&game.game, !game.openings.is_empty())
+                .map_err(|e| anyhow::anyhow!("{here}: {e}"))?;
+            protocols.insert(key.clone(), protocol);
+        }
+        Ok(Contest {
+            file,
+            game,
+            protocols,
+        })
+    }
+
+    /// What every game shares, as the queue stores it.
+    pub fn competition_config(&self) -> arbiter_queue::spec::CompetitionConfig {
+        arbiter_queue::spec::CompetitionConfig {
+            game: self.game.game.clone(),
+            limits: self.file.limits.clone(),
+        }
+    }
+}
+
+/// The commented `contest.toml` that `arbiter contest init` writes.
+pub fn template(name: &str, game: &str, size: Option<u8>, rule: Option<&str>) -> String {
+    let size_line = match size {
+        Some(s) => format!("size = {s}"),
+        None => "# size = 16".to_string(),
+    };
+    let rule_line = match rule {
+        Some(r) => format!("rule = \"{r}\""),
+        None => "# rule = \"renju\"            # gomoku: freestyle, standard or renju".to_string(),
+    };
+    format!(
+        r#"# An arbiter contest. `arbiter contest serve DIR` reads this file at start-up.
+# Every key is optional unless marked; absent keys take the defaults shown.
+
+name = "{name}"                   # the site's title
+
+[game]
+name = "{game}"                   # reversi, gomoku or duel2048 (required)
+{size_line}
+{rule_line}
+# openings = ["d3 c5 f6"]         # start positions, each played with both colours
+# protocol = "reversi"            # the protocol bots speak (default: the game's own)
+
+[limits]                          # absent: the game's defaults (Reversi and Gomoku: 5 s a
+# move_ms = 5000                  # move, 180 s a game, 350 MB; the 2048 duel: 5 s in total)
+# game_ms = 180000
+# memory_mb = 350
+# ponder = true                   # bots may think on the opponent's time
+
+[submissions]
+max_bytes = 1048576               # the largest source file (1 MB)
+min_interval_s = 60               # seconds between two submissions of one student
+daily_budget_s = 3600             # thinking time of a student's games per day (UTC); 0 = no limit
+games_per_pairing = 2             # even: colours swapped in pairs
+
+[scoreboard]
+public = true                     # visitors who are not signed in see the scoreboard and games
+private_logs = true               # a bot's DEBUG output and stderr are shown only to its author
+
+[languages.c]
+name = "C (gcc, C11)"
+file = "main.c"
+compile = "gcc -O2 -std=gnu11 -o {{out}} {{src}} -lm"
+run = "{{file}}"
+
+[languages.cpp]
+name = "C++ (g++, C++17)"
+file = "main.cpp"
+compile = "g++ -O2 -std=gnu++17 -o {{out}} {{src}}"
+run = "{{file}}"
+
+[languages.python]
+name = "Python 3"
+file = "main.py"
+compile = "python3 -m py_compile {{src}}"   # a syntax check; the source is the program
+run_source = true
+run = "python3 {{file}}"
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_parses_for_every_game() {
+        for (game, size, rule) in [
+            ("reversi", Some(8), None),
+            ("gomoku", None, Some("renju")),
+            ("duel2048", None, None),
+        ] {
+            let text = template("t", game, size, rule);
+            let c =
+                Contest::parse(&text, "contest.toml").unwrap_or_else(|e| panic!("{game}: {e:#}"));
+            assert_eq!(c.file.languages.len(), 3);
+            assert_eq!(c.file.submissions.games_per_pairing, 2);
+        }
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let base = template("t", "reversi", Some(8), None);
+        let odd = base.replace("games_per_pairing = 2", "games_per_pairing = 3");
+        assert!(Contest::parse(&odd, "c.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("games_per_pairing"));
+        let typo = base.replace("min_interval_s", "min_intervals");
+        assert!(Contest::parse(&typo, "c.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("min_intervals"));
+        let path = base.replace("file = \"main.c\"", "file = \"../main.c\"");
+        assert!(Contest::parse(&path, "c.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("languages.c.file"));
+    }
+}

@@ -1,0 +1,245 @@
+//! Games as pages show them: the games of a submission grouped by opponent, and replays cut
+//! to what the viewer may see (a bot's DEBUG output and stderr only for its author and the
+//! course staff when logs are private; never the paths of the machine that played it).
+
+use std::collections::BTreeMap;
+
+use arbiter_engine::replay::Replay;
+use arbiter_engine::Seat;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::auth::Session;
+use crate::error::AppError;
+use crate::state::Shared;
+use crate::store::{self, side_id, Submission};
+
+/// One game of a submission.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRow {
+    pub id: i64,
+    /// Submission ids in seat order.
+    pub seats: [i64; 2],
+    /// `queued`, `running`, `done`, `cancelled`, `failed`.
+    pub state: String,
+    pub winner: Option<u8>,
+    pub verdict: Option<String>,
+    pub reason: Option<String>,
+    pub moves: Option<u32>,
+}
+
+#[derive(Deserialize)]
+struct OutcomeView {
+    winner: Option<u8>,
+    verdict: String,
+    reason: String,
+    moves: u32,
+}
+
+/// Every game a submission takes part in, oldest first.
+pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRow>, AppError> {
+    let side = Submission::side(submission);
+    let rows = sqlx::query(
+        "SELECT j.id, j.side0, j.side1, j.state, r.outcome FROM jobs j \
+         LEFT JOIN results r ON r.job = j.id \
+         WHERE j.competition = $1 AND j.kind = 'game' AND (j.side0 = $2 OR j.side1 = $2) \
+         ORDER BY j.id LIMIT 20000",
+    )
+    .bind(state.competition)
+    .bind(&side)
+    .fetch_all(state.db.pool())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let s0: String = r.try_get(1)?;
+        let s1: String = r.try_get(2)?;
+        let outcome: Option<String> = r.try_get(4)?;
+        let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
+        out.push(GameRow {
+            id: r.try_get(0)?,
+            seats: [side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)],
+            state: r.try_get(3)?,
+            winner: view.as_ref().and_then(|v| v.winner),
+            verdict: view.as_ref().map(|v| v.verdict.clone()),
+            reason: view.as_ref().map(|v| v.reason.clone()),
+            moves: view.as_ref().map(|v| v.moves),
+        });
+    }
+    Ok(out)
+}
+
+/// A game's job: its two submissions and state, or `NotFound`.
+pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
+    let row = sqlx::query(
+        "SELECT j.side0, j.side1, j.state, r.outcome FROM jobs j LEFT JOIN results r ON r.job = j.id \
+         WHERE j.id = $1 AND j.competition = $2 AND j.kind = 'game'",
+    )
+    .bind(id)
+    .bind(state.competition)
+    .fetch_optional(state.db.pool())
+    .await?
+    .ok_or_else(|| AppError::NotFound(format!("game {id}")))?;
+    let s0: String = row.try_get(0)?;
+    let s1: String = row.try_get(1)?;
+    let outcome: Option<String> = row.try_get(3)?;
+    let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
+    Ok(GameRow {
+        id,
+        seats: [side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)],
+        state: row.try_get(2)?,
+        winner: view.as_ref().and_then(|v| v.winner),
+        verdict: view.as_ref().map(|v| v.verdict.clone()),
+        reason: view.as_ref().map(|v| v.reason.clone()),
+        moves: view.as_ref().map(|v| v.moves),
+    })
+}
+
+/// Whether this viewer may see games at all.
+pub fn may_watch(state: &Shared, viewer: Option<&Session>) -> bool {
+    state.contest.file.scoreboard.public || viewer.is_some()
+}
+
+/// The seats whose private output the viewer may see.
+async fn own_seats(
+    state: &Shared,
+    g: &GameRow,
+    viewer: Option<&Session>,
+) -> Result<[bool; 2], AppError> {
+    let Some(s) = viewer else {
+        return Ok([false; 2]);
+    };
+    if s.user.admin || !state.contest.file.scoreboard.private_logs {
+        return Ok([true; 2]);
+    }
+    let mut own = [false; 2];
+    for (i, sub) in g.seats.iter().enumerate() {
+        if let Some(sub) = store::submission(&state.db, *sub).await? {
+            own[i] = sub.user_id == s.user.id;
+        }
+    }
+    Ok(own)
+}
+
+/// The replay of a finished game, as this viewer may see it.
+pub async fn replay_for(
+    state: &Shared,
+    id: i64,
+    viewer: Option<&Session>,
+) -> Result<String, AppError> {
+    if !may_watch(state, viewer) {
+        return Err(AppError::Forbidden("sign in to watch games".into()));
+    }
+    let g = game(state, id).await?;
+    let text = arbiter_queue::worker::replay_text(&state.queue, id)
+        .await?
+        .ok_or_else(|| {
+            AppError::NotFound(format!("the replay of game {id} (it is {})", g.state))
+        })?;
+    let mut replay = Replay::from_json(&text)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("stored replay of game {id}: {e}")))?;
+    let own = own_seats(state, &g, viewer).await?;
+    redact(&mut replay, own);
+    Ok(replay.to_json())
+}
+
+/// Removes what a viewer may not see: other seats' logs and stderr; every command line (it
+/// holds paths of the judging machine).
+pub fn redact(replay: &mut Replay, own: [bool; 2]) {
+    for p in &mut replay.players {
+        p.command = None;
+    }
+    for m in &mut replay.moves {
+        if !own[m.seat.index()] {
+            m.log = None;
+        }
+    }
+    if let Some(f) = &mut replay.failure {
+        if !own[f.seat.index()] {
+            f.log = None;
+            f.stderr = None;
+        }
+    }
+    if let Some(tails) = &mut replay.meta.stderr {
+        for seat in Seat::BOTH {
+            if !own[seat.index()] {
+                tails[seat.index()].clear();
+            }
+        }
+        if tails.iter().all(String::is_empty) {
+            replay.meta.stderr = None;
+        }
+    }
+}
+
+/// The games of a submission by opponent submission.
+pub fn by_opponent(submission: i64, games: &[GameRow]) -> BTreeMap<i64, Vec<&GameRow>> {
+    let mut map: BTreeMap<i64, Vec<&GameRow>> = BTreeMap::new();
+    for g in games {
+        let other = if g.seats[0] == submission {
+            g.seats[1]
+        } else {
+            g.seats[0]
+        };
+        map.entry(other).or_default().push(g);
+    }
+    map
+}
+
+/// The submission's own output in its finished games: DEBUG lines move by move and the
+/// failure's stderr, as one text file (bounded).
+pub async fn logs_text(state: &Shared, submission: i64) -> Result<String, AppError> {
+    const MAX: usize = 8 << 20;
+    let games = of_submission(state, submission).await?;
+    let mut out = String::new();
+    for g in games.iter().filter(|g| g.state == "done") {
+        let Some(text) = arbiter_queue::worker::replay_text(&state.queue, g.id).await? else {
+            continue;
+        };
+        let Ok(replay) = Replay::from_json(&text) else {
+            continue;
+        };
+        let me = if g.seats[0] == submission {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        out.push_str(&format!(
+            "=== game {} (you are seat {}, {}): {}\n",
+            g.id,
+            me.index(),
+            replay
+                .players
+                .get(me.other().index())
+                .map_or("?", |p| p.name.as_str()),
+            g.verdict.as_deref().unwrap_or("")
+        ));
+        for (i, m) in replay.moves.iter().enumerate() {
+            if m.seat == me {
+                if let Some(log) = &m.log {
+                    out.push_str(&format!("move {} ({}):\n{}\n", i + 1, m.mv, log.trim_end()));
+                }
+            }
+        }
+        if let Some(f) = replay.failure.as_ref().filter(|f| f.seat == me) {
+            if let Some(log) = &f.log {
+                out.push_str(&format!("before the failure:\n{}\n", log.trim_end()));
+            }
+            if let Some(err) = &f.stderr {
+                out.push_str(&format!("standard error:\n{}\n", err.trim_end()));
+            }
+        }
+        if out.len() > MAX {
+            let mut cut = MAX;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push_str("\n[... cut at 8 MB]\n");
+            break;
+        }
+    }
+    if out.is_empty() {
+        out.push_str("No finished games with output from this bot yet.\n");
+    }
+    Ok(out)
+}

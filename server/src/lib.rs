@@ -1,0 +1,349 @@
+//! arbiter's contest server: a course runs its whole contest on it. Students sign in, submit a
+//! bot in a file or pasted, see it compile (in the sandbox) and play every other student's
+//! latest bot, watch the scoreboard move and every game in the embedded player. The TA runs
+//! it with one command (`arbiter contest serve DIR`).
+//!
+//! - [`config`]: `contest.toml`; [`store`]: the contest's tables beside the queue's.
+//! - [`auth`]: passwords, sessions, CSRF, sign-in limits, and the extractors that authorise.
+//! - [`submissions`]: the rules, compiles, scheduling (only the latest counts);
+//!   [`scoreboard`]: standings and Elo, as the tournament report computes them;
+//!   [`games`]: games and replays as a viewer may see them.
+//! - [`routes`]: thin handlers for pages, course staff and the JSON API; [`pages`]: layout.
+//!
+//! Games are played by `arbiter-queue` workers: local ones started by `serve`, and any number
+//! of `arbiter worker` processes on other machines when the database is PostgreSQL.
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod export;
+pub mod games;
+pub mod input;
+pub mod pages;
+pub mod roster;
+pub mod routes;
+pub mod scoreboard;
+pub mod state;
+pub mod store;
+pub mod submissions;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use arbiter_queue::worker::{Worker, WorkerOptions};
+use arbiter_queue::JobKind;
+use tokio::sync::{watch, Notify};
+
+use crate::config::Contest;
+use crate::state::{AppState, Shared};
+
+/// `arbiter contest serve`.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub dir: PathBuf,
+    pub listen: SocketAddr,
+    /// Local judging slots (0: only other machines' workers play).
+    pub workers: usize,
+    /// A database URL; default `DIR/contest.db` (SQLite).
+    pub db: Option<String>,
+    /// The web player to embed; default: the one `scripts/build-web.sh` built.
+    pub player: Option<PathBuf>,
+    /// Mark cookies Secure (the site is behind an HTTPS proxy).
+    pub secure_cookies: bool,
+}
+
+/// `arbiter contest init DIR`: a commented contest.toml and an empty database with one course
+/// staff account, whose password is printed once.
+pub async fn init(
+    dir: &Path,
+    name: &str,
+    game: &str,
+    size: Option<u8>,
+    rule: Option<&str>,
+    db: Option<&str>,
+) -> anyhow::Result<String> {
+    let file = dir.join("contest.toml");
+    if file.exists() {
+        bail!(
+            "{} exists already: edit it, or choose another directory",
+            file.display()
+        );
+    }
+    let text = config::template(name, game, size, rule);
+    Contest::parse(&text, "contest.toml")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let (db, _) = state::open_db(dir, db).await?;
+    let password = auth::random_password();
+    let hash = auth::hash_password(&password);
+    sqlx::query(&format!(
+        "INSERT INTO users (login, name, password, must_change, admin, created_at) \
+         VALUES ('admin', 'Course staff', $1, 1, 1, {}) ON CONFLICT (login) DO NOTHING",
+        db.now()
+    ))
+    .bind(hash)
+    .execute(db.pool())
+    .await?;
+    std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+    db.close().await;
+    Ok(password)
+}
+
+/// Opens a contest directory: its configuration and database.
+async fn open(
+    dir: &Path,
+    db_url: Option<&str>,
+) -> anyhow::Result<(Contest, arbiter_queue::Db, arbiter_queue::Queue)> {
+    let path = dir.join("contest.toml");
+    if !path.is_file() {
+        bail!(
+            "{} is not a contest directory (no contest.toml): run `arbiter contest init {}` first",
+            dir.display(),
+            dir.display()
+        );
+    }
+    let contest = Contest::load(&path)?;
+    let (db, queue) = state::open_db(dir, db_url).await?;
+    Ok((contest, db, queue))
+}
+
+/// `arbiter contest users DIR roster.csv`.
+pub async fn users(
+    dir: &Path,
+    db_url: Option<&str>,
+    roster: &Path,
+    passwords_out: Option<&Path>,
+) -> anyhow::Result<roster::Imported> {
+    let (_, db, _) = open(dir, db_url).await?;
+    let text = input::read_text(roster, 16 << 20)?;
+    let entries = roster::parse(&text, &roster.display().to_string())?;
+    let imported = roster::import(&db, &entries, passwords_out.is_some()).await?;
+    if let Some(out) = passwords_out {
+        roster::write_passwords(out, &imported.passwords)?;
+    }
+    db.close().await;
+    Ok(imported)
+}
+
+/// Builds the shared state of a served contest.
+async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
+    let (contest, db, queue) = open(&opts.dir, opts.db.as_deref()).await?;
+    let config = serde_json::to_string(&contest.competition_config())?;
+    let name = format!("contest:{}", contest.file.name);
+    let competition = queue.competition("contest", &name, &config).await?;
+    queue.set_competition_config(competition, &config).await?;
+    queue.set_version(arbiter_queue::VERSION).await?;
+    let secret = match store::setting(&db, "secret").await? {
+        Some(s) => s,
+        None => {
+            let s = auth::random_token();
+            store::set_setting(&db, "secret", &s).await?;
+            s
+        }
+    };
+    let player_path = opts
+        .player
+        .clone()
+        .or_else(arbiter_tournament::report::html::find_player);
+    let player = match &player_path {
+        Some(p) => Some(Arc::new(input::read_text(p, 16 << 20)?)),
+        None => None,
+    };
+    if player.is_none() {
+        eprintln!("warning: no web player found (build it with scripts/build-web.sh, or pass --player): games are shown as text only");
+    }
+    Ok(Arc::new(AppState {
+        db,
+        queue,
+        contest,
+        competition,
+        dir: opts.dir.clone(),
+        secret: secret.into_bytes(),
+        board: Default::default(),
+        wake_workers: Arc::new(Notify::new()),
+        wake_reconciler: Arc::new(Notify::new()),
+        wake_board: Arc::new(Notify::new()),
+        board_generation: Default::default(),
+        limiter: Default::default(),
+        player,
+        secure_cookies: opts.secure_cookies,
+    }))
+}
+
+/// The prefix of this machine's local workers for this contest: jobs they held when a
+/// previous server died are put back at start-up.
+fn local_prefix(state: &Shared) -> String {
+    let host = gethostname();
+    let dir = std::fs::canonicalize(&state.dir).unwrap_or_else(|_| state.dir.clone());
+    let tag = arbiter_queue::artefacts::hash(dir.to_string_lossy().as_bytes());
+    format!("local:{host}:{}:", &tag[..12])
+}
+
+fn gethostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into())
+}
+
+/// `arbiter contest serve`: the site, the background tasks and the local workers, until
+/// Ctrl-C (games in progress finish first) or a second Ctrl-C.
+pub async fn serve(
+    opts: ServeOptions,
+    ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
+) -> anyhow::Result<()> {
+    let state = build_state(&opts).await?;
+    let prefix = local_prefix(&state);
+    let requeued = state.queue.requeue_held_by(&prefix).await?;
+    if requeued > 0 {
+        eprintln!("{requeued} game(s) interrupted by the last stop are back in the queue");
+    }
+    submissions::reconcile(&state).await?;
+    submissions::schedule_all_missing(&state).await?;
+    state.set_board(scoreboard::compute(&state).await?);
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let tasks = [
+        tokio::spawn(reconcile_loop(Arc::clone(&state), stop_rx.clone())),
+        tokio::spawn(scoreboard::refresh_loop(Arc::clone(&state))),
+    ];
+    let worker = if opts.workers > 0 {
+        Some(start_worker(&state, &opts, &prefix, stop_rx.clone()).await?)
+    } else {
+        None
+    };
+
+    let listener = tokio::net::TcpListener::bind(opts.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", opts.listen))?;
+    let addr = listener.local_addr()?;
+    eprintln!(
+        "contest {:?} served on http://{addr}/ ({} local judging slot(s))",
+        state.contest.file.name, opts.workers
+    );
+    if let Some(tx) = ready {
+        let _ = tx.send(addr);
+    }
+    let app = routes::router(Arc::clone(&state));
+    let mut shutdown = stop_rx.clone();
+    let server = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        let _ = shutdown.wait_for(|s| *s).await;
+    });
+    let signals = tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("stopping: games in progress finish first (Ctrl-C again to stop at once)");
+        let _ = stop_tx.send(true);
+        let _ = tokio::signal::ctrl_c().await;
+        std::process::exit(130);
+    });
+    server.await?;
+    if let Some(w) = worker {
+        let _ = w.await;
+    }
+    signals.abort();
+    for t in tasks {
+        t.abort();
+    }
+    Ok(())
+}
+
+async fn start_worker(
+    state: &Shared,
+    opts: &ServeOptions,
+    prefix: &str,
+    stop: watch::Receiver<bool>,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let containment = arbiter_sandbox::Containment::detect();
+    for w in containment.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let cpus = containment.online_cpus().to_vec();
+    let slots = arbiter_match::game::slot_cores(&cpus, opts.workers, None);
+    let id = format!("{prefix}{}", std::process::id());
+    let mut wopts = WorkerOptions::local(id, slots, opts.dir.join("work"));
+    wopts.kinds = vec![JobKind::Compile, JobKind::Game];
+    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let worker = Worker::join(state.queue.clone(), wopts, containment)
+        .await?
+        .with_events(events_tx);
+    // The server's enqueues wake the worker; the worker's results wake the reconciler and
+    // the scoreboard.
+    let wake = worker.waker();
+    let server_wake = Arc::clone(&state.wake_workers);
+    tokio::spawn(async move {
+        loop {
+            server_wake.notified().await;
+            wake.notify_waiters();
+        }
+    });
+    let s = Arc::clone(state);
+    tokio::spawn(async move {
+        while let Some(event) = events_rx.recv().await {
+            if let arbiter_queue::worker::WorkerEvent::Finished { .. } = event {
+                s.wake_reconciler.notify_one();
+                s.wake_board.notify_one();
+            }
+        }
+    });
+    Ok(tokio::spawn(async move {
+        if let Err(e) = worker.run(stop).await {
+            eprintln!("error: local worker: {e}");
+        }
+    }))
+}
+
+/// Finished compiles become ready submissions and games, as soon as a local worker says so
+/// or, for other machines' workers, at the next poll.
+async fn reconcile_loop(state: Shared, mut stop: watch::Receiver<bool>) {
+    loop {
+        if let Err(e) = submissions::reconcile(&state).await {
+            eprintln!("warning: {e}");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+            _ = state.wake_reconciler.notified() => {}
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+/// `arbiter contest backup DIR FILE`: a consistent copy of the SQLite database, taken while
+/// the server runs.
+pub async fn backup(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Result<()> {
+    let (_, db, _) = open(dir, db_url).await?;
+    if db.dialect() != arbiter_queue::Dialect::Sqlite {
+        bail!(
+            "the contest's database is PostgreSQL: back it up with pg_dump (see docs/contest.md)"
+        );
+    }
+    if out.exists() {
+        bail!("{} exists already: choose a new file", out.display());
+    }
+    let path = out.to_str().context("the backup path is not UTF-8")?;
+    sqlx::query("VACUUM INTO $1")
+        .bind(path)
+        .execute(db.pool())
+        .await?;
+    db.close().await;
+    Ok(())
+}
+
+/// `arbiter contest export DIR`: standings (JSON, CSV), submissions (CSV) and every replay
+/// (JSON) into `out`.
+pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Result<usize> {
+    let opts = ServeOptions {
+        dir: dir.to_path_buf(),
+        listen: ([127, 0, 0, 1], 0).into(),
+        workers: 0,
+        db: db_url.map(str::to_string),
+        player: None,
+        secure_cookies: false,
+    };
+    let state = build_state(&opts).await?;
+    export::export(&state, out).await
+}

@@ -1,0 +1,136 @@
+//! What every page shares: the layout (title, navigation, the signed-in user and the CSRF
+//! token of the sign-out form), rendering, the error page, and small formatting helpers.
+//! Templates are in `server/templates/`; askama escapes every value, so names like
+//! `<img src=x onerror=alert(1)>` stay text.
+
+use askama::Template;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+
+use crate::auth::Session;
+use crate::error::AppError;
+use crate::state::Shared;
+use crate::store::User;
+
+/// The frame around every page.
+pub struct Layout {
+    pub title: String,
+    pub contest: String,
+    pub user: Option<User>,
+    pub csrf: String,
+    /// The navigation entry to mark as current.
+    pub nav: &'static str,
+}
+
+impl Layout {
+    pub fn new(
+        state: &Shared,
+        session: Option<&Session>,
+        title: impl Into<String>,
+        nav: &'static str,
+    ) -> Layout {
+        Layout {
+            title: title.into(),
+            contest: state.contest.file.name.clone(),
+            user: session.map(|s| s.user.clone()),
+            csrf: session.map(|s| s.csrf.clone()).unwrap_or_default(),
+            nav,
+        }
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.admin)
+    }
+}
+
+/// Renders a template into a page that is never cached (pages show live state) nor framed by
+/// other sites.
+pub fn render(t: &impl Template) -> Result<Response, AppError> {
+    let body = t.render()?;
+    let mut r = Html(body).into_response();
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(r)
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    l: Layout,
+    heading: String,
+    message: String,
+}
+
+/// A plain error page (no user in the header: the error path does not look the session up).
+pub fn error_page(status: StatusCode, message: &str) -> Response {
+    let page = ErrorPage {
+        l: Layout {
+            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            contest: "arbiter".into(),
+            user: None,
+            csrf: String::new(),
+            nav: "",
+        },
+        heading: status.canonical_reason().unwrap_or("Error").to_string(),
+        message: message.to_string(),
+    };
+    let body = page.render().unwrap_or_else(|_| "error".to_string());
+    (status, Html(body)).into_response()
+}
+
+/// A Unix time in milliseconds as `2026-11-23 14:05 UTC`.
+pub fn when(ms: i64) -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .ok()
+        .and_then(|t| t.format(&format).ok())
+        .unwrap_or_else(|| "?".into())
+}
+
+/// Percent-encodes a path or query value.
+pub fn url_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A `next=` target that stays on this site (no `//host` or scheme).
+pub fn safe_next(next: &str) -> &str {
+    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
+        next
+    } else {
+        "/"
+    }
+}
+
+/// The game as a sentence: "Reversi 16 x 16", "Gomoku 15 x 15, renju".
+pub fn game_name(state: &Shared) -> String {
+    use arbiter_engine::any::GameConfig;
+    match &state.contest.game.game {
+        GameConfig::Reversi(c) => format!("Reversi {0} x {0}", c.size),
+        GameConfig::Gomoku(c) => format!("Gomoku {0} x {0}, {1:?}", c.size, c.rule)
+            .to_lowercase()
+            .replacen('g', "G", 1),
+        GameConfig::Duel2048(c) => format!("2048 duel, {} rounds", c.rounds),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(when(0), "1970-01-01 00:00 UTC");
+        assert_eq!(url_encode("/a b?c"), "/a%20b%3Fc");
+        assert_eq!(safe_next("//evil.example"), "/");
+        assert_eq!(safe_next("https://evil.example"), "/");
+        assert_eq!(safe_next("/submit"), "/submit");
+    }
+}

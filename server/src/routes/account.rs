@@ -1,0 +1,313 @@
+//! Signing in and out, and the account page (first-login password change and nickname).
+
+use std::net::SocketAddr;
+
+use askama::Template;
+use axum::extract::{ConnectInfo, Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use axum_extra::extract::cookie::CookieJar;
+use serde::Deserialize;
+
+use crate::auth::{self, PageUser, Viewer};
+use crate::error::AppError;
+use crate::pages::{render, safe_next, Layout};
+use crate::state::Shared;
+use crate::store::{self, User};
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    l: Layout,
+    csrf: String,
+    next: String,
+    login: String,
+    error: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct NextQuery {
+    #[serde(default)]
+    next: String,
+}
+
+pub async fn login_page(
+    State(state): State<Shared>,
+    Viewer(viewer): Viewer,
+    jar: CookieJar,
+    Query(q): Query<NextQuery>,
+) -> Result<Response, AppError> {
+    if viewer.is_some() {
+        return Ok(Redirect::to(safe_next(&q.next)).into_response());
+    }
+    login_form(&state, jar, &q.next, "", None)
+}
+
+fn login_form(
+    state: &Shared,
+    jar: CookieJar,
+    next: &str,
+    login: &str,
+    error: Option<String>,
+) -> Result<Response, AppError> {
+    let nonce = jar
+        .get(auth::ANON_COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|v| v.len() == 64)
+        .unwrap_or_else(auth::random_token);
+    let page = LoginPage {
+        l: Layout::new(state, None, "Sign in", "login"),
+        csrf: auth::anon_token(&state.secret, &nonce),
+        next: safe_next(next).to_string(),
+        login: login.to_string(),
+        error,
+    };
+    let jar = jar.add(auth::anon_cookie(nonce, state.secure_cookies));
+    Ok((jar, render(&page)?).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct LoginForm {
+    csrf: String,
+    login: String,
+    password: String,
+    #[serde(default)]
+    next: String,
+}
+
+pub async fn login(
+    State(state): State<Shared>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    jar: CookieJar,
+    Form(f): Form<LoginForm>,
+) -> Result<Response, AppError> {
+    auth::check_anon_token(
+        &state.secret,
+        jar.get(auth::ANON_COOKIE).map(|c| c.value()),
+        &f.csrf,
+    )?;
+    match check_credentials(&state, addr, &f.login, &f.password).await {
+        Ok(user) => {
+            let token = auth::create_session(&state, user.id, false).await?;
+            let jar = jar.add(auth::session_cookie(token, state.secure_cookies));
+            let to = if user.must_change {
+                "/account"
+            } else {
+                safe_next(&f.next)
+            };
+            Ok((jar, Redirect::to(to)).into_response())
+        }
+        Err(AppError::BadRequest(message)) => {
+            login_form(&state, jar, &f.next, &f.login, Some(message))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The user whose login and password these are, with the failed-attempt limit applied.
+/// `BadRequest` says why not, without telling whether the login exists.
+pub async fn check_credentials(
+    state: &Shared,
+    addr: SocketAddr,
+    login: &str,
+    password: &str,
+) -> Result<User, AppError> {
+    let login = login.trim();
+    if login.len() > 128 || password.len() > 1024 {
+        return Err(AppError::BadRequest("wrong login or password".into()));
+    }
+    if let Err(wait) = state.limiter.check(login, addr.ip()) {
+        return Err(AppError::TooMany {
+            message: format!(
+                "too many failed sign-ins: try again in {} minute(s)",
+                wait.div_ceil(60)
+            ),
+            retry_after_s: wait,
+        });
+    }
+    // Hash even for an unknown login, so timing does not tell which logins exist.
+    let found = store::user_by_login(&state.db, login).await?;
+    let hash = found
+        .as_ref()
+        .map(|(_, h)| h.clone())
+        .unwrap_or_else(|| DUMMY_HASH.clone());
+    let ok = auth::verify_password_async(password.to_string(), hash).await;
+    match found {
+        Some((user, _)) if ok => {
+            state.limiter.succeeded(login);
+            Ok(user)
+        }
+        _ => {
+            state.limiter.failed(login, addr.ip());
+            Err(AppError::BadRequest("wrong login or password".into()))
+        }
+    }
+}
+
+static DUMMY_HASH: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| auth::hash_password("not a password of anyone"));
+
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    pub csrf: String,
+}
+
+pub async fn logout(
+    State(state): State<Shared>,
+    PageUser(session): PageUser,
+    jar: CookieJar,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    if let Some(c) = jar.get(auth::SESSION_COOKIE) {
+        auth::end_session(&state, c.value()).await?;
+    }
+    let jar = jar.remove(axum_extra::extract::cookie::Cookie::from(
+        auth::SESSION_COOKIE,
+    ));
+    Ok((jar, Redirect::to("/")).into_response())
+}
+
+#[derive(Template)]
+#[template(path = "account.html")]
+struct AccountPage {
+    l: Layout,
+    user: User,
+    nickname: String,
+    must_change: bool,
+    error: Option<String>,
+    saved: Option<String>,
+}
+
+pub async fn page(
+    State(state): State<Shared>,
+    PageUser(session): PageUser,
+) -> Result<Response, AppError> {
+    account_page(&state, &session, None, None)
+}
+
+fn account_page(
+    state: &Shared,
+    session: &auth::Session,
+    error: Option<String>,
+    saved: Option<String>,
+) -> Result<Response, AppError> {
+    let user = session.user.clone();
+    render(&AccountPage {
+        l: Layout::new(state, Some(session), "Account", "account"),
+        nickname: user.nickname.clone().unwrap_or_default(),
+        must_change: user.must_change,
+        user,
+        error,
+        saved,
+    })
+}
+
+#[derive(Deserialize)]
+pub struct AccountForm {
+    csrf: String,
+    #[serde(default)]
+    nickname: String,
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    new_password: String,
+    #[serde(default)]
+    confirm: String,
+}
+
+pub async fn save(
+    State(state): State<Shared>,
+    PageUser(session): PageUser,
+    jar: CookieJar,
+    Form(f): Form<AccountForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    match update_account(
+        &state,
+        &session,
+        &f,
+        jar.get(auth::SESSION_COOKIE).map(|c| c.value()),
+    )
+    .await
+    {
+        Ok(()) if session.user.must_change => Ok(Redirect::to("/").into_response()),
+        Ok(()) => {
+            let fresh = store::user_by_id(&state.db, session.user.id)
+                .await?
+                .unwrap_or(session.user.clone());
+            let session = auth::Session {
+                user: fresh,
+                ..session
+            };
+            account_page(&state, &session, None, Some("Saved.".into()))
+        }
+        Err(AppError::BadRequest(m)) => account_page(&state, &session, Some(m), None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks and applies an account change: a nickname (unique, plain), a new password (with
+/// the current one). A first sign-in must set both.
+async fn update_account(
+    state: &Shared,
+    session: &auth::Session,
+    f: &AccountForm,
+    token: Option<&str>,
+) -> Result<(), AppError> {
+    let bad = |m: &str| Err(AppError::BadRequest(m.to_string()));
+    let user = &session.user;
+    let nickname = f.nickname.trim();
+    if nickname.chars().count() > 32 || nickname.chars().any(char::is_control) {
+        return bad("the nickname must be at most 32 characters, without control characters");
+    }
+    let changing_password = !f.new_password.is_empty() || user.must_change;
+    if user.must_change && nickname.is_empty() {
+        return bad("choose a nickname for the scoreboard");
+    }
+    if changing_password {
+        if f.new_password.chars().count() < 8 || f.new_password.len() > 256 {
+            return bad("the new password must have 8 to 256 characters");
+        }
+        if f.new_password != f.confirm {
+            return bad("the two new passwords differ");
+        }
+        let (_, hash) = store::user_by_login(&state.db, &user.login)
+            .await?
+            .ok_or_else(|| AppError::NotFound("your account".into()))?;
+        if !auth::verify_password_async(f.current.clone(), hash).await {
+            return bad("the current password is wrong");
+        }
+        if f.new_password == user.login {
+            return bad("the new password must not be your student number");
+        }
+    }
+    if !nickname.is_empty() {
+        let taken: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM users WHERE LOWER(nickname) = LOWER($1) AND id <> $2",
+        )
+        .bind(nickname)
+        .bind(user.id)
+        .fetch_optional(state.db.pool())
+        .await?;
+        if taken.is_some() {
+            return bad("that nickname is taken");
+        }
+        sqlx::query("UPDATE users SET nickname = $1 WHERE id = $2")
+            .bind(nickname)
+            .bind(user.id)
+            .execute(state.db.pool())
+            .await?;
+        state.board_changed();
+    }
+    if changing_password {
+        let hash = auth::hash_password_async(f.new_password.clone()).await;
+        sqlx::query("UPDATE users SET password = $1, must_change = 0 WHERE id = $2")
+            .bind(hash)
+            .bind(user.id)
+            .execute(state.db.pool())
+            .await?;
+        auth::end_sessions_of(state, user.id, token).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! The course staff's page: freeze the scoreboard, disqualify or reinstate a student, reset a
+//! password, re-judge a submission. Every action is a POST with the session's CSRF token.
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use serde::Deserialize;
+
+use crate::auth::{self, Admin};
+use crate::error::AppError;
+use crate::pages::{game_name, render, url_encode, Layout};
+use crate::routes::account::CsrfForm;
+use crate::scoreboard;
+use crate::state::Shared;
+use crate::store;
+use crate::submissions;
+
+pub struct UserRow {
+    pub id: i64,
+    pub login: String,
+    pub name: String,
+    pub nickname: String,
+    pub admin: bool,
+    pub disqualified: bool,
+    pub must_change: bool,
+    pub latest: Option<i64>,
+}
+
+#[derive(Template)]
+#[template(path = "admin.html")]
+struct AdminPage {
+    l: Layout,
+    users: Vec<UserRow>,
+    frozen: bool,
+    counts: arbiter_queue::jobs::Counts,
+    game: String,
+    rules: String,
+    flash: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct FlashQuery {
+    #[serde(default)]
+    done: Option<String>,
+}
+
+pub async fn page(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Query(q): Query<FlashQuery>,
+) -> Result<Response, AppError> {
+    let mut users = Vec::new();
+    for u in store::users(&state.db).await? {
+        let latest: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(id) FROM submissions WHERE user_id = $1")
+                .bind(u.id)
+                .fetch_one(state.db.pool())
+                .await?;
+        users.push(UserRow {
+            id: u.id,
+            nickname: u.nickname.clone().unwrap_or_default(),
+            login: u.login,
+            name: u.name,
+            admin: u.admin,
+            disqualified: u.disqualified,
+            must_change: u.must_change,
+            latest,
+        });
+    }
+    let r = &state.contest.file.submissions;
+    render(&AdminPage {
+        l: Layout::new(&state, Some(&session), "Admin", "admin"),
+        users,
+        frozen: scoreboard::frozen(&state).await?.is_some(),
+        counts: state.queue.counts(Some(state.competition)).await?,
+        game: game_name(&state),
+        rules: format!(
+            "{} games a pairing; sources up to {} KB; one submission every {} s; {} s of thinking a day",
+            r.games_per_pairing,
+            r.max_bytes / 1024,
+            r.min_interval_s,
+            r.daily_budget_s
+        ),
+        flash: q.done.map(|d| d.chars().take(200).collect()),
+    })
+}
+
+fn done(message: &str) -> Response {
+    Redirect::to(&format!("/admin?done={}", url_encode(message))).into_response()
+}
+
+pub async fn freeze(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    scoreboard::freeze(&state).await?;
+    Ok(done("The scoreboard is frozen."))
+}
+
+pub async fn unfreeze(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    scoreboard::unfreeze(&state).await?;
+    Ok(done("The scoreboard is live again."))
+}
+
+pub async fn disqualify(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Path(id): Path<i64>,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    set_disqualified(&state, id, true).await?;
+    Ok(done(
+        "Disqualified: the student's bot left the scoreboard and its queued games were cancelled.",
+    ))
+}
+
+pub async fn reinstate(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Path(id): Path<i64>,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    set_disqualified(&state, id, false).await?;
+    Ok(done(
+        "Reinstated: the student's latest bot is back on the scoreboard.",
+    ))
+}
+
+/// Disqualifies (cancelling the student's queued games) or reinstates (their latest ready
+/// submission plays the games it missed).
+async fn set_disqualified(state: &Shared, id: i64, yes: bool) -> Result<(), AppError> {
+    let user = store::user_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("user {id}")))?;
+    if user.admin {
+        return Err(AppError::BadRequest(
+            "course staff accounts take no part in the contest".into(),
+        ));
+    }
+    sqlx::query("UPDATE users SET disqualified = $1 WHERE id = $2")
+        .bind(i64::from(yes))
+        .bind(id)
+        .execute(state.db.pool())
+        .await?;
+    let subs = store::submissions(&state.db, Some(id), 100_000).await?;
+    if yes {
+        for s in &subs {
+            state
+                .queue
+                .cancel_involving(state.competition, &store::Submission::side(s.id))
+                .await?;
+        }
+    } else if let Some(latest) = subs.iter().find(|s| s.status == "ready") {
+        submissions::schedule_missing(state, latest).await?;
+    }
+    state.board_changed();
+    Ok(())
+}
+
+pub async fn reset_password(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Path(id): Path<i64>,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    let user = store::user_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("user {id}")))?;
+    let hash = auth::hash_password_async(user.login.clone()).await;
+    sqlx::query("UPDATE users SET password = $1, must_change = 1 WHERE id = $2")
+        .bind(hash)
+        .bind(id)
+        .execute(state.db.pool())
+        .await?;
+    auth::end_sessions_of(&state, id, None).await?;
+    Ok(done(&format!(
+        "The password of {} is their login again; they must change it at the next sign-in.",
+        user.login
+    )))
+}
+
+pub async fn rejudge(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Path(id): Path<i64>,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    let n = submissions::rejudge(&state, id).await?;
+    Ok(Redirect::to(&format!("/submissions/{id}?rejudged={n}")).into_response())
+}

@@ -1,0 +1,195 @@
+//! The JSON API: the same data and the same permissions as the pages. Authenticate with
+//! `POST /api/login`, then `Authorization: Bearer TOKEN`. Errors are `{"error": "..."}` with
+//! the page's status code. Documented with curl examples in docs/contest.md.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::auth::{self, ApiUser, Viewer};
+use crate::error::{AppError, ErrorInfo};
+use crate::games;
+use crate::routes::account::check_credentials;
+use crate::routes::submissions::{read_upload, status};
+use crate::scoreboard;
+use crate::state::Shared;
+use crate::store;
+use crate::submissions;
+
+/// Turns error pages into `{"error": message}` under `/api`.
+pub async fn json_errors(response: Response) -> Response {
+    match response.extensions().get::<ErrorInfo>().cloned() {
+        Some(info) => {
+            let mut r = (info.status, Json(json!({ "error": info.message }))).into_response();
+            if let Some(v) = response.headers().get(header::RETRY_AFTER) {
+                r.headers_mut().insert(header::RETRY_AFTER, v.clone());
+            }
+            r
+        }
+        None => response,
+    }
+}
+
+#[derive(Deserialize)]
+pub struct LoginBody {
+    login: String,
+    password: String,
+}
+
+pub async fn login(
+    State(state): State<Shared>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Json(body): Json<LoginBody>,
+) -> Result<Response, AppError> {
+    let user = match check_credentials(&state, addr, &body.login, &body.password).await {
+        Err(AppError::BadRequest(m)) => return Err(AppError::Forbidden(m)),
+        other => other?,
+    };
+    if user.must_change {
+        return Err(AppError::Forbidden(
+            "sign in on the site first to choose a new password".into(),
+        ));
+    }
+    let token = auth::create_session(&state, user.id, true).await?;
+    Ok(Json(json!({ "token": token, "user": { "id": user.id, "login": user.login, "nickname": user.nickname } })).into_response())
+}
+
+pub async fn submit(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+    headers: HeaderMap,
+    form: Multipart,
+) -> Result<Response, AppError> {
+    let up = read_upload(form, state.contest.file.submissions.max_bytes).await?;
+    let csrf = headers
+        .get("x-csrf-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .unwrap_or(up.csrf);
+    session.check_csrf(&csrf)?;
+    let id = submissions::submit(
+        &state,
+        &session.user,
+        &up.language,
+        &up.file_name,
+        up.source,
+    )
+    .await?;
+    Ok((
+        axum::http::StatusCode::CREATED,
+        Json(json!({ "id": id, "status": "queued", "url": format!("/api/submissions/{id}") })),
+    )
+        .into_response())
+}
+
+#[derive(Serialize)]
+struct SubmissionView {
+    id: i64,
+    user: String,
+    language: String,
+    file_name: String,
+    size: i64,
+    status: String,
+    counts: bool,
+    created_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compile_log: Option<String>,
+    games: Vec<games::GameRow>,
+}
+
+pub async fn submission(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    let sub = store::submission(&state.db, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("submission {id}")))?;
+    let owner = sub.user_id == session.user.id || session.user.admin;
+    let user = store::user_by_id(&state.db, sub.user_id).await?;
+    let compile_log: Option<String> = if owner {
+        sqlx::query_scalar("SELECT compile_log FROM submissions WHERE id = $1")
+            .bind(id)
+            .fetch_one(state.db.pool())
+            .await?
+    } else {
+        None
+    };
+    let current = store::current_submissions(&state.db)
+        .await?
+        .iter()
+        .any(|s| s.id == id);
+    Ok(Json(SubmissionView {
+        id,
+        user: user.map_or("?".into(), |u| u.display().to_string()),
+        language: sub.language.clone(),
+        file_name: sub.file_name.clone(),
+        size: sub.size,
+        status: status(&state, &sub).await?,
+        counts: current,
+        created_at: sub.created_at,
+        compile_log,
+        games: games::of_submission(&state, id).await?,
+    })
+    .into_response())
+}
+
+pub async fn my_submissions(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+) -> Result<Response, AppError> {
+    let subs = store::submissions(&state.db, Some(session.user.id), 1000).await?;
+    let mut out = Vec::new();
+    for s in subs {
+        out.push(json!({ "id": s.id, "language": s.language, "status": status(&state, &s).await?, "created_at": s.created_at }));
+    }
+    Ok(Json(out).into_response())
+}
+
+pub async fn scoreboard(
+    State(state): State<Shared>,
+    Viewer(viewer): Viewer,
+) -> Result<Response, AppError> {
+    if !state.contest.file.scoreboard.public && viewer.is_none() {
+        return Err(AppError::Unauthenticated);
+    }
+    let admin = viewer.as_ref().is_some_and(|s| s.user.admin);
+    let (board, frozen) = scoreboard::visible(&state, admin).await?;
+    Ok(Json(json!({ "frozen": frozen, "board": &*board })).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct GamesQuery {
+    submission: i64,
+}
+
+pub async fn games_of(
+    State(state): State<Shared>,
+    Viewer(viewer): Viewer,
+    Query(q): Query<GamesQuery>,
+) -> Result<Response, AppError> {
+    if !games::may_watch(&state, viewer.as_ref()) {
+        return Err(AppError::Unauthenticated);
+    }
+    store::submission(&state.db, q.submission)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("submission {}", q.submission)))?;
+    Ok(Json(games::of_submission(&state, q.submission).await?).into_response())
+}
+
+pub async fn replay(
+    State(state): State<Shared>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    if viewer.is_none() && !state.contest.file.scoreboard.public {
+        return Err(AppError::Unauthenticated);
+    }
+    let text = games::replay_for(&state, id, viewer.as_ref()).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}

@@ -1,0 +1,95 @@
+//! The routes: pages, the course staff's actions, and the JSON API under `/api`. Handlers are
+//! thin: they take an extractor that authorises the request, call a domain function, and
+//! render a template or JSON.
+
+pub mod account;
+pub mod admin;
+pub mod api;
+pub mod board;
+pub mod games;
+pub mod submissions;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::map_response;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::error::AppError;
+use crate::state::Shared;
+
+/// Bodies of ordinary forms and API calls.
+const SMALL_BODY: usize = 64 * 1024;
+
+pub fn router(state: Shared) -> Router {
+    // A submission may carry the source twice (file and pasted), plus the form around it.
+    let upload =
+        DefaultBodyLimit::max(2 * state.contest.file.submissions.max_bytes as usize + SMALL_BODY);
+    let api = Router::new()
+        .route("/login", post(api::login))
+        .route(
+            "/submissions",
+            post(api::submit).layer(upload).get(api::my_submissions),
+        )
+        .route("/submissions/{id}", get(api::submission))
+        .route("/scoreboard", get(api::scoreboard))
+        .route("/games", get(api::games_of))
+        .route("/games/{id}/replay", get(api::replay))
+        .fallback(api_not_found)
+        .layer(map_response(api::json_errors));
+    Router::new()
+        .route("/", get(board::page))
+        .route("/scoreboard", get(board::page))
+        .route("/login", get(account::login_page).post(account::login))
+        .route("/logout", post(account::logout))
+        .route("/account", get(account::page).post(account::save))
+        .route("/submit", get(submissions::submit_page).post(submissions::submit).layer(upload))
+        .route("/submissions", get(submissions::mine))
+        .route("/submissions/all", get(submissions::all))
+        .route("/submissions/{id}", get(submissions::show))
+        .route("/submissions/{id}/source", get(submissions::source))
+        .route("/submissions/{id}/logs", get(submissions::logs))
+        .route("/games/{id}", get(games::page))
+        .route("/games/{id}/replay.json", get(games::replay))
+        .route("/admin", get(admin::page))
+        .route("/admin/freeze", post(admin::freeze))
+        .route("/admin/unfreeze", post(admin::unfreeze))
+        .route("/admin/users/{id}/disqualify", post(admin::disqualify))
+        .route("/admin/users/{id}/reinstate", post(admin::reinstate))
+        .route("/admin/users/{id}/reset", post(admin::reset_password))
+        .route("/admin/submissions/{id}/rejudge", post(admin::rejudge))
+        .nest("/api", api)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(SMALL_BODY))
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            // Pages carry small inline scripts and the srcdoc player (inline scripts, wasm);
+            // nothing is loaded from elsewhere and no form posts elsewhere.
+            HeaderValue::from_static(
+                "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
+                 style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' blob: ws: wss:; \
+                 frame-ancestors 'self'; form-action 'self'; base-uri 'none'",
+            ),
+        ))
+        .with_state(state)
+}
+
+async fn not_found() -> AppError {
+    AppError::NotFound("this page".into())
+}
+
+async fn api_not_found() -> AppError {
+    AppError::NotFound("this API route".into())
+}
+
+/// A plain `(status, text)` for handlers that need one.
+pub fn text(status: StatusCode, body: &str) -> Response {
+    axum::response::IntoResponse::into_response((status, body.to_string()))
+}

@@ -1,0 +1,261 @@
+//! The scoreboard: each student's latest ready submission against the others', ranked by
+//! seed 001's 3/1/0 match points, then game points, with Bradley-Terry Elo and its 95 %
+//! interval. The arithmetic is the tournament report's (`arbiter_tournament::standings` and
+//! `rating`), so a contest and a tournament rank the same games the same way.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_queue::Db;
+use arbiter_tournament::{rating, standings};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::state::Shared;
+use crate::store::{self, side_id, Submission, User};
+
+/// A computed scoreboard.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Board {
+    pub rows: Vec<BoardRow>,
+    /// Games played and scheduled between the submissions on the board.
+    pub games_done: usize,
+    pub games_total: usize,
+    /// When it was computed (Unix ms).
+    pub computed_at: i64,
+    /// The last result it includes.
+    pub seq: i64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BoardRow {
+    pub rank: usize,
+    pub user_id: i64,
+    pub name: String,
+    pub submission: i64,
+    pub language: String,
+    pub match_points: u32,
+    pub matches_won: u32,
+    pub matches_drawn: u32,
+    pub matches_lost: u32,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub game_points: f64,
+    pub elo: f64,
+    pub elo_ci95: f64,
+}
+
+/// One finished game between two submissions.
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    pub seats: [i64; 2],
+    pub winner: Option<u8>,
+}
+
+#[derive(Deserialize)]
+struct WinnerOnly {
+    winner: Option<u8>,
+}
+
+/// Every finished game of the contest (results of game jobs).
+pub async fn played(db: &Db, competition: i64) -> Result<(Vec<Played>, i64), sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT j.side0, j.side1, r.outcome, r.seq FROM results r JOIN jobs j ON j.id = r.job \
+         WHERE r.competition = $1 AND j.kind = 'game'",
+    )
+    .bind(competition)
+    .fetch_all(db.pool())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    let mut seq = 0;
+    for row in rows {
+        let s0: String = row.try_get(0)?;
+        let s1: String = row.try_get(1)?;
+        let outcome: String = row.try_get(2)?;
+        seq = seq.max(row.try_get::<i64, _>(3)?);
+        let (Some(a), Some(b)) = (side_id(&s0), side_id(&s1)) else {
+            continue;
+        };
+        let Ok(w) = serde_json::from_str::<WinnerOnly>(&outcome) else {
+            continue;
+        };
+        out.push(Played {
+            seats: [a, b],
+            winner: w.winner,
+        });
+    }
+    Ok((out, seq))
+}
+
+/// Ranks the current submissions by the games among them. Pure: the benchmark and the tests
+/// call it directly.
+pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairing: usize) -> Board {
+    let index: HashMap<i64, usize> = current
+        .iter()
+        .enumerate()
+        .map(|(i, (s, _))| (s.id, i))
+        .collect();
+    let keys: Vec<String> = current.iter().map(|(s, _)| format!("s{}", s.id)).collect();
+    let mut outcomes = Vec::new();
+    let mut results = rating::Results::new(current.len());
+    for g in games {
+        let (Some(&a), Some(&b)) = (index.get(&g.seats[0]), index.get(&g.seats[1])) else {
+            continue;
+        };
+        outcomes.push(standings::Outcome {
+            seats: [keys[a].clone(), keys[b].clone()],
+            winner: g.winner.map(usize::from),
+            leg: 1,
+        });
+        let score_a = match g.winner {
+            Some(0) => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        results.add(a, b, score_a);
+    }
+    let table = standings::compute(&keys, &outcomes);
+    let fit = (current.len() >= 2).then(|| rating::fit(&results, 1.0));
+    let by_key: BTreeMap<&str, usize> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.as_str(), i))
+        .collect();
+    let rows = table
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let i = *by_key.get(r.bot.as_str())?;
+            let (sub, name) = &current[i];
+            Some(BoardRow {
+                rank: r.rank,
+                user_id: sub.user_id,
+                name: name.clone(),
+                submission: sub.id,
+                language: sub.language.clone(),
+                match_points: r.match_points,
+                matches_won: r.matches_won,
+                matches_drawn: r.matches_drawn,
+                matches_lost: r.matches_lost,
+                games: r.games,
+                wins: r.wins,
+                draws: r.draws,
+                losses: r.losses,
+                game_points: r.game_points,
+                elo: fit.as_ref().map_or(0.0, |f| f.elo[i]),
+                elo_ci95: fit.as_ref().map_or(0.0, |f| f.ci95[i]),
+            })
+        })
+        .collect();
+    let n = current.len();
+    Board {
+        rows,
+        games_done: outcomes.len(),
+        games_total: n * n.saturating_sub(1) / 2 * games_per_pairing,
+        computed_at: 0,
+        seq: 0,
+    }
+}
+
+/// Recomputes the board from the database.
+pub async fn compute(state: &Shared) -> Result<Board, sqlx::Error> {
+    let current = store::current_submissions(&state.db).await?;
+    let users: HashMap<i64, User> = store::users(&state.db)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    let named: Vec<(Submission, String)> = current
+        .into_iter()
+        .map(|s| {
+            let name = users
+                .get(&s.user_id)
+                .map_or_else(|| "?".into(), |u| u.display().to_string());
+            (s, name)
+        })
+        .collect();
+    let (games, seq) = played(&state.db, state.competition).await?;
+    let gpp = state.contest.file.submissions.games_per_pairing as usize;
+    let now = state.db.now_ms().await?;
+    let mut board = tokio::task::spawn_blocking(move || rank(&named, &games, gpp))
+        .await
+        .map_err(|e| sqlx::Error::Protocol(format!("scoreboard task: {e}")))?;
+    board.computed_at = now;
+    board.seq = seq;
+    Ok(board)
+}
+
+/// The frozen board, when the TA froze it.
+pub async fn frozen(state: &Shared) -> Result<Option<Board>, sqlx::Error> {
+    Ok(store::setting(&state.db, "frozen_board")
+        .await?
+        .and_then(|text| serde_json::from_str(&text).ok()))
+}
+
+pub async fn freeze(state: &Shared) -> Result<(), sqlx::Error> {
+    let board = state.board();
+    let text = serde_json::to_string(&*board).unwrap_or_default();
+    store::set_setting(&state.db, "frozen_board", &text).await
+}
+
+pub async fn unfreeze(state: &Shared) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM settings WHERE key = 'frozen_board'")
+        .execute(state.db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Keeps the cached board current: recomputes when a result arrives (woken by the
+/// reconciler) or, for results committed by remote workers, when a poll sees a new one.
+pub async fn refresh_loop(state: Shared) {
+    let mut last_seen = (-1i64, usize::MAX, u64::MAX);
+    loop {
+        let (seq, ready) = signature(&state).await.unwrap_or((0, 0));
+        let generation = state
+            .board_generation
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let signature = (seq, ready, generation);
+        if signature != last_seen {
+            match compute(&state).await {
+                Ok(board) => {
+                    state.set_board(board);
+                    last_seen = signature;
+                }
+                Err(e) => eprintln!("warning: scoreboard: {e}"),
+            }
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(2)) => {}
+            _ = state.wake_board.notified() => {
+                // Results come in bursts: let a few more land before recomputing.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+}
+
+/// Changes when a result arrives or a submission becomes ready (other changes, such as a
+/// nickname, bump `board_generation`).
+async fn signature(state: &Shared) -> Result<(i64, usize), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT COALESCE(MAX(seq), 0), (SELECT COUNT(*) FROM submissions WHERE status = 'ready') \
+         FROM results WHERE competition = $1",
+    )
+    .bind(state.competition)
+    .fetch_one(state.db.pool())
+    .await?;
+    Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as usize))
+}
+
+/// For handlers: the board a viewer may see (the frozen one unless course staff).
+pub async fn visible(state: &Shared, admin: bool) -> Result<(Arc<Board>, bool), sqlx::Error> {
+    if !admin {
+        if let Some(b) = frozen(state).await? {
+            return Ok((Arc::new(b), true));
+        }
+    }
+    Ok((state.board(), false))
+}

@@ -1,0 +1,541 @@
+//! Submissions: the rules (size, interval, daily budget), compiling in the sandbox through the
+//! queue, and, once a submission is ready, its games against every other student's latest
+//! ready submission (seed 001: only the latest counts).
+
+use std::collections::HashMap;
+
+use arbiter_engine::any::GameConfig;
+use arbiter_engine::duel2048::RandomSource;
+use arbiter_queue::jobs::{self, JobKind, NewJob};
+use arbiter_queue::spec::{CompileJob, CompileOutcome, GameJob, JobBot, Run};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::error::AppError;
+use crate::state::Shared;
+use crate::store::{self, Submission, User};
+
+/// A student's standing against the submission rules, for the submit page and the API.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Allowance {
+    pub max_bytes: u64,
+    pub min_interval_s: u64,
+    /// When the next submission is allowed (Unix ms), if not now.
+    pub next_at: Option<i64>,
+    /// Seconds a day; 0 = unlimited.
+    pub budget_s: u64,
+    /// Thinking time of the student's bots in today's games (UTC), seconds.
+    pub used_s: f64,
+}
+
+impl Allowance {
+    pub fn remaining_s(&self) -> Option<f64> {
+        (self.budget_s > 0).then(|| (self.budget_s as f64 - self.used_s).max(0.0))
+    }
+}
+
+const DAY_MS: i64 = 86_400_000;
+
+pub async fn allowance(state: &Shared, user_id: i64) -> Result<Allowance, AppError> {
+    let rules = &state.contest.file.submissions;
+    let now = state.db.now_ms().await?;
+    let last: Option<i64> =
+        sqlx::query_scalar("SELECT MAX(created_at) FROM submissions WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(state.db.pool())
+            .await?;
+    let next_at = last
+        .map(|t| t + rules.min_interval_s as i64 * 1000)
+        .filter(|t| *t > now);
+    Ok(Allowance {
+        max_bytes: rules.max_bytes,
+        min_interval_s: rules.min_interval_s,
+        next_at,
+        budget_s: rules.daily_budget_s,
+        used_s: used_today(state, user_id, now - now.rem_euclid(DAY_MS)).await?,
+    })
+}
+
+#[derive(Deserialize)]
+struct ThinkOnly {
+    think_ms: [f64; 2],
+}
+
+/// Thinking time of a user's bots in games finished since `since` (Unix ms), plus their
+/// compile times, in seconds.
+async fn used_today(state: &Shared, user_id: i64, since: i64) -> Result<f64, AppError> {
+    let rows = sqlx::query(
+        "SELECT j.side0, j.side1, r.outcome FROM results r JOIN jobs j ON j.id = r.job \
+         WHERE r.competition = $1 AND r.created_at >= $2 AND j.kind = 'game' AND EXISTS \
+         (SELECT 1 FROM submissions s WHERE s.user_id = $3 AND \
+          (j.side0 = 's' || CAST(s.id AS TEXT) OR j.side1 = 's' || CAST(s.id AS TEXT)))",
+    )
+    .bind(state.competition)
+    .bind(since)
+    .bind(user_id)
+    .fetch_all(state.db.pool())
+    .await?;
+    let mine: Vec<String> = store::submissions(&state.db, Some(user_id), 10_000)
+        .await?
+        .iter()
+        .map(|s| Submission::side(s.id))
+        .collect();
+    let mut ms = 0.0;
+    for row in rows {
+        let sides: [String; 2] = [row.try_get(0)?, row.try_get(1)?];
+        let Ok(o) = serde_json::from_str::<ThinkOnly>(&row.try_get::<String, _>(2)?) else {
+            continue;
+        };
+        for (side, think) in sides.iter().zip(o.think_ms) {
+            if mine.contains(side) {
+                ms += think;
+            }
+        }
+    }
+    let compile: Option<i64> = sqlx::query_scalar(
+        "SELECT CAST(SUM(compile_ms) AS BIGINT) FROM submissions WHERE user_id = $1 AND created_at >= $2",
+    )
+    .bind(user_id)
+    .bind(since)
+    .fetch_one(state.db.pool())
+    .await?;
+    Ok((ms + compile.unwrap_or(0) as f64) / 1000.0)
+}
+
+/// Accepts a submission: checks the rules, stores the source, queues its compile. Returns
+/// its id.
+pub async fn submit(
+    state: &Shared,
+    user: &User,
+    language: &str,
+    file_name: &str,
+    source: Vec<u8>,
+) -> Result<i64, AppError> {
+    let contest = &state.contest;
+    let Some(lang) = contest.file.languages.get(language) else {
+        let known: Vec<&str> = contest.file.languages.keys().map(String::as_str).collect();
+        return Err(AppError::BadRequest(format!(
+            "unknown language {language:?}: choose one of {}",
+            known.join(", ")
+        )));
+    };
+    if user.disqualified {
+        return Err(AppError::Forbidden(
+            "your account was disqualified by the course staff".into(),
+        ));
+    }
+    let allowance = allowance(state, user.id).await?;
+    if source.is_empty() || source.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(AppError::BadRequest("the source is empty".into()));
+    }
+    if source.len() as u64 > allowance.max_bytes {
+        return Err(AppError::TooLarge(format!(
+            "the source is {} bytes; the limit is {} bytes",
+            source.len(),
+            allowance.max_bytes
+        )));
+    }
+    if let Some(next) = allowance.next_at {
+        let now = state.db.now_ms().await?;
+        let wait = ((next - now) / 1000).max(1) as u64;
+        return Err(AppError::TooMany {
+            message: format!(
+                "one submission every {} s: you can submit again in {wait} s",
+                allowance.min_interval_s
+            ),
+            retry_after_s: wait,
+        });
+    }
+    if let Some(0.0) = allowance.remaining_s() {
+        return Err(AppError::TooMany {
+            message: format!(
+                "your bots used today's {} s of thinking time: submit again tomorrow (UTC)",
+                allowance.budget_s
+            ),
+            retry_after_s: 3600,
+        });
+    }
+    let hash = arbiter_queue::artefacts::put(&state.db, &source).await?;
+    let job = CompileJob {
+        language: language.to_string(),
+        source: hash.clone(),
+        file_name: lang.file.clone(),
+        compile: lang.compile.clone(),
+        source_is_program: lang.run_source,
+        run: lang.run.clone(),
+        time_limit_ms: lang.compile_time_ms,
+        memory_mb: lang.compile_memory_mb,
+    };
+    let display_name: String = file_name
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(100)
+        .collect();
+    let mut tx = state.db.begin().await?;
+    let id: i64 = sqlx::query_scalar(&format!(
+        "INSERT INTO submissions (user_id, language, file_name, source, size, status, created_at) \
+         VALUES ($1, $2, $3, $4, $5, 'pending', {}) RETURNING id",
+        state.db.now()
+    ))
+    .bind(user.id)
+    .bind(language)
+    .bind(if display_name.is_empty() {
+        lang.file.clone()
+    } else {
+        display_name
+    })
+    .bind(&hash)
+    .bind(source.len() as i64)
+    .fetch_one(&mut *tx)
+    .await?;
+    let ids = jobs::enqueue(
+        &state.db,
+        &mut tx,
+        state.competition,
+        &[NewJob {
+            lane: "compile".into(),
+            kind: JobKind::Compile,
+            spec: serde_json::to_string(&job).map_err(anyhow::Error::from)?,
+            sides: [Submission::side(id), String::new()],
+            priority: 0,
+        }],
+    )
+    .await?;
+    sqlx::query("UPDATE submissions SET compile_job = $1 WHERE id = $2")
+        .bind(ids[0])
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    state.wake_workers.notify_waiters();
+    Ok(id)
+}
+
+/// Turns finished compiles into ready (and scheduled) or failed submissions. Runs in one
+/// task only, so two submissions becoming ready never miss each other's games.
+pub async fn reconcile(state: &Shared) -> Result<usize, AppError> {
+    let rows = sqlx::query(
+        "SELECT s.id, j.state FROM submissions s JOIN jobs j ON j.id = s.compile_job \
+         WHERE s.status = 'pending' AND j.state IN ('done', 'failed', 'cancelled') ORDER BY s.id",
+    )
+    .fetch_all(state.db.pool())
+    .await?;
+    let mut changed = 0;
+    for row in rows {
+        let id: i64 = row.try_get(0)?;
+        let job_state: String = row.try_get(1)?;
+        let Some(sub) = store::submission(&state.db, id).await? else {
+            continue;
+        };
+        let outcome = match job_state.as_str() {
+            "done" => match sub.compile_job {
+                Some(job) => compile_outcome(state, job).await?,
+                None => None,
+            },
+            _ => None,
+        };
+        match outcome {
+            Some(o) if o.ok => {
+                ready(state, &sub, &o).await?;
+            }
+            Some(o) => {
+                failed(state, sub.id, &o.log, Some(o.millis as i64)).await?;
+            }
+            None => {
+                failed(
+                    state,
+                    sub.id,
+                    "the build could not be run; the course staff can re-judge it",
+                    None,
+                )
+                .await?;
+            }
+        }
+        changed += 1;
+    }
+    if changed > 0 {
+        state.wake_workers.notify_waiters();
+        state.wake_board.notify_one();
+    }
+    Ok(changed)
+}
+
+async fn compile_outcome(state: &Shared, job: i64) -> Result<Option<CompileOutcome>, AppError> {
+    let Some(result) = state.queue.result(job).await? else {
+        return Ok(None);
+    };
+    Ok(serde_json::from_str(&result.outcome).ok())
+}
+
+async fn failed(state: &Shared, id: i64, log: &str, ms: Option<i64>) -> Result<(), AppError> {
+    sqlx::query(
+        "UPDATE submissions SET status = 'failed', compile_log = $1, compile_ms = $2 \
+         WHERE id = $3 AND status = 'pending'",
+    )
+    .bind(log)
+    .bind(ms)
+    .bind(id)
+    .execute(state.db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Marks a submission ready and schedules its games, in one transaction.
+async fn ready(state: &Shared, sub: &Submission, o: &CompileOutcome) -> Result<(), AppError> {
+    let mut tx = state.db.begin().await?;
+    let updated = sqlx::query(&format!(
+        "UPDATE submissions SET status = 'ready', artefact = $1, run = $2, compile_log = $3, \
+         compile_ms = $4, ready_at = {} WHERE id = $5 AND status = 'pending'",
+        state.db.now()
+    ))
+    .bind(&o.artefact)
+    .bind(&o.run)
+    .bind(&o.log)
+    .bind(o.millis as i64)
+    .bind(sub.id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if updated == 0 {
+        tx.rollback().await?;
+        return Ok(());
+    }
+    // The student's earlier submissions leave: their queued games are not played.
+    let older: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM submissions WHERE user_id = $1 AND id < $2 AND status = 'ready'",
+    )
+    .bind(sub.user_id)
+    .bind(sub.id)
+    .fetch_all(&mut *tx)
+    .await?;
+    for old in older {
+        jobs::cancel_involving(
+            &state.db,
+            &mut tx,
+            state.competition,
+            &Submission::side(old),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    let mut fresh = sub.clone();
+    fresh.status = "ready".into();
+    fresh.artefact = o.artefact.clone();
+    fresh.run = Some(o.run.clone());
+    schedule_missing(state, &fresh).await
+}
+
+/// Queues the games of a ready submission against every other student's current one that it
+/// has no games with yet (cancelled ones do not count). Safe to call again: after a restart,
+/// or when a disqualified student is reinstated.
+pub async fn schedule_missing(state: &Shared, sub: &Submission) -> Result<(), AppError> {
+    let users: HashMap<i64, User> = store::users(&state.db)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    let Some(me) = users.get(&sub.user_id) else {
+        return Ok(());
+    };
+    if me.disqualified {
+        return Ok(());
+    }
+    let side = Submission::side(sub.id);
+    let scheduled: std::collections::HashSet<i64> = sqlx::query(
+        "SELECT side0, side1 FROM jobs WHERE competition = $1 AND kind = 'game' \
+         AND state <> 'cancelled' AND (side0 = $2 OR side1 = $2)",
+    )
+    .bind(state.competition)
+    .bind(&side)
+    .fetch_all(state.db.pool())
+    .await?
+    .iter()
+    .filter_map(|r| {
+        let a: String = r.try_get(0).ok()?;
+        let b: String = r.try_get(1).ok()?;
+        store::side_id(if a == side { &b } else { &a })
+    })
+    .collect();
+    let opponents: Vec<Submission> = store::current_submissions(&state.db)
+        .await?
+        .into_iter()
+        .filter(|s| s.user_id != sub.user_id && !scheduled.contains(&s.id))
+        .collect();
+    let mut new_jobs = Vec::new();
+    for other in &opponents {
+        let Some(them) = users.get(&other.user_id) else {
+            continue;
+        };
+        new_jobs.extend(pairing_jobs(state, (sub, me), (other, them))?);
+    }
+    if new_jobs.is_empty() {
+        return Ok(());
+    }
+    let mut tx = state.db.begin().await?;
+    jobs::enqueue(&state.db, &mut tx, state.competition, &new_jobs).await?;
+    tx.commit().await?;
+    state.wake_workers.notify_waiters();
+    Ok(())
+}
+
+/// After a restart: every current submission gets the games it is missing (a server killed
+/// between a submission becoming ready and its games being queued).
+pub async fn schedule_all_missing(state: &Shared) -> Result<(), AppError> {
+    for sub in store::current_submissions(&state.db).await? {
+        schedule_missing(state, &sub).await?;
+    }
+    Ok(())
+}
+
+/// The games between two submissions: colours swapped in pairs, each pair from the next
+/// opening, the 2048 duel's sequence changing from pair to pair.
+fn pairing_jobs(
+    state: &Shared,
+    mine: (&Submission, &User),
+    theirs: (&Submission, &User),
+) -> Result<Vec<NewJob>, AppError> {
+    let contest = &state.contest;
+    let gpp = contest.file.submissions.games_per_pairing as usize;
+    let openings = &contest.game.openings;
+    let lane = format!("u{}", mine.0.user_id);
+    let mut out = Vec::with_capacity(gpp);
+    for k in 0..gpp {
+        let pair = k / 2;
+        let seats = if k % 2 == 0 {
+            [mine, theirs]
+        } else {
+            [theirs, mine]
+        };
+        let bots = [job_bot(state, seats[0])?, job_bot(state, seats[1])?];
+        let game = match &contest.game.game {
+            GameConfig::Duel2048(c) => {
+                let mut c = c.clone();
+                let base = match c.random {
+                    RandomSource::Seed(s) => s,
+                    _ => contest.file.seed,
+                };
+                let lo = mine.0.id.min(theirs.0.id) as u64;
+                let hi = mine.0.id.max(theirs.0.id) as u64;
+                c.random = RandomSource::Seed(
+                    base ^ lo.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                        ^ hi.rotate_left(32)
+                        ^ pair as u64,
+                );
+                Some(GameConfig::Duel2048(c))
+            }
+            _ => None,
+        };
+        let spec = GameJob {
+            bots,
+            opening: if openings.is_empty() {
+                Vec::new()
+            } else {
+                openings[pair % openings.len()].clone()
+            },
+            game,
+            event: Some(contest.file.name.clone()),
+        };
+        out.push(NewJob {
+            lane: lane.clone(),
+            kind: JobKind::Game,
+            spec: serde_json::to_string(&spec).map_err(anyhow::Error::from)?,
+            sides: [
+                Submission::side(seats[0].0.id),
+                Submission::side(seats[1].0.id),
+            ],
+            priority: 0,
+        });
+    }
+    Ok(out)
+}
+
+fn job_bot(state: &Shared, (sub, user): (&Submission, &User)) -> Result<JobBot, AppError> {
+    let protocol = state
+        .contest
+        .protocols
+        .get(&sub.language)
+        .copied()
+        .unwrap_or(state.contest.game.protocol);
+    let (Some(hash), Some(run)) = (&sub.artefact, &sub.run) else {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "submission {} is ready without a program",
+            sub.id
+        )));
+    };
+    Ok(JobBot {
+        name: format!("{} #{}", user.display(), sub.id),
+        protocol,
+        run: Run::Artefact {
+            hash: hash.clone(),
+            command: run.clone(),
+        },
+    })
+}
+
+/// Course staff: compile a submission again (a failed or stuck build), or replay all its
+/// games (a ready one). Returns how many jobs were queued.
+pub async fn rejudge(state: &Shared, id: i64) -> Result<usize, AppError> {
+    let sub = store::submission(&state.db, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("submission {id}")))?;
+    if sub.status != "ready" {
+        let spec: Option<String> = match sub.compile_job {
+            Some(job) => {
+                sqlx::query_scalar("SELECT spec FROM jobs WHERE id = $1")
+                    .bind(job)
+                    .fetch_optional(state.db.pool())
+                    .await?
+            }
+            None => None,
+        };
+        let Some(spec) = spec else {
+            return Err(AppError::BadRequest(
+                "this submission has no build to repeat".into(),
+            ));
+        };
+        let mut tx = state.db.begin().await?;
+        let ids = jobs::enqueue(
+            &state.db,
+            &mut tx,
+            state.competition,
+            &[NewJob {
+                lane: "compile".into(),
+                kind: JobKind::Compile,
+                spec,
+                sides: [Submission::side(id), String::new()],
+                priority: 1,
+            }],
+        )
+        .await?;
+        sqlx::query("UPDATE submissions SET status = 'pending', compile_job = $1, compile_log = NULL WHERE id = $2")
+            .bind(ids[0])
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        state.wake_workers.notify_waiters();
+        return Ok(1);
+    }
+    let side = Submission::side(id);
+    let done: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM jobs WHERE competition = $1 AND kind = 'game' AND state = 'done' \
+         AND (side0 = $2 OR side1 = $2)",
+    )
+    .bind(state.competition)
+    .bind(&side)
+    .fetch_all(state.db.pool())
+    .await?;
+    let mut n = 0;
+    for job in done {
+        if state
+            .queue
+            .replay(job, "re-judged by the course staff", false)
+            .await?
+        {
+            n += 1;
+        }
+    }
+    state.wake_workers.notify_waiters();
+    state.wake_board.notify_one();
+    Ok(n)
+}
