@@ -19,7 +19,15 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "engine builds for wasm32-unknown-unknown without std"
 cargo build -p arbiter-engine --target wasm32-unknown-unknown --no-default-features --features serde
 
-step "tests: engine, referee, protocols, sandbox, tournaments, Saiblo"
+step "PostgreSQL on loopback for the queue and contest tests"
+# shellcheck source=scripts/pg.sh
+source scripts/pg.sh
+log() { printf '\033[1m[pg]\033[0m %s\n' "$*" >&2; }
+trap pg_stop EXIT
+pg_start
+export ARBITER_REQUIRE_PG=1
+
+step "tests: engine, referee, protocols, sandbox, tournaments, Saiblo, queue, contest server"
 cargo test --workspace --release
 
 step "web player: browser tests in headless Chromium"

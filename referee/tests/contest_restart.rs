@@ -1,0 +1,233 @@
+//! `kill -9` of a contest server in the middle of games, then a restart: every scheduled game
+//! is played exactly once (one result each, none lost, none twice), and every replay reads back
+//! through the engine. Runs the real `arbiter contest serve` process.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arbiter_engine::replay::Replay;
+use serde_json::Value;
+use sqlx::Row;
+
+const CONFIG: &str = r#"name = "Restart test"
+[game]
+name = "reversi"
+size = 8
+[limits]
+move_ms = 2000
+[submissions]
+min_interval_s = 0
+daily_budget_s = 0
+games_per_pairing = 2
+[languages.c]
+name = "C"
+file = "main.c"
+compile = "gcc -O1 -o {out} {src}"
+run = "{file} 8 0 slow"
+"#;
+
+fn arbiter() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+}
+
+fn serve(dir: &Path, port: u16) -> Child {
+    arbiter()
+        .args(["contest", "serve"])
+        .arg(dir)
+        .args(["--workers", "1", "--listen", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arbiter contest serve")
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn wait_up(base: &str) {
+    let t0 = Instant::now();
+    while reqwest::get(format!("{base}/api/scoreboard"))
+        .await
+        .is_err()
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the server did not come up"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn db(dir: &Path) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    sqlx::AnyPool::connect(&format!(
+        "sqlite://{}?mode=rw",
+        dir.join("contest.db").display()
+    ))
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_during_games_plays_every_game_exactly_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("contest");
+    assert!(arbiter()
+        .args(["contest", "init"])
+        .arg(&dir)
+        .args(["--game", "reversi", "--size", "8"])
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(dir.join("contest.toml"), CONFIG).unwrap();
+    let roster = tmp.path().join("roster.csv");
+    std::fs::write(&roster, "login,name\ns1,A\ns2,B\ns3,C\ns4,D\n").unwrap();
+    assert!(arbiter()
+        .args(["contest", "users"])
+        .arg(&dir)
+        .arg(&roster)
+        .status()
+        .unwrap()
+        .success());
+    // The test signs its students in with the API, so skip the first-sign-in password change.
+    let pool = db(&dir).await;
+    sqlx::query("UPDATE users SET must_change = 0")
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut server = serve(&dir, port);
+    wait_up(&base).await;
+    let bot = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
+    )
+    .unwrap();
+    let http = reqwest::Client::new();
+    for login in ["s1", "s2", "s3", "s4"] {
+        let t: Value = http
+            .post(format!("{base}/api/login"))
+            .json(&serde_json::json!({"login": login, "password": login}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let token = t["token"].as_str().expect("a token").to_string();
+        let form = reqwest::multipart::Form::new().text("language", "c").part(
+            "file",
+            reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),
+        );
+        let r = http
+            .post(format!("{base}/api/submissions"))
+            .bearer_auth(&token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+    }
+
+    // Kill the server while a game is being played and others are done.
+    let t0 = Instant::now();
+    loop {
+        let row = sqlx::query("SELECT (SELECT COUNT(*) FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'), \
+            (SELECT COUNT(*) FROM jobs WHERE kind = 'game' AND state = 'running')").fetch_one(&pool).await.unwrap();
+        let (done, running): (i64, i64) = (row.get(0), row.get(1));
+        if done >= 2 && running == 1 {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "no game in progress to interrupt"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let interrupted: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE kind = 'game' AND state = 'running'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(interrupted, 1, "the kill landed during a game");
+
+    let mut server = serve(&dir, port);
+    wait_up(&base).await;
+    let t0 = Instant::now();
+    loop {
+        let left: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM jobs WHERE kind = 'game' AND state IN ('queued', 'running')",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE kind = 'game'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        if left == 0 && total == 12 {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(240),
+            "the games did not finish after the restart"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    // 4 students: 6 pairings of 2 games, each scheduled once, each with exactly one result.
+    let per_pair = sqlx::query(
+        "SELECT side0, side1, COUNT(*) FROM jobs WHERE kind = 'game' GROUP BY side0, side1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(per_pair.len(), 12, "each pairing plays each colour once");
+    for row in &per_pair {
+        assert_eq!(row.get::<i64, _>(2), 1, "a game scheduled twice");
+    }
+    let results: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(results, 12, "one result per game");
+    let requeued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE kind = 'requeued'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(requeued, 1, "the interrupted game went back to the queue");
+    let queue = arbiter_queue::Queue::open(
+        arbiter_queue::Db::connect(&dir.join("contest.db").display().to_string())
+            .await
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    let games = sqlx::query(
+        "SELECT r.job FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    for row in games {
+        let job: i64 = row.get(0);
+        let text = arbiter_queue::worker::replay_text(&queue, job)
+            .await
+            .unwrap()
+            .expect("a stored replay");
+        Replay::read(&text).unwrap_or_else(|e| panic!("game {job}: {e}"));
+    }
+}
