@@ -162,8 +162,14 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
 
 /// Recomputes the board from the database.
 pub async fn compute(state: &Shared) -> Result<Board, sqlx::Error> {
-    let current = store::current_submissions(&state.db).await?;
-    let users: HashMap<i64, User> = store::users(&state.db)
+    let gpp = state.contest.file.submissions.games_per_pairing as usize;
+    compute_from(&state.db, state.competition, gpp).await
+}
+
+/// [`compute`] from a database alone (the benchmark's entry point).
+pub async fn compute_from(db: &Db, competition: i64, gpp: usize) -> Result<Board, sqlx::Error> {
+    let current = store::current_submissions(db).await?;
+    let users: HashMap<i64, User> = store::users(db)
         .await?
         .into_iter()
         .map(|u| (u.id, u))
@@ -177,9 +183,8 @@ pub async fn compute(state: &Shared) -> Result<Board, sqlx::Error> {
             (s, name)
         })
         .collect();
-    let (games, seq) = played(&state.db, state.competition).await?;
-    let gpp = state.contest.file.submissions.games_per_pairing as usize;
-    let now = state.db.now_ms().await?;
+    let (games, seq) = played(db, competition).await?;
+    let now = db.now_ms().await?;
     let mut board = tokio::task::spawn_blocking(move || rank(&named, &games, gpp))
         .await
         .map_err(|e| sqlx::Error::Protocol(format!("scoreboard task: {e}")))?;
