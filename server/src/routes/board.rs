@@ -20,6 +20,16 @@ struct BoardPage {
     frozen: bool,
     updated: String,
     games_per_pairing: u32,
+    languages: std::collections::BTreeMap<String, String>,
+}
+
+impl BoardPage {
+    fn language(&self, key: &str) -> String {
+        self.languages
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| key.to_string())
+    }
 }
 
 pub async fn page(
@@ -31,7 +41,15 @@ pub async fn page(
     }
     let admin = viewer.as_ref().is_some_and(|s| s.user.admin);
     let (board, frozen) = scoreboard::visible(&state, admin).await?;
+    let languages = state
+        .contest
+        .file
+        .languages
+        .iter()
+        .map(|(k, v)| (k.clone(), v.name.clone()))
+        .collect();
     render(&BoardPage {
+        languages,
         l: Layout::new(&state, viewer.as_ref(), "Scoreboard", "scoreboard"),
         updated: when(board.computed_at),
         board,

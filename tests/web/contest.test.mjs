@@ -1,0 +1,188 @@
+// The contest website in a real browser, as a class uses it: the TA initialises a contest and
+// imports a roster; a student signs in and must change the password, submits a C bot that does
+// not compile and reads the compiler's message, submits a good one, sees its games played and
+// the scoreboard updated, and opens a game in the embedded player. A second student cannot open
+// the first one's source or logs, by page or by API. Screenshots of every page go to
+// tests/artifacts/web/contest-*.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createServer } from "node:net";
+import { ARBITER, ARTIFACTS, WWW_DIR, launch, scratchDir, until } from "./lib.mjs";
+
+const ROOT = path.resolve("../..");
+const CONFIG = `name = "Reversi 2026"
+[game]
+name = "reversi"
+size = 8
+protocol = "reversi-board"
+[limits]
+move_ms = 2000
+[submissions]
+min_interval_s = 0
+games_per_pairing = 2
+[languages.c]
+name = "C (gcc)"
+file = "main.c"
+compile = "gcc -O1 -o {out} {src}"
+run = "{file}"
+[languages.python]
+name = "Python 3"
+file = "main.py"
+compile = "python3 -m py_compile {src}"
+run_source = true
+run = "python3 -u {file}"
+`;
+
+let browser, server, base, dir, adminPassword;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+before(async () => {
+  dir = path.join(scratchDir(), "contest");
+  const init = execFileSync(ARBITER, ["contest", "init", dir, "--game", "reversi", "--size", "8"]).toString();
+  adminPassword = init.match(/password (\S+)/)[1];
+  writeFileSync(path.join(dir, "contest.toml"), CONFIG);
+  writeFileSync(path.join(dir, "roster.csv"), "student_id,name\n2301,Ada Lovelace\n2302,Alan Turing\n");
+  execFileSync(ARBITER, ["contest", "users", dir, path.join(dir, "roster.csv")]);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(ARBITER, ["contest", "serve", dir, "--listen", `127.0.0.1:${port}`, "--workers", "1",
+    "--player", path.join(WWW_DIR, "player.html")], { stdio: ["ignore", "ignore", "inherit"] });
+  await until(async () => { try { return (await fetch(`${base}/api/scoreboard`)).ok; } catch { return false; } }, "the contest server", 30000);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+});
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `contest-${name}.png`), fullPage: true });
+}
+
+async function firstSignIn(page, login, nickname, password) {
+  await page.goto(`${base}/`);
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await page.getByLabel("Student number or login").fill(login);
+  await page.getByLabel("Password").fill(login);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${base}/account`);
+  assert.match(await page.textContent("main"), /Choose a new password/);
+  await page.getByLabel("Nickname").fill(nickname);
+  await page.getByLabel("Current password").fill(login);
+  await page.getByLabel("New password (at least 8 characters)").fill(password);
+  await page.getByLabel("New password again").fill(password);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL(`${base}/`);
+}
+
+async function submitCode(page, language, code) {
+  await page.getByRole("link", { name: "Submit" }).click();
+  await page.getByLabel("Language").selectOption(language);
+  await page.getByLabel("… or paste the code").fill(code);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await page.waitForURL(/\/submissions\/\d+$/);
+  return Number(page.url().split("/").pop());
+}
+
+test("a student signs in, submits, reads a compile error, plays, and watches a game", async () => {
+  const ada = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ada.newPage();
+  await page.goto(`${base}/login`);
+  await shot(page, "login");
+  await firstSignIn(page, "2301", "ada", "correct horse 1");
+  await shot(page, "scoreboard-empty");
+
+  // A bot that does not compile: the compiler's message, and no games.
+  await page.getByRole("link", { name: "Submit" }).click();
+  await shot(page, "submit");
+  const broken = await submitCode(page, "c", "int main( {\n  return 0;\n}\n");
+  await page.waitForSelector("text=Why it did not compile", { timeout: 60000 });
+  const log = await page.textContent("pre.log");
+  assert.match(log, /error/, log);
+  assert.doesNotMatch(log, /\/tmp\//, "the build directory leaks into the message");
+  await shot(page, "compile-error");
+
+  // A good bot.
+  const good = await submitCode(page, "c", readFileSync(path.join(ROOT, "bots/c/reversi_greedy.c"), "utf8"));
+  await page.waitForSelector(".badge.ready", { timeout: 60000 });
+  assert.notEqual(good, broken);
+
+  // The second student.
+  const alan = await browser.newContext({ viewport: { width: 375, height: 700 } });
+  const page2 = await alan.newPage();
+  await firstSignIn(page2, "2302", "alan", "correct horse 2");
+  await submitCode(page2, "python", readFileSync(path.join(ROOT, "bots/python/reversi_random.py"), "utf8"));
+  await page2.waitForSelector(".badge.ready", { timeout: 60000 });
+
+  // Games are played and the scoreboard shows them.
+  await until(async () => {
+    const b = await (await fetch(`${base}/api/scoreboard`)).json();
+    return b.board.games_done === 2;
+  }, "two games played", 120000);
+  await page.goto(`${base}/`);
+  const rows = await page.locator("tbody tr").count();
+  assert.equal(rows, 2);
+  assert.match(await page.textContent("tbody"), /ada/);
+  assert.match(await page.textContent("tbody"), /alan/);
+  await shot(page, "scoreboard");
+  await page2.goto(`${base}/`);
+  await shot(page2, "scoreboard-phone");
+
+  // The submission page lists the games; one opens in the embedded player.
+  await page.goto(`${base}/submissions/${good}`);
+  await shot(page, "submission");
+  await page.locator("td a[href^='/games/']").first().click();
+  await page.waitForURL(/\/games\/\d+$/);
+  await until(async () => /frame \d+ of \d+/.test(await page.textContent("#pos")), "the player loaded the replay", 20000);
+  const frames = Number((await page.textContent("#pos")).match(/of (\d+)/)[1]);
+  assert.ok(frames > 4, `a real game: ${frames}`);
+  const player = page.frameLocator("#player");
+  await player.locator("canvas").first().waitFor();
+  await shot(page, "game");
+  await page.getByRole("button", { name: "first frame" }).click();
+  assert.match(await page.textContent("#pos"), /frame 0 of/);
+
+  // The other student sees neither the source nor the logs, by page or by API.
+  for (const p of [`/submissions/${good}/source`, `/submissions/${good}/logs`]) {
+    const r = await page2.goto(`${base}${p}`);
+    assert.equal(r.status(), 403, p);
+  }
+  await shot(page2, "forbidden");
+  const token = (await (await fetch(`${base}/api/login`, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "2302", password: "correct horse 2" }) })).json()).token;
+  const view = await (await fetch(`${base}/api/submissions/${good}`, { headers: { authorization: `Bearer ${token}` } })).json();
+  assert.equal(view.compile_log, undefined, "the API shows another student's compile log");
+  const own = await page.request.get(`${base}/submissions/${good}/source`);
+  assert.equal(own.status(), 200, "its author downloads it");
+  assert.match(await own.text(), /#include/);
+
+  // The course staff page.
+  const staff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page3 = await staff.newPage();
+  await page3.goto(`${base}/login`);
+  await page3.getByLabel("Student number or login").fill("admin");
+  await page3.getByLabel("Password").fill(adminPassword);
+  await page3.getByRole("button", { name: "Sign in" }).click();
+  await page3.waitForURL(`${base}/account`);
+  await page3.getByLabel("Nickname").fill("staff");
+  await page3.getByLabel("Current password").fill(adminPassword);
+  await page3.getByLabel("New password (at least 8 characters)").fill("staff password 1");
+  await page3.getByLabel("New password again").fill("staff password 1");
+  await page3.getByRole("button", { name: "Save" }).click();
+  await page3.goto(`${base}/admin`);
+  assert.match(await page3.textContent("main"), /Ada Lovelace/);
+  await shot(page3, "admin");
+  await ada.close();
+  await alan.close();
+  await staff.close();
+});
