@@ -341,7 +341,17 @@ impl fmt::Display for Reason {
                 why,
                 line: Some(line),
                 ..
-            } => write!(f, "illegal move: you sent {line:?} ({mv}): {why}"),
+            } => {
+                write!(f, "illegal move: you sent {line:?}")?;
+                // A move the engine cannot name (off the board) is the bot's own text.
+                if mv.as_str() != line.trim() {
+                    write!(f, " ({mv})")?;
+                }
+                match which(why) {
+                    Some(clause) => write!(f, ", which {clause}"),
+                    None => write!(f, ": {why}"),
+                }
+            }
             Reason::IllegalMove { mv, why, .. } => write!(f, "illegal move {mv} ({why})"),
             Reason::MalformedOutput { line, .. } => write!(f, "malformed output {line:?}"),
             Reason::OutOfTurn { line, .. } => write!(f, "output out of turn {line:?}"),
@@ -352,7 +362,10 @@ impl fmt::Display for Reason {
             } => write!(f, "crashed (exit code {c})"),
             Reason::Crash {
                 signal: Some(s), ..
-            } => write!(f, "crashed (signal {s})"),
+            } => match signal_name(*s) {
+                Some(name) => write!(f, "crashed (signal {s}, {name})"),
+                None => write!(f, "crashed (signal {s})"),
+            },
             Reason::Crash { .. } => f.write_str("crashed"),
             Reason::Memory { limit_bytes, .. } => {
                 write!(
@@ -373,6 +386,19 @@ impl fmt::Display for Reason {
             Reason::Aborted { message } => write!(f, "aborted: {message}"),
         }
     }
+}
+
+/// The engine's reason as a clause about the move ("the point is already occupied" -> "is
+/// already occupied"), for the reasons that read well that way.
+fn which(why: &str) -> Option<String> {
+    if let Some(rest) = why.strip_prefix("the point ") {
+        return Some(rest.to_string());
+    }
+    if let Some(rest) = why.strip_prefix("the move ") {
+        return Some(rest.to_string());
+    }
+    why.starts_with("forbidden point")
+        .then(|| format!("is a {why}"))
 }
 
 /// Why a replay cannot be read or does not hold together.

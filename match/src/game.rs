@@ -8,14 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
+use arbiter_engine::any::{AnyGame, AnyMove, GameConfig, MoveError};
 use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::Seat;
 
-use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
 use crate::protocol::{
     Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
 };
+use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
 
 /// Clocks of one game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -385,6 +385,7 @@ fn run(
         };
         let reply = side.protocol.ask(wire, &ask);
         let elapsed = t0.elapsed();
+        let sent = wire.take_last_line();
         side.used += elapsed;
         let cpu_now = wire.process.cpu_time();
         let cpu = cpu_now.saturating_sub(side.cpu_seen);
@@ -439,16 +440,7 @@ fn run(
             Reply::Move(mv) => mv,
         };
         if let Err(e) = game.play(mv) {
-            let why = match e {
-                arbiter_engine::any::MoveError::Illegal(i) => i.to_string(),
-                other => other.to_string(),
-            };
-            return GameResult::lost_by(Reason::IllegalMove {
-                seat,
-                mv: move_text(&before, mv),
-                why,
-                line: None,
-            });
+            return GameResult::lost_by(illegal_move(seat, &before, mv, sent, e));
         }
         let mut record = MoveRecord::new(seat, before.format_move(mv));
         record.time_ms = Some(elapsed.as_secs_f64() * 1000.0);
@@ -506,7 +498,10 @@ fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase
     // a closed pipe).
     // When its output closed, the process is usually exiting: give it a moment so that a
     // memory kill or crash is reported as such rather than as a closed pipe.
-    if matches!(fault, Fault::Closed { running: true }) {
+    if matches!(
+        fault,
+        Fault::Closed { running: true } | Fault::InputClosed { running: true }
+    ) {
         if let Some(wire) = side.wire.as_mut() {
             let until = Instant::now() + Duration::from_millis(300);
             while wire.process.try_wait().is_none() && Instant::now() < until {
@@ -518,7 +513,12 @@ fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase
         .wire
         .as_mut()
         .is_some_and(|w| w.process.try_wait().is_some());
-    if dead || matches!(fault, Fault::Closed { running: false }) {
+    if dead
+        || matches!(
+            fault,
+            Fault::Closed { running: false } | Fault::InputClosed { running: false }
+        )
+    {
         if let Some(wire) = side.wire.as_mut() {
             let exit = wire.process.finish(Duration::from_millis(200));
             let reason = exit_reason(seat, &exit, limits);
@@ -543,6 +543,10 @@ fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase
         Fault::Closed { .. } => Reason::ProtocolError {
             seat,
             message: "closed its standard output while still running".into(),
+        },
+        Fault::InputClosed { .. } => Reason::ProtocolError {
+            seat,
+            message: "stopped reading: closed its standard input while still running".into(),
         },
         Fault::Malformed(line) if phase == Phase::Handshake => Reason::ProtocolError {
             seat,
@@ -649,12 +653,41 @@ fn player(bot: &BotSpec, seat: Seat) -> Player {
     }
 }
 
-/// The move as written in the verdict: canonical when the engine can write it, else as sent.
-fn move_text(game: &AnyGame, mv: AnyMove) -> String {
-    let text = game.format_move(mv);
-    match game.parse_move(&text) {
+/// The verdict for a move the rules refuse, quoting `line`, the bot's own line. The move is
+/// named in the game's notation when the engine can write it (not off the board), else by the
+/// bot's line.
+pub fn illegal_move(
+    seat: Seat,
+    before: &AnyGame,
+    mv: AnyMove,
+    line: Option<String>,
+    error: MoveError,
+) -> Reason {
+    let why = match error {
+        MoveError::Illegal(i) => i.to_string(),
+        other => other.to_string(),
+    };
+    let line = line.map(|l| quote_cut(&l));
+    let text = before.format_move(mv);
+    let mv = match before.parse_move(&text) {
         Ok(back) if back == mv => text,
-        _ => format!("{mv:?}"),
+        _ => line
+            .clone()
+            .unwrap_or_else(|| "a point off the board".into()),
+    };
+    Reason::IllegalMove {
+        seat,
+        mv,
+        why,
+        line,
+    }
+}
+
+/// A bot's line as a verdict quotes it: at most 200 characters.
+fn quote_cut(line: &str) -> String {
+    match line.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
     }
 }
 

@@ -8,12 +8,12 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Played, Seats};
-use arbiter_sandbox::Containment;
-use arbiter_match::protocol::ProtocolKind;
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::{Reason, Replay};
 use arbiter_engine::{reversi, Seat};
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Played, Seats};
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_sandbox::Containment;
 
 fn workdir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -302,4 +302,49 @@ fn no_ponder_freezes_bots_between_turns() {
         "a pondering bot burns CPU on the opponent's time: {pondering:.1} ms"
     );
     assert!(frozen < 20.0, "a frozen bot cannot: {frozen:.1} ms");
+}
+
+/// Seed 001: a DEBUG message over 16 KB is cut, never judged; even one longer than the line cap.
+#[test]
+fn long_debug_line_is_cut_and_kept() {
+    let p = play_with(&bot("longdebug 2"), Seat::First, limits());
+    assert_eq!(
+        p.replay.result.reason.code(),
+        "normal",
+        "{:?}",
+        p.replay.result
+    );
+    let log = p
+        .replay
+        .moves
+        .iter()
+        .filter(|m| m.seat == Seat::First)
+        .nth(1)
+        .and_then(|m| m.log.as_deref())
+        .expect("the DEBUG text of the bot's second move");
+    assert!(log.starts_with("ddd"), "{:?}", &log[..log.len().min(40)]);
+    assert_eq!(log.trim_end().len(), 16 * 1024, "cut to the 16 KB cap");
+}
+
+/// Verdicts quote the bot's own line and say what was wrong in words, never Rust debug text.
+#[test]
+fn verdicts_quote_the_bots_line() {
+    let p = check("offboard", Seat::First, "illegal_move");
+    let text = p.replay.result.reason.to_string();
+    assert_eq!(
+        text, "illegal move: you sent \"107 6\", which is off the board",
+        "{:?}",
+        p.replay.result.reason
+    );
+    let p = check("occupied", Seat::Second, "illegal_move");
+    assert_eq!(
+        p.replay.result.reason.to_string(),
+        "illegal move: you sent \"3 3\" (d4), which is already occupied"
+    );
+    let p = check("closein", Seat::Second, "protocol_error");
+    let text = p.replay.result.reason.to_string();
+    assert!(
+        text.contains("standard input") && !text.contains("standard output"),
+        "{text}"
+    );
 }
