@@ -108,7 +108,8 @@ pub enum Killer {
 }
 
 impl fmt::Display for Exit {
-    /// "exit code 1", "signal 9 (killed by arbiter: memory limit)", "signal 9 (from outside)".
+    /// "exit code 1", "signal 9 (SIGKILL), killed by arbiter: memory limit", "signal 11
+    /// (SIGSEGV), from the program itself", "signal 9 (SIGKILL), sent from outside".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.code, self.signal) {
             (_, Some(s)) => {
@@ -120,7 +121,8 @@ impl fmt::Display for Exit {
                     (Some(Killer::Arbiter), Some(why)) => write!(f, ", killed by arbiter: {why}"),
                     (Some(Killer::Arbiter), None) => f.write_str(", killed by arbiter"),
                     (Some(Killer::Outside), _) => f.write_str(", sent from outside"),
-                    (Some(Killer::Itself), _) | (None, _) => Ok(()),
+                    (Some(Killer::Itself), _) => f.write_str(", from the program itself"),
+                    (None, _) => Ok(()),
                 }
             }
             (Some(c), None) => write!(f, "exit code {c}"),
@@ -569,6 +571,12 @@ impl Replay {
 
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The frame a viewer should open first: the position in which the failure happened, or
+    /// the final position. (A failure adds no frame, so both are the last frame.)
+    pub fn decisive_frame(&self) -> usize {
+        self.moves.len()
     }
 
     /// The position after the opening.

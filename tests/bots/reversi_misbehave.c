@@ -10,7 +10,8 @@
  * ponder (every turn: answer, then spin until input arrives), slow (every turn: sleep ARG ms),
  * longdebug (a 100 KB DEBUG line, then a legal answer), offboard (answers "107 6"),
  * occupied (DEBUG "move N: oops", then the centre square, which is taken), closein (answers,
- * then closes its stdin and keeps running)
+ * then closes its stdin and keeps running), sigkill (SIGKILL to itself: arbiter cannot tell it
+ * from a kill by another process)
  *
  * write and connect exit with code 3 when the sandbox refuses them, as a bot that cannot do
  * without its file or connection would.
@@ -125,6 +126,7 @@ int main(int argc, char **argv) {
                     if (!ok) exit(3);
                 }
                 if (!strcmp(mode, "segv")) { volatile int *p = NULL; *p = 1; }
+                if (!strcmp(mode, "sigkill")) kill(getpid(), SIGKILL);
                 if (!strcmp(mode, "illegal")) { br = 0; bc = 0; }
                 if (!strcmp(mode, "malformed")) { puts("move e5 please"); fflush(stdout); continue; }
                 if (!strcmp(mode, "exit")) exit(0);
