@@ -114,8 +114,7 @@ mod stderr;
 
 pub use bot::{
     precise_timers_for_this_thread, signal_cause, BotProcess, ExitInfo, FreezeMethod, LimitHit,
-    MemoryEnforcement, MemoryEvidence, SendError, SignalCause, SpawnError, Termination,
-    TOKEN_VAR,
+    MemoryEnforcement, MemoryEvidence, SendError, SignalCause, SpawnError, Termination, TOKEN_VAR,
 };
 pub use command::{BotCommand, CommandParseError};
 pub use containment::{Containment, Layer, LayerStatus};
