@@ -108,7 +108,8 @@ pub enum Killer {
 }
 
 impl fmt::Display for Exit {
-    /// "exit code 1", "signal 9 (killed by arbiter: memory limit)", "signal 9 (from outside)".
+    /// "exit code 1", "signal 9 (SIGKILL), killed by arbiter: memory limit", "signal 11
+    /// (SIGSEGV), from the program itself", "signal 9 (SIGKILL), sent from outside".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.code, self.signal) {
             (_, Some(s)) => {
@@ -120,7 +121,8 @@ impl fmt::Display for Exit {
                     (Some(Killer::Arbiter), Some(why)) => write!(f, ", killed by arbiter: {why}"),
                     (Some(Killer::Arbiter), None) => f.write_str(", killed by arbiter"),
                     (Some(Killer::Outside), _) => f.write_str(", sent from outside"),
-                    (Some(Killer::Itself), _) | (None, _) => Ok(()),
+                    (Some(Killer::Itself), _) => f.write_str(", from the program itself"),
+                    (None, _) => Ok(()),
                 }
             }
             (Some(c), None) => write!(f, "exit code {c}"),
@@ -341,7 +343,17 @@ impl fmt::Display for Reason {
                 why,
                 line: Some(line),
                 ..
-            } => write!(f, "illegal move: you sent {line:?} ({mv}): {why}"),
+            } => {
+                write!(f, "illegal move: you sent {line:?}")?;
+                // A move the engine cannot name (off the board) is the bot's own text.
+                if mv.as_str() != line.trim() {
+                    write!(f, " ({mv})")?;
+                }
+                match which(why) {
+                    Some(clause) => write!(f, ", which {clause}"),
+                    None => write!(f, ": {why}"),
+                }
+            }
             Reason::IllegalMove { mv, why, .. } => write!(f, "illegal move {mv} ({why})"),
             Reason::MalformedOutput { line, .. } => write!(f, "malformed output {line:?}"),
             Reason::OutOfTurn { line, .. } => write!(f, "output out of turn {line:?}"),
@@ -352,7 +364,10 @@ impl fmt::Display for Reason {
             } => write!(f, "crashed (exit code {c})"),
             Reason::Crash {
                 signal: Some(s), ..
-            } => write!(f, "crashed (signal {s})"),
+            } => match signal_name(*s) {
+                Some(name) => write!(f, "crashed (signal {s}, {name})"),
+                None => write!(f, "crashed (signal {s})"),
+            },
             Reason::Crash { .. } => f.write_str("crashed"),
             Reason::Memory { limit_bytes, .. } => {
                 write!(
@@ -373,6 +388,19 @@ impl fmt::Display for Reason {
             Reason::Aborted { message } => write!(f, "aborted: {message}"),
         }
     }
+}
+
+/// The engine's reason as a clause about the move ("the point is already occupied" -> "is
+/// already occupied"), for the reasons that read well that way.
+fn which(why: &str) -> Option<String> {
+    if let Some(rest) = why.strip_prefix("the point ") {
+        return Some(rest.to_string());
+    }
+    if let Some(rest) = why.strip_prefix("the move ") {
+        return Some(rest.to_string());
+    }
+    why.starts_with("forbidden point")
+        .then(|| format!("is a {why}"))
 }
 
 /// Why a replay cannot be read or does not hold together.
@@ -543,6 +571,12 @@ impl Replay {
 
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The frame a viewer should open first: the position in which the failure happened, or
+    /// the final position. (A failure adds no frame, so both are the last frame.)
+    pub fn decisive_frame(&self) -> usize {
+        self.moves.len()
     }
 
     /// The position after the opening.

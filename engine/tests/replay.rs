@@ -282,3 +282,85 @@ proptest! {
         }
     }
 }
+
+/// Verdicts and exits read as sentences a student understands.
+#[test]
+fn verdict_and_exit_sentences() {
+    use arbiter_engine::replay::{Exit, Killer};
+    let illegal = |mv: &str, why: &str, line: Option<&str>| Reason::IllegalMove {
+        seat: Seat::First,
+        mv: mv.into(),
+        why: why.into(),
+        line: line.map(String::from),
+    };
+    let cases = [
+        (
+            illegal("h8", "the point is already occupied", Some("7 7")),
+            "illegal move: you sent \"7 7\" (h8), which is already occupied",
+        ),
+        (
+            illegal("107 6", "the point is off the board", Some("107 6")),
+            "illegal move: you sent \"107 6\", which is off the board",
+        ),
+        (
+            illegal("a1", "the move flips no disc", Some("0 0")),
+            "illegal move: you sent \"0 0\" (a1), which flips no disc",
+        ),
+        (
+            illegal(
+                "H8",
+                "forbidden point for black (double-three)",
+                Some("MOVE H8"),
+            ),
+            "illegal move: you sent \"MOVE H8\" (H8), which is a forbidden point for black \
+             (double-three)",
+        ),
+        (
+            illegal(
+                "up",
+                "not achievable direction: it leaves the board unchanged",
+                Some("0"),
+            ),
+            "illegal move: you sent \"0\" (up): not achievable direction: it leaves the board \
+             unchanged",
+        ),
+        (
+            illegal("a1", "the move flips no disc", None),
+            "illegal move a1 (the move flips no disc)",
+        ),
+        (
+            Reason::Crash {
+                seat: Seat::First,
+                exit_code: None,
+                signal: Some(11),
+            },
+            "crashed (signal 11, SIGSEGV)",
+        ),
+    ];
+    for (reason, text) in cases {
+        assert_eq!(reason.to_string(), text);
+    }
+    let exit = |signal: i32, killed_by: Killer, why: Option<&str>| Exit {
+        code: None,
+        signal: Some(signal),
+        killed_by: Some(killed_by),
+        why: why.map(String::from),
+    };
+    assert_eq!(
+        exit(9, Killer::Arbiter, Some("memory limit")).to_string(),
+        "signal 9 (SIGKILL), killed by arbiter: memory limit"
+    );
+    assert_eq!(
+        exit(9, Killer::Outside, None).to_string(),
+        "signal 9 (SIGKILL), sent from outside"
+    );
+    assert_eq!(
+        exit(6, Killer::Itself, None).to_string(),
+        "signal 6 (SIGABRT), from the program itself"
+    );
+    let code = Exit {
+        code: Some(1),
+        ..Exit::default()
+    };
+    assert_eq!(code.to_string(), "exit code 1");
+}

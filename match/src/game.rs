@@ -8,14 +8,18 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
-use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
+use arbiter_engine::any::{AnyGame, AnyMove, GameConfig, MoveError};
+use arbiter_engine::replay::{
+    Exit, Failure, GameResult, Killer, Meta, MoveRecord, Player, Reason, Replay,
+};
 use arbiter_engine::Seat;
 
 use crate::protocol::{
     Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
 };
-use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
+use arbiter_sandbox::{
+    BotCommand, BotProcess, Containment, ExitInfo, Limits, SignalCause, SpawnError,
+};
 
 /// Clocks of one game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -184,8 +188,9 @@ pub struct Timing {
     pub teardown: Duration,
 }
 
-/// How many stderr lines a failure verdict keeps.
-const STDERR_LINES: usize = 20;
+/// How much of a failing bot's stderr the replay keeps: its end, enough for a whole Python
+/// traceback of a deep recursion (which Python folds to a few dozen lines).
+pub const STDERR_KEPT_BYTES: usize = 16 * 1024;
 
 struct Side {
     wire: Option<Wire>,
@@ -194,6 +199,19 @@ struct Side {
     cpu_seen: Duration,
     scratch: PathBuf,
     exit: Option<ExitInfo>,
+    /// The request in progress, for the failure record if it fails.
+    request: Request,
+}
+
+/// What is known of a bot's current request until its answer is recorded as a move.
+#[derive(Default)]
+struct Request {
+    /// DEBUG text taken from the wire but not yet attached to a move.
+    log: Option<String>,
+    /// Wall-clock time the request took.
+    time: Option<Duration>,
+    /// What was left of the game clock when it was made.
+    clock: Option<Duration>,
 }
 
 /// Plays one game. `bots[0]` takes seat 0 (moves first). Never panics on anything a bot does;
@@ -240,6 +258,7 @@ pub fn play(
             cpu_seen: Duration::ZERO,
             scratch,
             exit: None,
+            request: Request::default(),
         });
     }
 
@@ -261,11 +280,8 @@ pub fn play(
     timing.moves = (t1 - t0).saturating_sub(timing.setup);
     finish(&mut sides, &replay.result);
     timing.teardown = t1.elapsed();
-    if replay.result.reason.culprit().is_some() {
-        let tails = [stderr_tail(&sides[0]), stderr_tail(&sides[1])];
-        if tails.iter().any(|t| !t.is_empty()) {
-            replay.meta.stderr = Some(tails);
-        }
+    if let Some(seat) = replay.result.reason.culprit() {
+        replay.failure = failure_record(seat, &mut sides[seat.index()], &replay.result.reason);
     }
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
@@ -344,6 +360,11 @@ fn run(
         // Start-up CPU (an interpreter loading) is not the first move's thinking.
         side.cpu_seen = wire.process.cpu_time();
         if let Err(fault) = result {
+            side.request = Request {
+                log: None,
+                time: Some(side.used),
+                clock: limits.time.per_game,
+            };
             failed[i] = Some(verdict(seat, fault, side, limits, Phase::Handshake));
         } else if !limits.ponder {
             side.wire.as_mut().map(|w| w.process.freeze());
@@ -407,6 +428,7 @@ fn run(
         };
         let reply = side.protocol.ask(wire, &ask);
         let elapsed = t0.elapsed();
+        let sent = wire.take_last_line();
         side.used += elapsed;
         let cpu_now = wire.process.cpu_time();
         let cpu = cpu_now.saturating_sub(side.cpu_seen);
@@ -414,7 +436,11 @@ fn run(
         if !limits.ponder {
             wire.process.freeze();
         }
-        let log = wire.take_log();
+        side.request = Request {
+            log: wire.take_log(),
+            time: Some(elapsed),
+            clock: game_left,
+        };
         if wire.process.stderr_total_bytes() > limits.max_output_bytes {
             return GameResult::lost_by(Reason::ProtocolError {
                 seat,
@@ -461,21 +487,13 @@ fn run(
             Reply::Move(mv) => mv,
         };
         if let Err(e) = game.play(mv) {
-            let why = match e {
-                arbiter_engine::any::MoveError::Illegal(i) => i.to_string(),
-                other => other.to_string(),
-            };
-            return GameResult::lost_by(Reason::IllegalMove {
-                seat,
-                mv: move_text(&before, mv),
-                why,
-                line: None,
-            });
+            return GameResult::lost_by(illegal_move(seat, &before, mv, sent, e));
         }
         let mut record = MoveRecord::new(seat, before.format_move(mv));
         record.time_ms = Some(elapsed.as_secs_f64() * 1000.0);
         record.cpu_ms = Some(cpu.as_secs_f64() * 1000.0);
-        record.log = log;
+        record.log = side.request.log.take();
+        side.request = Request::default();
         replay.moves.push(record);
         if let Err(r) = tell(sides, me, &before, mv, limits) {
             return GameResult::lost_by(r);
@@ -528,7 +546,10 @@ fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase
     // a closed pipe).
     // When its output closed, the process is usually exiting: give it a moment so that a
     // memory kill or crash is reported as such rather than as a closed pipe.
-    if matches!(fault, Fault::Closed { running: true }) {
+    if matches!(
+        fault,
+        Fault::Closed { running: true } | Fault::InputClosed { running: true }
+    ) {
         if let Some(wire) = side.wire.as_mut() {
             let until = Instant::now() + Duration::from_millis(300);
             while wire.process.try_wait().is_none() && Instant::now() < until {
@@ -540,7 +561,12 @@ fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase
         .wire
         .as_mut()
         .is_some_and(|w| w.process.try_wait().is_some());
-    if dead || matches!(fault, Fault::Closed { running: false }) {
+    if dead
+        || matches!(
+            fault,
+            Fault::Closed { running: false } | Fault::InputClosed { running: false }
+        )
+    {
         if let Some(wire) = side.wire.as_mut() {
             let exit = wire.process.finish(Duration::from_millis(200));
             let reason = exit_reason(seat, &exit, limits);
@@ -565,6 +591,10 @@ fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase
         Fault::Closed { .. } => Reason::ProtocolError {
             seat,
             message: "closed its standard output while still running".into(),
+        },
+        Fault::InputClosed { .. } => Reason::ProtocolError {
+            seat,
+            message: "stopped reading: closed its standard input while still running".into(),
         },
         Fault::Malformed(line) if phase == Phase::Handshake => Reason::ProtocolError {
             seat,
@@ -628,14 +658,74 @@ fn finish(sides: &mut [Side], result: &GameResult) {
     }
 }
 
-fn stderr_tail(side: &Side) -> String {
-    let Some(wire) = side.wire.as_ref() else {
-        return String::new();
+/// Everything seen of the seat at fault: its DEBUG text since its last move, its stderr tail,
+/// how it ended and who ended it, and the time of the failing request. `None` for a bot that
+/// never started.
+fn failure_record(seat: Seat, side: &mut Side, reason: &Reason) -> Option<Failure> {
+    let wire = side.wire.as_mut()?;
+    let mut log = side.request.log.take().unwrap_or_default();
+    log.push_str(&wire.take_log().unwrap_or_default());
+    let total = wire.process.stderr_total_bytes();
+    let stderr = stderr_tail(&wire.process.stderr_tail(), total, STDERR_KEPT_BYTES);
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    Some(Failure {
+        seat,
+        log: (!log.is_empty()).then_some(log),
+        stderr: (!stderr.is_empty()).then_some(stderr),
+        exit: side.exit.as_ref().map(|e| exit_record(e, reason)),
+        time_ms: side.request.time.map(ms),
+        clock_ms: side.request.clock.map(ms),
+    })
+}
+
+/// The end of a bot's stderr, at most `cap` bytes starting at a line, of `total` bytes written;
+/// a first line says how much came before.
+pub fn stderr_tail(tail: &[u8], total: u64, cap: usize) -> String {
+    let mut start = tail.len().saturating_sub(cap);
+    let at_line_start =
+        start == 0 && tail.len() as u64 >= total || start > 0 && tail[start - 1] == b'\n';
+    if !at_line_start {
+        // Start at a whole line when one begins within the window.
+        if let Some(nl) = tail[start..].iter().position(|&b| b == b'\n') {
+            if nl + 1 < tail.len() - start {
+                start += nl + 1;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&tail[start..]);
+    let text = text.trim_end();
+    let dropped = total.saturating_sub((tail.len() - start) as u64);
+    if dropped == 0 || text.is_empty() {
+        return text.to_string();
+    }
+    format!("[... {dropped} earlier bytes not kept]\n{text}")
+}
+
+/// How a bot's process ended, for the replay: who sent a signal and, when arbiter did, why.
+fn exit_record(exit: &ExitInfo, reason: &Reason) -> Exit {
+    let (killed_by, why) = match exit.signal_cause {
+        None => (None, None),
+        Some(SignalCause::Referee) => (Some(Killer::Arbiter), Some(kill_why(reason).to_string())),
+        Some(SignalCause::Limit(limit)) => (Some(Killer::Arbiter), Some(limit.to_string())),
+        Some(SignalCause::Itself) => (Some(Killer::Itself), None),
+        Some(SignalCause::Outside) => (Some(Killer::Outside), None),
     };
-    let bytes = wire.process.stderr_tail();
-    let text = String::from_utf8_lossy(&bytes);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n")
+    Exit {
+        code: exit.code,
+        signal: exit.signal,
+        killed_by,
+        why,
+    }
+}
+
+/// Why arbiter ended a bot that was still running at the end of its game.
+fn kill_why(reason: &Reason) -> &'static str {
+    match reason {
+        Reason::MoveTime { .. } => "move time exceeded",
+        Reason::GameTime { .. } => "game time exceeded",
+        Reason::NoHandshake { .. } => "no answer to the handshake",
+        _ => "the game was over",
+    }
 }
 
 fn spawn(
@@ -671,12 +761,41 @@ fn player(bot: &BotSpec, seat: Seat) -> Player {
     }
 }
 
-/// The move as written in the verdict: canonical when the engine can write it, else as sent.
-fn move_text(game: &AnyGame, mv: AnyMove) -> String {
-    let text = game.format_move(mv);
-    match game.parse_move(&text) {
+/// The verdict for a move the rules refuse, quoting `line`, the bot's own line. The move is
+/// named in the game's notation when the engine can write it (not off the board), else by the
+/// bot's line.
+pub fn illegal_move(
+    seat: Seat,
+    before: &AnyGame,
+    mv: AnyMove,
+    line: Option<String>,
+    error: MoveError,
+) -> Reason {
+    let why = match error {
+        MoveError::Illegal(i) => i.to_string(),
+        other => other.to_string(),
+    };
+    let line = line.map(|l| quote_cut(&l));
+    let text = before.format_move(mv);
+    let mv = match before.parse_move(&text) {
         Ok(back) if back == mv => text,
-        _ => format!("{mv:?}"),
+        _ => line
+            .clone()
+            .unwrap_or_else(|| "a point off the board".into()),
+    };
+    Reason::IllegalMove {
+        seat,
+        mv,
+        why,
+        line,
+    }
+}
+
+/// A bot's line as a verdict quotes it: at most 200 characters.
+fn quote_cut(line: &str) -> String {
+    match line.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
     }
 }
 
@@ -717,4 +836,30 @@ pub fn now_utc() -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stderr_tail;
+
+    #[test]
+    fn stderr_tail_keeps_whole_lines_within_the_cap() {
+        assert_eq!(stderr_tail(b"", 0, 10), "");
+        assert_eq!(stderr_tail(b"one\ntwo\n", 8, 100), "one\ntwo");
+        // Cut: from the first whole line inside the window, saying how much came before.
+        assert_eq!(
+            stderr_tail(b"aaaa\nbbbb\ncc\n", 13, 8),
+            "[... 5 earlier bytes not kept]\nbbbb\ncc"
+        );
+        // The sandbox kept less than was written: its first line may be a line's end.
+        assert_eq!(
+            stderr_tail(b"x\nlast\n", 1000, 100),
+            "[... 995 earlier bytes not kept]\nlast"
+        );
+        // One long line: its end is kept.
+        assert_eq!(
+            stderr_tail(b"0123456789", 10, 4),
+            "[... 6 earlier bytes not kept]\n6789"
+        );
+    }
 }

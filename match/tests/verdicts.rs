@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use arbiter_engine::any::GameConfig;
-use arbiter_engine::replay::{Reason, Replay};
+use arbiter_engine::replay::{Killer, Reason, Replay};
 use arbiter_engine::{reversi, Seat};
 use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Played, Seats};
 use arbiter_match::protocol::ProtocolKind;
@@ -158,6 +158,11 @@ fn process_failures() {
             ..
         }
     ));
+    let exit = p.replay.failure.and_then(|f| f.exit).expect("how it ended");
+    assert_eq!(
+        (exit.signal, exit.killed_by),
+        (Some(11), Some(Killer::Itself))
+    );
     let p = check("exit", Seat::Second, "exited_early");
     assert!(matches!(
         p.replay.result.reason,
@@ -183,12 +188,26 @@ fn process_failures() {
 
 #[test]
 fn resource_failures() {
-    check("loop", Seat::First, "move_time");
+    let p = check("loop", Seat::First, "move_time");
+    let failure = p.replay.failure.expect("a failure record");
+    let exit = failure.exit.clone().expect("how it ended");
+    assert_eq!(exit.killed_by, Some(Killer::Arbiter), "{exit:?}");
+    assert_eq!(exit.why.as_deref(), Some("move time exceeded"));
+    assert!(failure.time_ms.is_some_and(|t| t >= 1000.0), "{failure:?}");
     check("sleepforever", Seat::Second, "move_time");
     check("handshake-silent", Seat::First, "no_handshake");
     check("forkbomb", Seat::First, "move_time");
     let hog = check("hog", Seat::First, "memory");
     assert!(hog.exits[0].as_ref().is_some_and(|e| e.memory_exceeded));
+    let exit = hog
+        .replay
+        .failure
+        .and_then(|f| f.exit)
+        .expect("how it ended");
+    assert_eq!(
+        exit.to_string(),
+        "signal 9 (SIGKILL), killed by arbiter: memory limit"
+    );
     let p = check("longline", Seat::Second, "malformed_output");
     assert!(
         matches!(&p.replay.result.reason, Reason::MalformedOutput { line, .. } if line.len() < 1000)
@@ -302,4 +321,58 @@ fn no_ponder_freezes_bots_between_turns() {
         "a pondering bot burns CPU on the opponent's time: {pondering:.1} ms"
     );
     assert!(frozen < 20.0, "a frozen bot cannot: {frozen:.1} ms");
+}
+
+/// Seed 001: a DEBUG message over 16 KB is cut, never judged; even one longer than the line cap.
+#[test]
+fn long_debug_line_is_cut_and_kept() {
+    let p = play_with(&bot("longdebug 2"), Seat::First, limits());
+    assert_eq!(
+        p.replay.result.reason.code(),
+        "normal",
+        "{:?}",
+        p.replay.result
+    );
+    let log = p
+        .replay
+        .moves
+        .iter()
+        .filter(|m| m.seat == Seat::First)
+        .nth(1)
+        .and_then(|m| m.log.as_deref())
+        .expect("the DEBUG text of the bot's second move");
+    assert!(log.starts_with("ddd"), "{:?}", &log[..log.len().min(40)]);
+    assert_eq!(log.trim_end().len(), 16 * 1024, "cut to the 16 KB cap");
+}
+
+/// Verdicts quote the bot's own line and say what was wrong in words, never Rust debug text.
+#[test]
+fn verdicts_quote_the_bots_line() {
+    let p = check("offboard", Seat::First, "illegal_move");
+    let text = p.replay.result.reason.to_string();
+    assert_eq!(
+        text, "illegal move: you sent \"107 6\", which is off the board",
+        "{:?}",
+        p.replay.result.reason
+    );
+    let p = check("occupied", Seat::Second, "illegal_move");
+    assert_eq!(
+        p.replay.result.reason.to_string(),
+        "illegal move: you sent \"3 3\" (d4), which is already occupied"
+    );
+    // The DEBUG line printed just before the failing move is kept with the failure.
+    let failure = p.replay.failure.as_ref().expect("a failure record");
+    assert_eq!(failure.seat, Seat::Second);
+    assert_eq!(failure.log.as_deref(), Some("move 2: oops\n"));
+    assert!(failure.time_ms.is_some_and(|t| t < 1000.0), "{failure:?}");
+    assert!(
+        failure.clock_ms.is_some_and(|c| c > 100_000.0),
+        "{failure:?}"
+    );
+    let p = check("closein", Seat::Second, "protocol_error");
+    let text = p.replay.result.reason.to_string();
+    assert!(
+        text.contains("standard input") && !text.contains("standard output"),
+        "{text}"
+    );
 }

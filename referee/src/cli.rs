@@ -209,9 +209,13 @@ pub enum ReplayCommand {
     /// Print a replay's frames as text boards (checks every move through the engine)
     Show {
         file: PathBuf,
-        /// Only this frame (0 = the start position)
+        /// Only this frame: a number (0 = the start position), `last`, or `fail` (where the
+        /// losing bot failed)
+        #[arg(long, value_name = "FRAME")]
+        frame: Option<commands::replay::FrameChoice>,
+        /// Also print the bots' DEBUG output of each frame shown, and before a failure
         #[arg(long)]
-        frame: Option<usize>,
+        log: bool,
         /// Print JSON instead of pictures
         #[arg(long)]
         json: bool,
@@ -241,9 +245,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Inspect(a) => commands::inspect::run(&a),
         Command::Perft(a) => commands::perft::run(&a),
-        Command::Replay(ReplayCommand::Show { file, frame, json }) => {
-            commands::replay::show(&file, frame, json)
-        }
+        Command::Replay(ReplayCommand::Show {
+            file,
+            frame,
+            log,
+            json,
+        }) => commands::replay::show(&file, frame, log, json),
         Command::Import(cmd) => commands::import::run(cmd),
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),

@@ -42,9 +42,11 @@ pub fn board_picture(game: &AnyGame) -> String {
         AnyGame::Reversi(g) => {
             let n = g.size();
             let legal = legal_squares(g);
+            // Columns numbered 10 and up need a wider cell, or the numbers run together.
+            let w = if n > 10 { 3 } else { 2 };
             let _ = write!(out, "    ");
             for c in 0..n {
-                let _ = write!(out, " {}", (b'a' + c) as char);
+                let _ = write!(out, "{:>w$}", (b'a' + c) as char);
             }
             out.push('\n');
             for r in 0..n {
@@ -54,13 +56,13 @@ pub fn board_picture(game: &AnyGame) -> String {
                         None if legal.contains(&(r, c)) => '*',
                         d => stone(d),
                     };
-                    let _ = write!(out, " {ch}");
+                    let _ = write!(out, "{ch:>w$}");
                 }
                 let _ = writeln!(out, "  {r:>2}");
             }
             let _ = write!(out, "    ");
             for c in 0..n {
-                let _ = write!(out, "{:>2}", c % 100);
+                let _ = write!(out, "{c:>w$}");
             }
             out.push('\n');
         }
@@ -252,7 +254,35 @@ pub fn duration_words(seconds: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::duration_words;
+    use super::{board_picture, duration_words};
+    use arbiter_engine::any::{AnyGame, GameConfig};
+    use arbiter_engine::reversi::Config;
+
+    fn reversi_picture(size: u8) -> Vec<String> {
+        let game = AnyGame::new(&GameConfig::Reversi(Config { size })).unwrap();
+        board_picture(&game).lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn reversi_axis_labels_stay_apart_at_16() {
+        let lines = reversi_picture(16);
+        let bottom = lines.last().unwrap();
+        let numbers: Vec<&str> = bottom.split_whitespace().collect();
+        let expected: Vec<String> = (0..16).map(|c| c.to_string()).collect();
+        assert_eq!(numbers, expected, "{bottom:?}");
+        // Every label sits over its column: the letter, the stones and the number line up.
+        let top = &lines[0];
+        let row = &lines[8]; // row 8 from the top: "h8"-"i8" hold the centre discs
+        for (c, number) in expected.iter().enumerate() {
+            let end = 4 + 3 * (c + 1);
+            assert_eq!(&top[end - 1..end], ((b'a' + c as u8) as char).to_string());
+            assert_eq!(&bottom[end - number.len()..end], number.as_str());
+            assert_ne!(&row[end - 1..end], " ");
+        }
+        // Small boards stay compact.
+        assert_eq!(reversi_picture(8)[0], "     a b c d e f g h");
+        assert_eq!(reversi_picture(8)[9], "     0 1 2 3 4 5 6 7");
+    }
 
     #[test]
     fn durations_read_as_words() {

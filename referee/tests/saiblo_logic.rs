@@ -156,7 +156,11 @@ fn a_short_game_message_by_message() {
     assert_eq!(r.moves.len(), 1);
     assert_eq!(r.moves[0].log.as_deref(), Some("thinking\n"));
     assert_eq!(r.moves[0].time_ms, Some(12.0));
-    assert!(matches!(r.result.reason, Reason::IllegalMove { .. }));
+    assert_eq!(
+        r.result.reason.to_string(),
+        "illegal move: you sent \"1 1\" (b2), which is already occupied"
+    );
+    assert_eq!(r.failure.as_ref().and_then(|f| f.time_ms), Some(2.0));
     assert_eq!(l.finish().0, 0);
 }
 

@@ -3,7 +3,7 @@
 
 mod tournament_support;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use tournament_support::*;
@@ -318,6 +318,86 @@ fn a_new_submission_replays_only_its_games() {
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rows_by_state"]["done"], 18);
+    // Game numbers on reports stay: the same place in the schedule keeps its number.
+    let slots = |r: &serde_json::Value| -> BTreeMap<String, i64> {
+        r["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                (
+                    g["key"].as_str().unwrap().to_string(),
+                    g["slot"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(slots(&before), slots(&after));
+    for g in before["games"].as_array().unwrap() {
+        assert_eq!(g["slot"], g["id"], "first versions: numbers are the ids");
+    }
+
+    // The site says why r2 lost each game, with its DEBUG line and its stderr; a public site
+    // leaves both out; neither shows a path of this machine.
+    let lost = after["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["result"]["reason_code"] == "crash")
+        .unwrap()["slot"]
+        .as_i64()
+        .unwrap();
+    let site = tmp.path().join("site");
+    assert!(arbiter()
+        .args(["tournament", "report", "--html"])
+        .arg(&site)
+        .arg(&out)
+        .status()
+        .unwrap()
+        .success());
+    let page = std::fs::read_to_string(site.join(format!("games/game-{lost:06}.html"))).unwrap();
+    assert!(page.contains("Why r2 ("), "{page}");
+    assert!(
+        page.contains("giving up") && page.contains("rbot: cannot go on"),
+        "{page}"
+    );
+    assert!(page.contains("exit code 3"), "{page}");
+    let private = [
+        tmp.path().to_string_lossy().into_owned(),
+        rbot().parent().unwrap().to_string_lossy().into_owned(),
+    ];
+    let text = site_text(&site);
+    for p in &private {
+        assert!(!text.contains(p.as_str()), "the site shows the path {p}");
+    }
+    let public = tmp.path().join("public");
+    assert!(arbiter()
+        .args(["tournament", "report", "--hide-bot-output", "--html"])
+        .arg(&public)
+        .arg(&out)
+        .status()
+        .unwrap()
+        .success());
+    let text = site_text(&public);
+    assert!(text.contains("Why r2 ("));
+    assert!(!text.contains("giving up") && !text.contains("cannot go on"));
+    for p in &private {
+        assert!(!text.contains(p.as_str()), "the site shows the path {p}");
+    }
+}
+
+/// Every file of a site, concatenated.
+fn site_text(dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            text.push_str(&site_text(&path));
+        } else {
+            text.push_str(&std::fs::read_to_string(&path).unwrap_or_default());
+        }
+    }
+    text
 }
 
 #[test]
@@ -357,9 +437,12 @@ fn the_site_works_without_a_server() {
     }
     let rep = report_json(&tmp.path().join("out"));
     for g in rep["games"].as_array().unwrap() {
-        let id = g["id"].as_i64().unwrap();
+        let id = g["slot"].as_i64().unwrap();
         let page = std::fs::read_to_string(site.join(format!("games/game-{id:06}.html"))).unwrap();
         assert!(page.contains("../player.html") && page.contains(&format!("game-{id:06}.js")));
+        // The page opens at the decisive frame: the last one, where the game was decided.
+        let frames = g["result"]["moves"].as_i64().unwrap();
+        assert!(page.contains(&format!("data-frame=\"{frames}\"")), "{page}");
         assert!(!page.contains("fetch("), "file:// pages cannot fetch");
         let js = std::fs::read_to_string(site.join(format!("games/game-{id:06}.js"))).unwrap();
         let json = js

@@ -19,7 +19,7 @@ use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::duel2048::RandomSource;
 use arbiter_engine::error::StepKind;
 use arbiter_engine::gomoku::{Point, Rule};
-use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
+use arbiter_engine::replay::{Failure, GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::reversi::Move as ReversiMove;
 use arbiter_engine::{Game, Seat};
 use serde_json::{json, Number, Value};
@@ -713,33 +713,33 @@ fn play<R: Read, W: Write>(
             }
         }
         let (log, answer) = split_answer(&content, |l| script.is_log(l));
+        // What the AI printed with a failing answer goes with the failure.
+        let failure = |log: Option<String>| Failure {
+            seat,
+            log,
+            stderr: None,
+            exit: None,
+            time_ms: Some(time as f64),
+            clock_ms: game_left.map(|g| g.as_secs_f64() * 1000.0),
+        };
         let line = match answer {
             Ok(l) => l,
             Err(text) => {
+                replay.failure = Some(failure(log));
                 return Ok(GameResult::lost_by(Reason::MalformedOutput {
                     seat,
                     line: text,
-                }))
+                }));
             }
         };
         let Some(mv) = script.parse(game, &line) else {
+            replay.failure = Some(failure(log));
             return Ok(GameResult::lost_by(Reason::MalformedOutput { seat, line }));
         };
         if let Err(e) = game.play(mv) {
-            let why = match e {
-                arbiter_engine::any::MoveError::Illegal(i) => i.to_string(),
-                other => other.to_string(),
-            };
-            let text = before.format_move(mv);
-            return Ok(GameResult::lost_by(Reason::IllegalMove {
-                seat,
-                mv: match before.parse_move(&text) {
-                    Ok(back) if back == mv => text,
-                    _ => format!("{mv:?}"),
-                },
-                why,
-                line: None,
-            }));
+            replay.failure = Some(failure(log));
+            let reason = arbiter_match::game::illegal_move(seat, &before, mv, Some(line), e);
+            return Ok(GameResult::lost_by(reason));
         }
         let mut record = MoveRecord::new(seat, before.format_move(mv));
         record.time_ms = Some(time as f64);

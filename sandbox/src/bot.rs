@@ -116,6 +116,84 @@ pub enum MemoryEvidence {
     AllocationFailureMessage,
 }
 
+/// Who ended the main process by a signal, as far as the referee can tell: it knows what it
+/// killed and which limits it set; a fault or an abort is the program's own; the rest came from
+/// somewhere else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalCause {
+    /// [`BotProcess::finish`] killed it: it was still running when the referee ended it.
+    Referee,
+    /// The kernel, enforcing a limit the referee set.
+    Limit(LimitHit),
+    /// The program itself: a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL), `abort()`, a trap, a
+    /// timer it set, a write to a closed pipe.
+    Itself,
+    /// Nothing the referee did or set explains it: another process sent it (or the machine's
+    /// own out-of-memory killer).
+    Outside,
+}
+
+/// A limit whose enforcement ends a process by a signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    /// The memory cgroup's out-of-memory kill (SIGKILL).
+    Memory,
+    /// `RLIMIT_CPU` (SIGXCPU, then SIGKILL).
+    CpuTime,
+    /// `RLIMIT_FSIZE` (SIGXFSZ).
+    FileSize,
+}
+
+impl std::fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LimitHit::Memory => "memory limit",
+            LimitHit::CpuTime => "CPU time limit",
+            LimitHit::FileSize => "file size limit",
+        })
+    }
+}
+
+/// Who sent `signal`, from what the referee knows at the end.
+pub fn signal_cause(
+    signal: i32,
+    killed_by_referee: bool,
+    memory: MemoryEvidence,
+    cpu_time: Duration,
+    cpu_backstop: Option<Duration>,
+) -> SignalCause {
+    if killed_by_referee {
+        return SignalCause::Referee;
+    }
+    let cpu_limit_hit = cpu_backstop.is_some_and(|b| cpu_time >= b.max(Duration::from_secs(1)));
+    match signal {
+        libc::SIGKILL
+            if matches!(
+                memory,
+                MemoryEvidence::CgroupOomKill { .. } | MemoryEvidence::CgroupLimitThenSigkill
+            ) =>
+        {
+            SignalCause::Limit(LimitHit::Memory)
+        }
+        libc::SIGXCPU => SignalCause::Limit(LimitHit::CpuTime),
+        libc::SIGKILL if cpu_limit_hit => SignalCause::Limit(LimitHit::CpuTime),
+        libc::SIGXFSZ => SignalCause::Limit(LimitHit::FileSize),
+        libc::SIGSEGV
+        | libc::SIGBUS
+        | libc::SIGFPE
+        | libc::SIGILL
+        | libc::SIGTRAP
+        | libc::SIGABRT
+        | libc::SIGSYS
+        | libc::SIGPIPE
+        | libc::SIGALRM
+        | libc::SIGVTALRM
+        | libc::SIGPROF
+        | libc::SIGSTKFLT => SignalCause::Itself,
+        _ => SignalCause::Outside,
+    }
+}
+
 /// Everything known about a finished bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExitInfo {
@@ -127,6 +205,8 @@ pub struct ExitInfo {
     pub core_dumped: bool,
     /// The main process was still running when `finish` killed it.
     pub killed_by_referee: bool,
+    /// Who sent `signal`, when a signal ended the main process.
+    pub signal_cause: Option<SignalCause>,
     /// The bot died of (or hit) its memory limit; see `memory_evidence`.
     pub memory_exceeded: bool,
     /// How `memory_exceeded` was decided.
@@ -877,6 +957,15 @@ impl BotProcess {
             signal: term.signal,
             core_dumped: term.core_dumped,
             killed_by_referee: was_running,
+            signal_cause: term.signal.map(|signal| {
+                signal_cause(
+                    signal,
+                    was_running,
+                    evidence,
+                    cpu_time,
+                    self.limits.cpu_time_backstop,
+                )
+            }),
             memory_exceeded: evidence != MemoryEvidence::None,
             memory_evidence: evidence,
             memory_enforcement: self.memory_enforcement,
@@ -927,6 +1016,43 @@ mod tests {
         fn assert_send<T: Send>() {}
         assert_send::<BotProcess>();
         assert_send::<ExitInfo>();
+    }
+
+    #[test]
+    fn who_sent_the_signal() {
+        let none = MemoryEvidence::None;
+        let oom = MemoryEvidence::CgroupOomKill { kills: 1 };
+        let t = Duration::from_secs(3);
+        let cause =
+            |sig, by_referee, mem, backstop| signal_cause(sig, by_referee, mem, t, backstop);
+        assert_eq!(cause(libc::SIGKILL, true, none, None), SignalCause::Referee);
+        assert_eq!(
+            cause(libc::SIGKILL, false, oom, None),
+            SignalCause::Limit(LimitHit::Memory)
+        );
+        assert_eq!(
+            cause(libc::SIGKILL, false, none, None),
+            SignalCause::Outside
+        );
+        assert_eq!(
+            cause(libc::SIGTERM, false, none, None),
+            SignalCause::Outside
+        );
+        let backstop = Some(Duration::from_secs(2));
+        assert_eq!(
+            cause(libc::SIGKILL, false, none, backstop),
+            SignalCause::Limit(LimitHit::CpuTime)
+        );
+        assert_eq!(
+            cause(libc::SIGXCPU, false, none, None),
+            SignalCause::Limit(LimitHit::CpuTime)
+        );
+        assert_eq!(
+            cause(libc::SIGXFSZ, false, none, None),
+            SignalCause::Limit(LimitHit::FileSize)
+        );
+        assert_eq!(cause(libc::SIGSEGV, false, none, None), SignalCause::Itself);
+        assert_eq!(cause(libc::SIGABRT, false, oom, None), SignalCause::Itself);
     }
 
     #[test]

@@ -81,7 +81,8 @@
 //! # How it ended
 //!
 //! [`ExitInfo`] holds the exit code or signal, whether the referee had to kill
-//! it, CPU time, peak memory, leftover processes killed, and
+//! it, who sent the signal ([`SignalCause`]: the referee, a limit it set, the
+//! program itself, or someone outside), CPU time, peak memory, leftover processes killed, and
 //! `memory_exceeded` with its evidence: with a memory cgroup, the `oom_kill`
 //! counter (exact: a SIGKILL from the OOM killer is told apart from any other);
 //! with `RLIMIT_AS` only, allocations fail inside the bot, which then crashes
@@ -112,8 +113,8 @@ pub mod roundtrip;
 mod stderr;
 
 pub use bot::{
-    precise_timers_for_this_thread, BotProcess, ExitInfo, FreezeMethod, MemoryEnforcement,
-    MemoryEvidence, SendError, SpawnError, Termination, TOKEN_VAR,
+    precise_timers_for_this_thread, signal_cause, BotProcess, ExitInfo, FreezeMethod, LimitHit,
+    MemoryEnforcement, MemoryEvidence, SendError, SignalCause, SpawnError, Termination, TOKEN_VAR,
 };
 pub use command::{BotCommand, CommandParseError};
 pub use containment::{Containment, Layer, LayerStatus};

@@ -7,7 +7,11 @@
  * MODE: fine, loop, sleep (ARG ms, then answers), sleepforever, hog, forkbomb, longline,
  * closeout, escapee, write (ARG = path), connect, segv, illegal, malformed, outofturn,
  * exit, debugflood, stderrflood, nonutf8, handshake-silent, handshake-wrong, crash-start,
- * ponder (every turn: answer, then spin until input arrives), slow (every turn: sleep ARG ms)
+ * ponder (every turn: answer, then spin until input arrives), slow (every turn: sleep ARG ms),
+ * longdebug (a 100 KB DEBUG line, then a legal answer), offboard (answers "107 6"),
+ * occupied (DEBUG "move N: oops", then the centre square, which is taken), closein (answers,
+ * then closes its stdin and keeps running), sigkill (SIGKILL to itself: arbiter cannot tell it
+ * from a kill by another process)
  *
  * write and connect exit with code 3 when the sandbox refuses them, as a bot that cannot do
  * without its file or connection would.
@@ -54,7 +58,7 @@ int main(int argc, char **argv) {
     int when = argc > 2 ? atoi(argv[2]) : 2;
     if (argc > 3) n = atoi(argv[3]);
     const char *arg = argc > 4 ? argv[4] : "";
-    int h = n / 2, turn = 0;
+    int h = n / 2, turn = 0, close_input = 0;
     board[h - 1][h - 1] = board[h][h] = 2;
     board[h - 1][h] = board[h][h - 1] = 1;
     if (!strcmp(mode, "crash-start")) abort();
@@ -122,6 +126,7 @@ int main(int argc, char **argv) {
                     if (!ok) exit(3);
                 }
                 if (!strcmp(mode, "segv")) { volatile int *p = NULL; *p = 1; }
+                if (!strcmp(mode, "sigkill")) kill(getpid(), SIGKILL);
                 if (!strcmp(mode, "illegal")) { br = 0; bc = 0; }
                 if (!strcmp(mode, "malformed")) { puts("move e5 please"); fflush(stdout); continue; }
                 if (!strcmp(mode, "exit")) exit(0);
@@ -134,12 +139,25 @@ int main(int argc, char **argv) {
                     for (int i = 0; i < 2048; i++) fwrite(chunk, 1, sizeof chunk, stderr);
                 }
                 if (!strcmp(mode, "nonutf8")) { fputs("\xff\xfe 3\n", stdout); fflush(stdout); continue; }
+                if (!strcmp(mode, "longdebug")) {
+                    fputs("DEBUG ", stdout);
+                    for (int i = 0; i < 100000; i++) putchar('d');
+                    putchar('\n');
+                }
+                if (!strcmp(mode, "offboard")) { puts("107 6"); fflush(stdout); continue; }
+                if (!strcmp(mode, "occupied")) {
+                    printf("DEBUG move %d: oops\n%d %d\n", turn, h - 1, h - 1);
+                    fflush(stdout);
+                    continue;
+                }
+                if (!strcmp(mode, "closein")) close_input = 1;
             }
             if (!strcmp(mode, "slow")) sleep_ms(atol(arg));
             flips(br, bc, me, 1);
             printf("%d %d\n", br, bc);
             if (turn == when && !strcmp(mode, "outofturn")) printf("%d %d\n", br, bc);
             fflush(stdout);
+            if (close_input) { close(0); for (;;) pause(); }
             if (!strcmp(mode, "ponder")) {
                 /* Think on the opponent's time: burn CPU until the next command arrives. */
                 struct pollfd p = {0, POLLIN, 0};

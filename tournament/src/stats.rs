@@ -34,7 +34,7 @@ pub struct SeatStats {
     pub average_ms: f64,
     /// Wins / games.
     pub win_rate: f64,
-    /// Game ids.
+    /// Game numbers (`GameRow::slot`).
     pub wins: Vec<i64>,
     pub draws: Vec<i64>,
     pub losses: Vec<i64>,
@@ -81,19 +81,19 @@ pub fn compute(bots: &[String], games: &[GameRow]) -> Vec<BotStats> {
                     time[seat] += r.think_ms[seat];
                     timed[seat] += r.timed_moves[seat];
                     match r.winner.map(usize::from) {
-                        None => st.draws.push(g.id),
-                        Some(w) if w == seat => st.wins.push(g.id),
-                        Some(_) => st.losses.push(g.id),
+                        None => st.draws.push(g.slot),
+                        Some(w) if w == seat => st.wins.push(g.slot),
+                        Some(_) => st.losses.push(g.slot),
                     }
                     if r.culprit.map(usize::from) == Some(seat) {
                         match kind_of(&r.reason_code) {
-                            Some(Kind::Violation) => st.violations.push(g.id),
-                            Some(Kind::Timeout) => st.timeouts.push(g.id),
-                            Some(Kind::Error) | None => st.errors.push(g.id),
+                            Some(Kind::Violation) => st.violations.push(g.slot),
+                            Some(Kind::Timeout) => st.timeouts.push(g.slot),
+                            Some(Kind::Error) | None => st.errors.push(g.slot),
                         }
                         *s.failure_counts.entry(r.reason_code.clone()).or_default() += 1;
                         s.failures.push(Failure {
-                            game: g.id,
+                            game: g.slot,
                             seat,
                             code: r.reason_code.clone(),
                             reason: r.reason.clone(),

@@ -26,6 +26,10 @@ pub struct Version {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct GameRow {
     pub id: i64,
+    /// The game's number on reports and site pages: the first id its place in the schedule
+    /// (pairing, leg, game) ever had, so that it stays the same when a bot is resubmitted and
+    /// the game is played again under a new id.
+    pub slot: i64,
     pub key: String,
     pub order: i64,
     /// Version ids in seat order.
@@ -309,7 +313,8 @@ impl Store {
                     b1.name, b2.name, g.leg, g.number, g.opening, g.config, g.state,
                     g.winner, g.reason_code, g.reason, g.culprit, g.moves,
                     g.think_ms_first, g.think_ms_second, g.timed_first, g.timed_second,
-                    g.scores, g.wall_ms, g.replay, g.finished_at
+                    g.scores, g.wall_ms, g.replay, g.finished_at,
+                    (SELECT MIN(h.id) FROM games h WHERE h.key = g.key)
              FROM games g
              JOIN versions v1 ON v1.id = g.first_version JOIN bots b1 ON b1.id = v1.bot_id
              JOIN versions v2 ON v2.id = g.second_version JOIN bots b2 ON b2.id = v2.bot_id
@@ -346,6 +351,7 @@ impl Store {
             };
             Ok(GameRow {
                 id: r.get(0)?,
+                slot: r.get(25)?,
                 key: r.get(1)?,
                 order: r.get(2)?,
                 versions: [r.get(3)?, r.get(4)?],

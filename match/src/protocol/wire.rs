@@ -30,6 +30,8 @@ pub enum Fault {
     Timeout,
     /// Its stdout ended (`running` tells whether the process is still alive).
     Closed { running: bool },
+    /// It stopped reading: its stdin is closed (`running` as for `Closed`).
+    InputClosed { running: bool },
     /// A line that is not what the protocol allows here.
     Malformed(String),
     /// Output when no answer was expected.
@@ -47,6 +49,8 @@ pub struct Wire {
     log: String,
     /// CR LF line ends (Gomocup managers send them).
     crlf: bool,
+    /// The last content line as the bot sent it (terminator removed), for verdicts to quote.
+    last_line: Option<String>,
 }
 
 /// A line classified by a protocol: a log line to keep, a blank line to ignore, or content.
@@ -64,6 +68,7 @@ impl Wire {
             log_total: 0,
             log: String::new(),
             crlf: false,
+            last_line: None,
         }
     }
 
@@ -81,7 +86,7 @@ impl Wire {
             Err(SendError::Timeout { .. }) => {
                 Err(Fault::Protocol("stopped reading its input".into()))
             }
-            Err(SendError::Closed) | Err(SendError::Io(_)) => Err(Fault::Closed {
+            Err(SendError::Closed) | Err(SendError::Io(_)) => Err(Fault::InputClosed {
                 running: self.process.try_wait().is_none(),
             }),
         }
@@ -113,6 +118,12 @@ impl Wire {
         }
     }
 
+    /// The last content line [`Wire::read_content`] returned, exactly as the bot sent it
+    /// (before the protocol trimmed it), and forgets it.
+    pub fn take_last_line(&mut self) -> Option<String> {
+        self.last_line.take()
+    }
+
     /// Reads until a content line, keeping log lines; `classify` is the protocol's.
     pub fn read_content(
         &mut self,
@@ -129,7 +140,11 @@ impl Wire {
                             self.keep_log(&msg);
                         }
                         Line::Blank => {}
-                        Line::Content(c) => return Ok(c.to_string()),
+                        Line::Content(c) => {
+                            let content = c.to_string();
+                            self.last_line = Some(text);
+                            return Ok(content);
+                        }
                     }
                 }
                 ReadEvent::Timeout => return Err(Fault::Timeout),
@@ -139,6 +154,14 @@ impl Wire {
                     })
                 }
                 ReadEvent::LineTooLong { kept_prefix } => {
+                    // A log line of any length is no fault (seed 001: a DEBUG message is cut,
+                    // never judged): keep its start within the caps, read on.
+                    let text = decode(&kept_prefix);
+                    if let Line::Log(msg) = classify(&text) {
+                        let msg = msg.to_string();
+                        self.keep_log(&msg);
+                        continue;
+                    }
                     let mut line = decode(&kept_prefix[..kept_prefix.len().min(200)]);
                     line.push_str("... (line too long)");
                     return Err(Fault::Malformed(line));

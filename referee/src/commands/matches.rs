@@ -93,6 +93,9 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             };
             if !a.quiet {
                 eprintln!("{}", progress_line(i, a.games, played));
+                if let Some(hint) = failure_hint(played, path.as_deref()) {
+                    eprintln!("{hint}");
+                }
             }
             path
         },
@@ -197,6 +200,24 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
         label(Seat::Second),
         r.result.reason,
     )
+}
+
+/// Under a failure verdict: the last line of the bot's stderr (a Python exception, an
+/// assertion) and how to see everything it left.
+fn failure_hint(played: &Played, path: Option<&str>) -> Option<String> {
+    let failure = played.replay.failure.as_ref()?;
+    let mut hint = String::new();
+    if let Some(last) = failure.stderr.as_deref().and_then(|s| s.lines().last()) {
+        let last: String = last.chars().take(160).collect();
+        hint.push_str(&format!("    its stderr ends: {last}\n"));
+    }
+    if let Some(path) = path {
+        hint.push_str(&format!(
+            "    details: arbiter replay show {path} --frame fail --log"
+        ));
+    }
+    let hint = hint.trim_end().to_string();
+    (!hint.is_empty()).then_some(hint)
 }
 
 fn print_summary(s: &MatchSummary, elapsed: Duration) {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use arbiter_engine::any::AnyGame;
-use arbiter_engine::replay::{Rebuilt, Replay};
+use arbiter_engine::replay::{Failure, Reason, Rebuilt, Replay};
 
 use crate::text;
 
@@ -17,17 +17,59 @@ pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebu
     Replay::read(&text).with_context(|| format!("{}", path.display()))
 }
 
-pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<ExitCode> {
-    let (replay, rebuilt) = load(path)?;
-    let count = rebuilt.frame_count();
-    let frames: Vec<usize> = match frame {
-        Some(k) if k >= count => bail!(
+/// Which frame `replay show --frame` prints: a number, `last`, or `fail` (the position in which
+/// the seat at fault failed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameChoice {
+    Number(usize),
+    Last,
+    Fail,
+}
+
+impl std::str::FromStr for FrameChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FrameChoice, String> {
+        match s {
+            "last" => Ok(FrameChoice::Last),
+            "fail" => Ok(FrameChoice::Fail),
+            n => n.parse().map(FrameChoice::Number).map_err(|_| {
+                format!("{s:?} is not a frame: give a number (0 = the start), last or fail")
+            }),
+        }
+    }
+}
+
+/// The frames to print, ascending.
+fn chosen_frames(
+    replay: &Replay,
+    count: usize,
+    frame: Option<FrameChoice>,
+) -> anyhow::Result<Vec<usize>> {
+    Ok(match frame {
+        None => (0..count).collect(),
+        Some(FrameChoice::Number(k)) if k >= count => bail!(
             "frame {k} does not exist: the replay has frames 0..{}",
             count - 1
         ),
-        Some(k) => vec![k],
-        None => (0..count).collect(),
-    };
+        Some(FrameChoice::Number(k)) => vec![k],
+        Some(FrameChoice::Last) => vec![count - 1],
+        Some(FrameChoice::Fail) if replay.result.reason.culprit().is_none() => bail!(
+            "no player failed in this game ({}): try --frame last",
+            replay.result.reason
+        ),
+        Some(FrameChoice::Fail) => vec![replay.decisive_frame().min(count - 1)],
+    })
+}
+
+pub fn show(
+    path: &Path,
+    frame: Option<FrameChoice>,
+    log: bool,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let (replay, rebuilt) = load(path)?;
+    let count = rebuilt.frame_count();
+    let frames = chosen_frames(&replay, count, frame)?;
     if json {
         let mut out = Vec::new();
         for (k, game) in positions(&rebuilt, &frames)? {
@@ -41,6 +83,7 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
         let doc = serde_json::json!({
             "players": replay.players,
             "result": replay.result,
+            "failure": replay.failure,
             "frames": out,
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -70,6 +113,14 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
             );
         }
         print!("{}", text::board_picture(&game));
+        if let (true, Some(text)) = (
+            log,
+            k.checked_sub(1)
+                .and_then(|i| replay.moves[i].log.as_deref()),
+        ) {
+            println!("DEBUG output while thinking about this move:");
+            print!("{}", indented(text));
+        }
     }
     let r = &replay.result;
     let who = match r.winner {
@@ -77,7 +128,81 @@ pub fn show(path: &Path, frame: Option<usize>, json: bool) -> anyhow::Result<Exi
         None => "draw".to_string(),
     };
     println!("\nresult: {who}: {}", r.reason);
+    if let Some(f) = &replay.failure {
+        print!("{}", failure_text(&replay, &rebuilt, f, log));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the seat at fault did: its line, its time, how its process ended, its DEBUG output
+/// (with `--log`) and the end of its stderr.
+fn failure_text(replay: &Replay, rebuilt: &Rebuilt, f: &Failure, log: bool) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let name = replay
+        .players
+        .get(f.seat.index())
+        .map_or("?", |p| p.name.as_str());
+    let _ = writeln!(
+        out,
+        "failure of {} ({name}), in the position of frame {}:",
+        text::seat_label(&rebuilt.end, f.seat),
+        replay.decisive_frame()
+    );
+    if let Some(line) = sent_line(&replay.result.reason) {
+        let _ = writeln!(out, "  it sent: {line:?}");
+    }
+    if let Some(t) = f.time_ms {
+        let clock = f
+            .clock_ms
+            .map(|c| format!(", with {} left on its game clock", seconds(c)))
+            .unwrap_or_default();
+        let _ = writeln!(out, "  time: {} on this request{clock}", seconds(t));
+    }
+    if let Some(exit) = &f.exit {
+        let _ = writeln!(out, "  its process ended with {exit}");
+    }
+    match (&f.log, log) {
+        (Some(text), true) => {
+            let _ = writeln!(out, "  DEBUG output before the failure:");
+            out.push_str(&indented(text));
+        }
+        (Some(_), false) => {
+            let _ = writeln!(
+                out,
+                "  (it wrote DEBUG output before the failure: see --log)"
+            );
+        }
+        (None, _) => {}
+    }
+    if let Some(text) = &f.stderr {
+        let _ = writeln!(out, "  the end of its standard error:");
+        out.push_str(&indented(text));
+    }
+    out
+}
+
+/// The bot's own line a verdict is about, if any.
+fn sent_line(reason: &Reason) -> Option<&str> {
+    match reason {
+        Reason::IllegalMove { line, .. } => line.as_deref(),
+        Reason::MalformedOutput { line, .. } | Reason::OutOfTurn { line, .. } => Some(line),
+        _ => None,
+    }
+}
+
+/// Text indented by four spaces, one line each, ending with a newline.
+fn indented(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// Milliseconds for people: `3 ms`, `1.25 s`.
+fn seconds(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
 }
 
 /// The positions of `frames` (ascending), replaying the moves once from the start.

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use arbiter_tournament::report::publish::SiteOptions;
 use arbiter_tournament::report::{html, terminal, Report};
 use arbiter_tournament::runner::{self, RunOptions, RunSummary};
 use arbiter_tournament::Tournament;
@@ -79,6 +80,9 @@ pub enum TournamentCommand {
         /// The web player to embed (default: target/www/player.html when built)
         #[arg(long, value_name = "FILE")]
         player: Option<PathBuf>,
+        /// Leave the bots' own output (stderr, DEBUG lines) out of the site, for a public one
+        #[arg(long, requires = "html")]
+        hide_bot_output: bool,
     },
     /// Add a new version of a bot (or a new bot); only its games are played again
     Submit {
@@ -126,6 +130,7 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
             csv,
             html: dir,
             player,
+            hide_bot_output,
         }) => {
             let t = Tournament::open(path)?;
             let r = Report::build(&t)?;
@@ -140,7 +145,16 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
                         anyhow::bail!("no player at {}", p.display());
                     }
                 }
-                let pages = html::write_site(&r, &t.resolved.output, dir, player.as_deref())?;
+                let options = SiteOptions {
+                    hide_bot_output: *hide_bot_output,
+                };
+                let pages = html::write_site_with(
+                    &r,
+                    &t.resolved.output,
+                    dir,
+                    player.as_deref(),
+                    &options,
+                )?;
                 println!(
                     "wrote {} ({pages} game pages{}): open {}",
                     dir.display(),

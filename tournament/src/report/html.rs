@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use arbiter_engine::replay::{Failure, Reason, Replay};
+
+use super::publish::{Publisher, SiteOptions};
 use super::Report;
 use crate::runner::write_atomic;
 use crate::stats::SeatStats;
@@ -34,6 +37,25 @@ pub fn write_site(
     dir: &Path,
     player: Option<&Path>,
 ) -> anyhow::Result<usize> {
+    write_site_with(r, out_dir, dir, player, &SiteOptions::default())
+}
+
+/// [`write_site`], with the bots' stderr and DEBUG output left out when `options` says so. No
+/// page shows an absolute path of this machine (see [`Publisher`]).
+pub fn write_site_with(
+    r: &Report,
+    out_dir: &Path,
+    dir: &Path,
+    player: Option<&Path>,
+    options: &SiteOptions,
+) -> anyhow::Result<usize> {
+    let (base, others) = match r.dirs.split_first() {
+        Some((base, others)) => (base.as_path(), others),
+        None => (Path::new("/"), &[][..]),
+    };
+    let others: Vec<&Path> = others.iter().map(PathBuf::as_path).collect();
+    let publisher = Publisher::new(base, &others, options);
+    let r = &publisher.report(r);
     std::fs::create_dir_all(dir.join("bots"))?;
     std::fs::create_dir_all(dir.join("games"))?;
     let has_player = match player {
@@ -57,19 +79,22 @@ pub fn write_site(
     let mut pages = 0;
     for g in &r.games {
         let Some(res) = &g.result else { continue };
-        let replay_text = res
-            .replay
-            .as_ref()
-            .and_then(|p| std::fs::read_to_string(out_dir.join(p)).ok());
-        let js_name = format!("game-{:06}.js", g.id);
-        if let Some(text) = &replay_text {
-            // `</` cannot end a script here: the file is a separate script, but keep it clean.
-            let js = format!("window.ARBITER_REPLAY = {};\n", text.trim());
+        let replay = res.replay.as_ref().map(|p| {
+            let text = std::fs::read_to_string(out_dir.join(p))
+                .map_err(|e| format!("cannot read {p}: {e}"))?;
+            let mut replay = Replay::from_json(&text).map_err(|e| e.to_string())?;
+            publisher.replay(&mut replay);
+            Ok::<Replay, String>(replay)
+        });
+        let js_name = format!("game-{:06}.js", g.slot);
+        if let Some(Ok(replay)) = &replay {
+            // Pages load the replay by a script tag, which works from file:// too.
+            let js = format!("window.ARBITER_REPLAY = {};\n", replay.to_json());
             write(&dir.join("games").join(&js_name), &js)?;
         }
-        let page = game_page(r, g, replay_text.as_deref(), has_player, &js_name);
+        let page = game_page(r, g, replay.as_ref(), has_player, &js_name, &publisher);
         write(
-            &dir.join("games").join(format!("game-{:06}.html", g.id)),
+            &dir.join("games").join(format!("game-{:06}.html", g.slot)),
             &page,
         )?;
         pages += 1;
@@ -128,7 +153,7 @@ fn index(r: &Report) -> String {
     let mut h = head(&title(r));
     let _ = write!(
         h,
-        "<h1>{}</h1><p class=small>{} &middot; {} &middot; {} games per pairing &middot; seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
+        "<h1>{}</h1><p class=small>{} &middot; {} &middot; {} games per pairing &middot; random seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
         esc(&title(r)),
         esc(&r.game.to_string()),
         serde_json::to_value(r.format)
@@ -169,7 +194,7 @@ fn index(r: &Report) -> String {
             rd
         );
     }
-    h.push_str("</table><p class=small>Match points per pairing (seed 001): more games won = 3, equal = 1. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information. Glicko-2: games applied in schedule order from 1500, RD = rating deviation.</p>");
+    h.push_str("</table><p class=small>Match points per pairing: 3 for winning more of its games than the opponent, 1 for as many, 0 for fewer. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information. Glicko-2: games applied in schedule order from 1500, RD = rating deviation.</p>");
     h.push_str("<h2>Ratings</h2>");
     h.push_str(&rating_chart(r));
     // Crosstable in standings order.
@@ -255,10 +280,10 @@ fn game_line(g: &GameRow, prefix: &str) -> String {
     let link = if g.result.is_some() {
         format!(
             "<a href=\"{prefix}games/game-{:06}.html\">{}</a>",
-            g.id, g.id
+            g.slot, g.slot
         )
     } else {
-        g.id.to_string()
+        g.slot.to_string()
     };
     format!(
         "<tr><td>{link}</td><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td><td>{moves}</td></tr>",
@@ -480,6 +505,10 @@ const PLAYER_SCRIPT: &str = r#"<script>
   var frame = document.getElementById('player');
   var frames = 0, at = 0, timer = null;
   var label = document.getElementById('frame');
+  // The page opens at the decisive frame (where the game was lost or ended), or at #frame=K.
+  var opening = parseInt(frame.getAttribute('data-frame'), 10) || 0;
+  var asked = /frame=(\d+)/.exec(location.hash);
+  if (asked) opening = parseInt(asked[1], 10);
   function post(m) { frame.contentWindow.postMessage(m, '*'); }
   function show(k) {
     if (frames === 0) return;
@@ -493,7 +522,7 @@ const PLAYER_SCRIPT: &str = r#"<script>
   });
   window.addEventListener('message', function (e) {
     var d = e.data || {};
-    if (d.message === 'init_successfully') { frames = d.number_of_frames || 0; at = 0; label.textContent = '0 / ' + (frames - 1); }
+    if (d.message === 'init_successfully') { frames = d.number_of_frames || 0; show(opening); }
     if (d.message === 'resized' && d.height) { frame.style.height = (d.height + 10) + 'px'; }
   });
   document.getElementById('first').onclick = function () { show(0); };
@@ -507,67 +536,145 @@ const PLAYER_SCRIPT: &str = r#"<script>
 })();
 </script>"#;
 
-fn game_page(r: &Report, g: &GameRow, replay: Option<&str>, has_player: bool, js: &str) -> String {
-    let mut h = head(&format!("game {} - {}", g.id, title(r)));
+fn game_page(
+    r: &Report,
+    g: &GameRow,
+    replay: Option<&Result<Replay, String>>,
+    has_player: bool,
+    js: &str,
+    publisher: &Publisher,
+) -> String {
+    let mut h = head(&format!("game {} - {}", g.slot, title(r)));
     let _ = write!(
         h,
         "<p><a href=\"../index.html\">&larr; standings</a> &middot; <a href=\"../bots/{0}.html\">{0}</a> &middot; <a href=\"../bots/{1}.html\">{1}</a></p><h1>Game {2}: {0} vs {1}</h1><p>{3}</p>",
         esc(&g.seats[0]),
         esc(&g.seats[1]),
-        g.id,
+        g.slot,
         esc(&result_text(g))
     );
-    if has_player && replay.is_some() {
-        let _ = write!(
-            h,
-            "<iframe id=player src=\"../player.html\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"replay player\"></iframe>\
-<div class=ctl><button id=first title=start>|&lt;</button><button id=prev title=back>&lt;</button><button id=play>play / pause</button><button id=next title=forward>&gt;</button><button id=last title=end>&gt;|</button> frame <span id=frame>-</span></div>\
-<script src=\"{}\"></script>{PLAYER_SCRIPT}",
-            esc(js)
-        );
-    } else if replay.is_some() {
-        h.push_str("<p class=small>No web player was available when this site was built (build it with scripts/build-web.sh, then run the report again); the moves follow.</p>");
-    }
-    match replay.map(arbiter_engine::replay::Replay::from_json) {
+    match replay {
         Some(Ok(rep)) => {
-            if !rep.opening.is_empty() {
+            if has_player {
                 let _ = write!(
                     h,
-                    "<p>Opening: <span class=moves>{}</span></p>",
-                    esc(&rep.opening.join(" "))
+                    "<iframe id=player src=\"../player.html\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"replay player\"></iframe>\
+<div class=ctl><button id=first title=start>|&lt;</button><button id=prev title=back>&lt;</button><button id=play>play / pause</button><button id=next title=forward>&gt;</button><button id=last title=end>&gt;|</button> frame <span id=frame>-</span></div>\
+<script src=\"{}\"></script>{PLAYER_SCRIPT}",
+                    rep.decisive_frame(),
+                    esc(js)
                 );
+            } else {
+                h.push_str("<p class=small>No web player was available when this site was built (build it with scripts/build-web.sh, then run the report again); the moves follow.</p>");
             }
-            h.push_str("<h3>Moves</h3><p class=moves>");
-            for (k, m) in rep.moves.iter().enumerate() {
-                let t = m
-                    .time_ms
-                    .map(|t| format!(" title=\"{t:.1} ms\""))
-                    .unwrap_or_default();
-                let _ = write!(h, "<span{t}>{}.&nbsp;{}</span> ", k + 1, esc(&m.mv));
+            if let Some(f) = &rep.failure {
+                h.push_str(&failure_block(g, rep, f, publisher));
             }
-            h.push_str("</p>");
-            if let Some(tails) = &rep.meta.stderr {
-                for (seat, tail) in tails.iter().enumerate() {
-                    if !tail.is_empty() {
-                        let _ = write!(
-                            h,
-                            "<h3>stderr of {}</h3><pre>{}</pre>",
-                            esc(&g.seats[seat.min(1)]),
-                            esc(tail)
-                        );
-                    }
-                }
-            }
+            moves_block(&mut h, g, rep);
         }
         Some(Err(e)) => {
             let _ = write!(
                 h,
                 "<p>The replay cannot be read: {}</p>",
-                esc(&e.to_string())
+                esc(&publisher.text(e))
             );
         }
         None => h.push_str("<p>No replay file.</p>"),
     }
     h.push_str("</body></html>\n");
     h
+}
+
+/// Why the seat at fault lost: its line, its time, how its process ended, its DEBUG output
+/// and the end of its stderr (unless the site leaves bot output out).
+fn failure_block(g: &GameRow, rep: &Replay, f: &Failure, publisher: &Publisher) -> String {
+    let seat = f.seat.index();
+    let mut h = format!(
+        "<h3>Why {} ({} player) lost</h3><p>{}</p><table>",
+        esc(&g.seats[seat.min(1)]),
+        if seat == 0 { "first" } else { "second" },
+        esc(&rep.result.reason.to_string())
+    );
+    let sent = match &rep.result.reason {
+        Reason::IllegalMove { line, .. } => line.as_deref(),
+        Reason::MalformedOutput { line, .. } | Reason::OutOfTurn { line, .. } => {
+            Some(line.as_str())
+        }
+        _ => None,
+    };
+    if let Some(line) = sent {
+        let _ = write!(
+            h,
+            "<tr><th class=l>it sent</th><td class=l><code>{}</code></td></tr>",
+            esc(&format!("{line:?}"))
+        );
+    }
+    if let Some(t) = f.time_ms {
+        let clock = f
+            .clock_ms
+            .map(|c| format!(" ({:.1} s left on its game clock)", c / 1000.0))
+            .unwrap_or_default();
+        let _ = write!(
+            h,
+            "<tr><th class=l>time on this request</th><td class=l>{t:.0} ms{clock}</td></tr>"
+        );
+    }
+    if let Some(exit) = &f.exit {
+        let _ = write!(
+            h,
+            "<tr><th class=l>its process ended with</th><td class=l>{}</td></tr>",
+            esc(&exit.to_string())
+        );
+    }
+    h.push_str("</table>");
+    if let Some(log) = &f.log {
+        let _ = write!(
+            h,
+            "<h4>DEBUG output before the failure</h4><pre>{}</pre>",
+            esc(log)
+        );
+    }
+    if let Some(stderr) = &f.stderr {
+        let _ = write!(
+            h,
+            "<h4>The end of its standard error</h4><pre>{}</pre>",
+            esc(stderr)
+        );
+    }
+    if publisher.hides_bot_output() {
+        h.push_str("<p class=small>The bots' own output (standard error, DEBUG lines) is not published on this site.</p>");
+    }
+    h
+}
+
+fn moves_block(h: &mut String, g: &GameRow, rep: &Replay) {
+    if !rep.opening.is_empty() {
+        let _ = write!(
+            h,
+            "<p>Opening: <span class=moves>{}</span></p>",
+            esc(&rep.opening.join(" "))
+        );
+    }
+    h.push_str("<h3>Moves</h3><p class=moves>");
+    for (k, m) in rep.moves.iter().enumerate() {
+        let t = m
+            .time_ms
+            .map(|t| format!(" title=\"{t:.1} ms\""))
+            .unwrap_or_default();
+        let _ = write!(h, "<span{t}>{}.&nbsp;{}</span> ", k + 1, esc(&m.mv));
+    }
+    h.push_str("</p>");
+    // Replays of older versions kept both seats' stderr here.
+    if let Some(tails) = &rep.meta.stderr {
+        for (seat, tail) in tails.iter().enumerate() {
+            if !tail.is_empty() {
+                let _ = write!(
+                    h,
+                    "<h3>stderr of {}</h3><pre>{}</pre>",
+                    esc(&g.seats[seat.min(1)]),
+                    esc(tail)
+                );
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! table, JSON, CSV and a static HTML site.
 
 pub mod html;
+pub mod publish;
 pub mod terminal;
 
 use serde::Serialize;
@@ -43,6 +44,10 @@ pub struct Report {
     pub los: Vec<Vec<f64>>,
     pub stats: Vec<BotStats>,
     pub games: Vec<GameRow>,
+    /// The tournament's directories on this machine, the config's first: a published site
+    /// shows paths relative to them, never them.
+    #[serde(skip)]
+    pub dirs: Vec<std::path::PathBuf>,
 }
 
 impl Report {
@@ -123,6 +128,15 @@ impl Report {
             los: fit.los,
             stats,
             games,
+            dirs: std::iter::once(t.resolved.base_dir.clone())
+                .chain(std::iter::once(t.resolved.output.clone()))
+                .chain(
+                    t.store
+                        .all_versions()?
+                        .into_iter()
+                        .filter_map(|v| v.dir.map(|d| t.resolved.base_dir.join(d))),
+                )
+                .collect(),
         })
     }
 
@@ -171,15 +185,17 @@ impl Report {
         out
     }
 
-    /// Every game as CSV.
+    /// Every game as CSV: `game` is its number on the site (stable across resubmissions), `id`
+    /// its row in the database.
     pub fn games_csv(&self) -> String {
         let mut out = String::from(
-            "id,first,second,leg,number,opening,state,winner,reason_code,reason,moves,first_ms,second_ms,wall_ms,replay\n",
+            "game,id,first,second,leg,number,opening,state,winner,reason_code,reason,moves,first_ms,second_ms,wall_ms,replay\n",
         );
         for g in &self.games {
             let r = g.result.as_ref();
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                g.slot,
                 g.id,
                 csv_field(&g.seats[0]),
                 csv_field(&g.seats[1]),
