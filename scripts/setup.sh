@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what arbiter's build and tests need on a fresh machine. Safe to run again.
-# Uses only the package registries (rustup components, crates.io, Debian, npm).
+# Uses only the package registries (rustup components, crates.io, Debian, npm, PyPI).
 set -euo pipefail
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
@@ -10,6 +10,9 @@ source "$(dirname "$0")/apt.sh"
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust with rustup first" >&2; exit 1; }
 command -v cc >/dev/null || apt_install gcc libc6-dev
+# Python bots and Saiblo tests; pip installs Saiblo's public judger (pinned) for its test.
+command -v python3 >/dev/null || apt_install python3
+python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
 
 if command -v rustup >/dev/null; then
   rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt

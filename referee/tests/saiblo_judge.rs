@@ -430,3 +430,39 @@ fn a_logic_that_stopped_reading_still_ends_the_game() {
     assert_eq!(v["end_state"], serde_json::json!(["RE", "OK"]));
     assert_eq!(v["scores"]["1"], 2);
 }
+
+/// `tests/saiblo/template_ai` behaves like Saiblo's public template AI SDK: it has no end of
+/// game, and dies with a ValueError (exit code 1) when its input ends.
+#[test]
+fn the_template_style_ai_dies_at_the_end_of_its_input() {
+    let out = Command::new("python3")
+        .current_dir(root())
+        .args(["tests/saiblo/template_ai/reversi_ai.py", "--size", "6"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ValueError"), "{err}");
+}
+
+/// An AI written like the template SDK plays a whole game without fault, then dies on the end
+/// of its input when the judger ends it. That happens after the game: the judger's end state
+/// is OK (as Saiblo's judger, which ends the AIs itself and does not count what follows).
+#[test]
+fn an_ai_that_dies_once_the_judger_ends_it_is_ok() {
+    let template = "python3 tests/saiblo/template_ai/reversi_ai.py --size 6";
+    let logic = format!("{} logic reversi --size 6", arbiter());
+    let out = judge(&logic, &[template, template], "{}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["judged_state"], serde_json::json!(["OK", "OK"]), "{v}");
+    assert_eq!(v["end_state"], serde_json::json!(["OK", "OK"]), "{v}");
+    assert_eq!(v["errors"], serde_json::json!([]));
+    let total = v["scores"]["0"].as_u64().unwrap() + v["scores"]["1"].as_u64().unwrap();
+    assert_eq!(total, 2, "a finished game: a win or a draw, {v}");
+}

@@ -1,6 +1,7 @@
 //! `arbiter logic` driven by a scripted judger: the exact shapes it sends (round config,
 //! rounds with listen/player/content, forwards to AIs, watch, request_end_state, end with IA),
-//! the replay written before the end message, and clear failures on malformed judger input.
+//! the replay written before the end message, a judger that never answers request_end_state,
+//! and clear failures on malformed judger input.
 
 use std::io::Write;
 use std::path::Path;
@@ -103,7 +104,7 @@ fn init(list: &[i64], replay: &Path) -> Value {
 fn a_short_game_message_by_message() {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json");
-    let mut l = Logic::start(&["reversi", "--size", "4", "--move-time", "1500"]);
+    let mut l = Logic::start(&["reversi", "--size", "4", "--move-time", "1500", "--watch"]);
     l.send(init(&[1, 1], &replay));
     assert_eq!(
         l.next_json(),
@@ -263,10 +264,11 @@ fn duel_lines_and_a_malformed_answer() {
         .unwrap()
         .contains("START 1 3\n"));
     l.send(json!({"player": 1, "content": "OK", "time": 1}));
-    // The game clock (5 s in total) is now below the move time: the round time shrinks.
+    // The game clock (5 s in total) is now below the move time: the round time shrinks. A
+    // round config always has state 0 (the public judger takes any other state for a round).
     assert_eq!(
         l.next_json(),
-        json!({"state": 2, "time": 4.999, "length": 2048})
+        json!({"state": 0, "time": 4.999, "length": 2048})
     );
     let ask = l.next_json();
     assert_eq!(ask["listen"], json!([0]));
@@ -312,4 +314,79 @@ fn the_duel_takes_saiblos_random_seed_unless_told_otherwise() {
     assert_eq!(by_flag, by_init);
     assert_ne!(by_init, other);
     assert_eq!(flag_wins, by_flag);
+}
+
+/// Plays a 4 x 4 game up to white's illegal answer (as `a_short_game_message_by_message`),
+/// checking that no watch message comes unless asked for. Returns at the END forwards.
+fn play_to_the_end(l: &mut Logic, replay: &Path) {
+    l.send(init(&[1, 1], replay));
+    l.next_json(); // config
+    l.next_json(); // START 1
+    l.send(json!({"player": 0, "content": "OK", "time": 3}));
+    l.next_json(); // START 2
+    l.send(json!({"player": 1, "content": "OK", "time": 4}));
+    l.next_json(); // TURN
+    l.send(json!({"player": 0, "content": "0 1", "time": 12}));
+    // Straight to the forward and the next round: no watch message by default.
+    assert_eq!(l.next(), (1, "00000010PLACE 0 1\n".to_string()));
+    l.next_json(); // TURN
+    l.send(json!({"player": 1, "content": "1 1", "time": 2.5}));
+    assert_eq!(l.next(), (0, "00000006END 1\n".to_string()));
+    assert_eq!(l.next(), (1, "00000006END 2\n".to_string()));
+}
+
+fn end_states(end: &Value) -> Vec<String> {
+    assert_eq!(end["state"], -1, "{end}");
+    serde_json::from_str(end["end_state"].as_str().unwrap()).unwrap()
+}
+
+/// Saiblo's public local judger never answers request_end_state: after its wait the logic
+/// decides the end states itself, writes the replay and ends the game.
+#[test]
+fn a_judger_that_never_answers_request_end_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let mut l = Logic::start(&["reversi", "--size", "4", "--end-state-timeout", "300"]);
+    play_to_the_end(&mut l, &replay);
+    assert_eq!(l.next_json(), json!({"action": "request_end_state"}));
+    let asked = std::time::Instant::now();
+    let end = l.next_json();
+    assert!(asked.elapsed() >= Duration::from_millis(250), "it waited");
+    assert!(replay.exists(), "the replay comes before the end");
+    assert_eq!(end_states(&end), ["OK", "IA"]);
+    let (code, err) = l.finish();
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("did not answer request_end_state within 300 ms"),
+        "{err}"
+    );
+}
+
+/// A judger that closes the logic's input instead of answering: the game is still ended and
+/// its replay written.
+#[test]
+fn a_judger_that_hangs_up_while_asked_for_end_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let mut l = Logic::start(&["reversi", "--size", "4"]);
+    play_to_the_end(&mut l, &replay);
+    assert_eq!(l.next_json(), json!({"action": "request_end_state"}));
+    l.stdin = None;
+    assert_eq!(end_states(&l.next_json()), ["OK", "IA"]);
+    assert!(replay.exists());
+    assert_eq!(l.finish().0, 0);
+}
+
+/// `--no-end-state-request`: the end comes right after the AIs are told; a late end_state
+/// answer is not waited for.
+#[test]
+fn no_end_state_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let mut l = Logic::start(&["reversi", "--size", "4", "--no-end-state-request"]);
+    play_to_the_end(&mut l, &replay);
+    assert_eq!(end_states(&l.next_json()), ["OK", "IA"]);
+    assert!(replay.exists());
+    let (code, err) = l.finish();
+    assert_eq!((code, err.as_str()), (0, ""));
 }

@@ -81,9 +81,25 @@ fn fail<T>(message: impl Into<String>) -> Result<T, JudgeError> {
 
 enum AiCommand {
     Send(Vec<u8>),
-    Listen { deadline: Instant, max_len: usize },
+    Listen {
+        deadline: Instant,
+        max_len: usize,
+    },
     Unlisten,
-    Finish(Duration),
+    /// End the AI: wait up to `settle` for it to exit by itself (input still open), then close
+    /// its input, wait `grace`, and kill what is left.
+    Finish {
+        settle: Duration,
+        grace: Duration,
+    },
+}
+
+impl AiCommand {
+    /// Kill now (a condemned AI, or cleanup).
+    const KILL: AiCommand = AiCommand::Finish {
+        settle: Duration::ZERO,
+        grace: Duration::ZERO,
+    };
 }
 
 enum AiEvent {
@@ -92,7 +108,11 @@ enum AiEvent {
     TooLong(u64),
     Timeout,
     Died(ExitInfo, String),
-    Exit(ExitInfo),
+    /// It ended at a `Finish`; `by_itself`: it had exited before the judger closed its input.
+    Exit {
+        exit: ExitInfo,
+        by_itself: bool,
+    },
     /// Messages sent while not listened to, dropped.
     Unsolicited(usize),
     /// The last lines of its stderr, when it ended.
@@ -140,7 +160,7 @@ fn ai_worker(
             emit(AiEvent::Started(Err(e)));
             // Still answer Finish so the loop's bookkeeping stays simple.
             while let Ok(c) = commands.recv() {
-                if matches!(c, AiCommand::Finish(_)) {
+                if matches!(c, AiCommand::Finish { .. }) {
                     return;
                 }
             }
@@ -154,10 +174,10 @@ fn ai_worker(
             match commands.try_recv() {
                 Ok(c) => Some(c),
                 Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => Some(AiCommand::Finish(Duration::ZERO)),
+                Err(TryRecvError::Disconnected) => Some(AiCommand::KILL),
             }
         } else {
-            Some(commands.recv().unwrap_or(AiCommand::Finish(Duration::ZERO)))
+            Some(commands.recv().unwrap_or(AiCommand::KILL))
         };
         match next {
             Some(AiCommand::Send(bytes)) => {
@@ -186,10 +206,15 @@ fn ai_worker(
                 listen = None;
                 continue;
             }
-            Some(AiCommand::Finish(grace)) => {
+            Some(AiCommand::Finish { settle, grace }) => {
+                let until = Instant::now() + settle;
+                while process.try_wait().is_none() && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                let by_itself = process.try_wait().is_some();
                 let exit = process.finish(grace);
                 emit(AiEvent::Stderr(stderr_tail(&process)));
-                emit(AiEvent::Exit(exit));
+                emit(AiEvent::Exit { exit, by_itself });
                 return;
             }
             None => {}
@@ -257,18 +282,25 @@ fn describe_exit(exit: &ExitInfo, why: &str) -> (&'static str, String) {
     ("RE", format!("runError: {how} ({why})"))
 }
 
-/// The judger's state of an AI that ended at request_end_state or the end.
-fn final_state(exit: &ExitInfo) -> &'static str {
+/// The judger's state of an AI that ended at request_end_state or the end. Only an AI that
+/// exited by itself (before the judger closed its input) can have failed: what an AI does once
+/// the judger ends it is not part of the game. Saiblo's template AI SDK, for one, has no end
+/// of game and dies with an error when its input is closed.
+fn final_state(exit: &ExitInfo, by_itself: bool) -> &'static str {
     if exit.memory_exceeded {
         "MLE"
-    } else if !exit.killed_by_referee
-        && (exit.signal.is_some() || exit.code.is_some_and(|c| c != 0))
-    {
+    } else if by_itself && (exit.signal.is_some() || exit.code.is_some_and(|c| c != 0)) {
         "RE"
     } else {
         "OK"
     }
 }
+
+/// At the end of the game, how long an AI may take to exit by itself (it has been told the
+/// end; a crash right after its last message shows here), and then to exit once its input is
+/// closed.
+const END_SETTLE: Duration = Duration::from_millis(200);
+const END_GRACE: Duration = Duration::from_millis(100);
 
 struct Slot {
     commands: Sender<AiCommand>,
@@ -279,6 +311,8 @@ struct Slot {
     clock: Option<(Instant, i64)>,
     state: Option<&'static str>,
     exit: Option<ExitInfo>,
+    /// It had exited by itself when the judger came to end it.
+    exited_by_itself: bool,
     finishing: bool,
     stderr: String,
 }
@@ -343,7 +377,7 @@ impl Run<'_> {
             s.state.get_or_insert(state);
             if !s.finishing {
                 s.finishing = true;
-                let _ = s.commands.send(AiCommand::Finish(Duration::ZERO));
+                let _ = s.commands.send(AiCommand::KILL);
             }
         }
     }
@@ -405,14 +439,17 @@ impl Run<'_> {
                 }
                 self.report(i, ErrorKind::RunError, log)?;
             }
-            AiEvent::Exit(exit) => {
-                if let Some(s) = self.slots.get_mut(i) {
-                    s.alive = false;
-                    s.exit = Some(exit);
-                }
-            }
+            AiEvent::Exit { exit, by_itself } => self.ended(i, exit, by_itself),
         }
         Ok(())
+    }
+
+    fn ended(&mut self, i: usize, exit: ExitInfo, by_itself: bool) {
+        if let Some(s) = self.slots.get_mut(i) {
+            s.alive = false;
+            s.exit = Some(exit);
+            s.exited_by_itself = by_itself;
+        }
     }
 
     fn listen(&mut self, i: usize, restart: bool) -> Result<(), JudgeError> {
@@ -455,15 +492,15 @@ impl Run<'_> {
     }
 
     /// Ends every AI still running and waits for their accounting.
-    fn finish_all(&mut self, grace: Duration) {
+    fn finish_all(&mut self, settle: Duration, grace: Duration) {
         for s in &mut self.slots {
             if s.exit.is_none() && !s.finishing {
                 s.finishing = true;
-                let _ = s.commands.send(AiCommand::Finish(grace));
+                let _ = s.commands.send(AiCommand::Finish { settle, grace });
             }
             s.listened = false;
         }
-        let until = Instant::now() + grace + Duration::from_secs(10);
+        let until = Instant::now() + settle + grace + Duration::from_secs(10);
         while self.slots.iter().any(|s| s.started && s.exit.is_none()) {
             let left = until.saturating_duration_since(Instant::now());
             match self.events.recv_timeout(left) {
@@ -472,12 +509,10 @@ impl Run<'_> {
                         s.stderr = tail;
                     }
                 }
-                Ok(Event::Ai(i, AiEvent::Exit(exit) | AiEvent::Died(exit, _))) => {
-                    if let Some(s) = self.slots.get_mut(i) {
-                        s.alive = false;
-                        s.exit = Some(exit);
-                    }
+                Ok(Event::Ai(i, AiEvent::Exit { exit, by_itself })) => {
+                    self.ended(i, exit, by_itself);
                 }
+                Ok(Event::Ai(i, AiEvent::Died(exit, _))) => self.ended(i, exit, true),
                 Ok(_) => {}
                 Err(_) => break,
             }
@@ -493,7 +528,10 @@ impl Run<'_> {
                 } else if let Some(st) = s.state {
                     st.to_string()
                 } else {
-                    s.exit.as_ref().map_or("OK", final_state).to_string()
+                    s.exit
+                        .as_ref()
+                        .map_or("OK", |e| final_state(e, s.exited_by_itself))
+                        .to_string()
                 }
             })
             .collect()
@@ -577,13 +615,13 @@ impl Run<'_> {
                 }
                 LogicMessage::Watch(w) => self.outcome.watch.push(w),
                 LogicMessage::RequestEndState => {
-                    self.finish_all(Duration::from_millis(200));
+                    self.finish_all(END_SETTLE, END_GRACE);
                     let states = self.judged_states();
                     self.tell_logic(&JudgerMessage::EndState(states))?;
                 }
                 LogicMessage::End(end) => {
                     self.outcome.scores = end.scores;
-                    self.finish_all(Duration::from_millis(200));
+                    self.finish_all(END_SETTLE, END_GRACE);
                     self.outcome.judged_state = self.judged_states();
                     self.outcome.end_state = end
                         .end_state
@@ -643,6 +681,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
             clock: None,
             state: None,
             exit: None,
+            exited_by_itself: false,
             finishing: false,
             stderr: String::new(),
         });
@@ -726,7 +765,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
     let result = run
         .tell_logic(&JudgerMessage::Init(init))
         .and_then(|()| run.drive());
-    run.finish_all(Duration::ZERO);
+    run.finish_all(Duration::ZERO, Duration::ZERO);
     // The logic has said its last word: let it exit, then make sure its group is gone.
     drop(run.logic_in);
     let until = Instant::now() + Duration::from_secs(2);
@@ -741,7 +780,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
     }
     let _ = child.wait();
     for s in &run.slots {
-        let _ = s.commands.send(AiCommand::Finish(Duration::ZERO));
+        let _ = s.commands.send(AiCommand::KILL);
     }
     for w in workers {
         let _ = w.join();
@@ -757,7 +796,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
 /// Ends the AIs of a run that could not start, waiting for their workers.
 fn abandon(slots: &[Slot], workers: Vec<std::thread::JoinHandle<()>>, scratch: &std::path::Path) {
     for s in slots {
-        let _ = s.commands.send(AiCommand::Finish(Duration::ZERO));
+        let _ = s.commands.send(AiCommand::KILL);
     }
     for w in workers {
         let _ = w.join();

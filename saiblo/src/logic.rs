@@ -13,7 +13,8 @@
 //! protocol carries them), so the same deterministic bots give the same replay.
 
 use std::io::{Read, Write};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::duel2048::RandomSource;
@@ -46,7 +47,17 @@ pub struct LogicOptions {
     pub seed_from_init: bool,
     /// Moves played before the AIs' first (Reversi, Gomoku); the AIs are told the position.
     pub opening: Vec<String>,
+    /// Ask the judger how the AIs ended (`request_end_state`, optional in seed 002) and wait
+    /// this long for its answer before deciding the end states alone; `None` = do not ask.
+    /// Saiblo's public local judger never answers.
+    pub end_state_wait: Option<Duration>,
+    /// Send each ply to spectators as a watch message. Off by default: nothing of ours reads
+    /// them, and Saiblo's public local judger cannot parse them.
+    pub watch: bool,
 }
+
+/// How long the logic waits for the judger's `end_state` by default.
+pub const DEFAULT_END_STATE_WAIT: Duration = Duration::from_secs(3);
 
 impl LogicOptions {
     /// The seeds' limits for `game`: Reversi 5 s a move and 180 s a game, the duel 5 s in
@@ -64,6 +75,8 @@ impl LogicOptions {
             event: None,
             seed_from_init: false,
             opening: Vec::new(),
+            end_state_wait: Some(DEFAULT_END_STATE_WAIT),
+            watch: false,
         }
     }
 }
@@ -101,6 +114,8 @@ pub struct LogicReport {
     pub scores: [i64; 2],
     /// Writing the replay failed (the end message was still sent).
     pub replay_error: Option<String>,
+    /// The end states were requested but the judger did not answer (or closed our input).
+    pub end_state_unanswered: bool,
 }
 
 /// The per-game lines toward the AIs (the line protocols' words).
@@ -339,14 +354,31 @@ fn split_answer(
     }
 }
 
+type Frame = Result<Option<Vec<u8>>, FrameError>;
+
+/// Reads the judger's frames on a thread of its own, so that waiting for one can time out.
+/// The thread ends at the end of input or a bad frame; one blocked in a read when the logic
+/// is done dies with the process.
+fn frames_of<R: Read + Send + 'static>(mut input: R) -> Receiver<Frame> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || loop {
+        let f = frame::read_frame(&mut input, frame::DEFAULT_MAX_BODY);
+        let last = !matches!(f, Ok(Some(_)));
+        if tx.send(f).is_err() || last {
+            return;
+        }
+    });
+    rx
+}
+
 /// The logic's side of the wire.
-struct Judger<R: Read, W: Write> {
-    input: R,
+struct Judger<W: Write> {
+    frames: Receiver<Frame>,
     output: W,
     state: i64,
 }
 
-impl<R: Read, W: Write> Judger<R, W> {
+impl<W: Write> Judger<W> {
     fn send(&mut self, target: i32, body: &str) -> Result<(), LogicError> {
         frame::write_logic_frame(&mut self.output, target, body.as_bytes()).map_err(LogicError::Io)
     }
@@ -356,10 +388,37 @@ impl<R: Read, W: Write> Judger<R, W> {
     }
 
     fn receive(&mut self, expect_init: bool) -> Result<JudgerMessage, LogicError> {
-        let body = frame::read_frame(&mut self.input, frame::DEFAULT_MAX_BODY)
+        let frame = self.frames.recv().unwrap_or(Ok(None));
+        Self::decode(frame, expect_init)
+    }
+
+    fn decode(frame: Frame, expect_init: bool) -> Result<JudgerMessage, LogicError> {
+        let body = frame
             .map_err(LogicError::Frame)?
             .ok_or(LogicError::JudgerGone)?;
         JudgerMessage::parse(&body, expect_init).map_err(LogicError::Message)
+    }
+
+    /// The judger's end states, if it answers `request_end_state` within `wait`. A judger
+    /// that lacks it (Saiblo's public local judger) never does; one that closes our input
+    /// meanwhile has nothing more to say either, and the replay must still be written.
+    fn end_states(&mut self, wait: Duration) -> Result<Option<Vec<String>>, LogicError> {
+        let until = Instant::now() + wait;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            let frame = match self.frames.recv_timeout(left) {
+                Ok(f) => f,
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return Ok(None),
+            };
+            match Self::decode(frame, false) {
+                Ok(JudgerMessage::EndState(s)) => return Ok(Some(s)),
+                // Late AI messages and errors may still be in flight.
+                Ok(JudgerMessage::Ai { .. } | JudgerMessage::AiError(_)) => {}
+                Ok(JudgerMessage::Init(_)) => unreachable_init()?,
+                Err(LogicError::JudgerGone) => return Ok(None),
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// A new timing round: sends `text` to `seat` and listens to it.
@@ -458,13 +517,13 @@ pub fn saiblo_score(winner: Option<Seat>, seat: Seat) -> i64 {
 }
 
 /// Plays one game as the Saiblo logic over `input`/`output`. Returns after the end message.
-pub fn run<R: Read, W: Write>(
+pub fn run<R: Read + Send + 'static, W: Write>(
     options: &LogicOptions,
     input: R,
     output: W,
 ) -> Result<LogicReport, LogicError> {
     let mut judger = Judger {
-        input,
+        frames: frames_of(input),
         output,
         state: 0,
     };
@@ -536,15 +595,16 @@ pub fn run<R: Read, W: Write>(
             judger.tell(seat, &script.end(replay.result.winner, seat))?;
         }
     }
-    judger.send_message(&LogicMessage::RequestEndState)?;
-    let judged = loop {
-        match judger.receive(false)? {
-            JudgerMessage::EndState(s) => break s,
-            // Late AI messages and errors may still be in flight.
-            JudgerMessage::Ai { .. } | JudgerMessage::AiError(_) => {}
-            JudgerMessage::Init(_) => unreachable_init()?,
+    // Without the judger's view, an AI not at fault ended OK as far as the logic knows.
+    let mut judged = Vec::new();
+    let mut end_state_unanswered = false;
+    if let Some(wait) = options.end_state_wait {
+        judger.send_message(&LogicMessage::RequestEndState)?;
+        match judger.end_states(wait)? {
+            Some(s) => judged = s,
+            None => end_state_unanswered = true,
         }
-    };
+    }
     let culprit = replay.result.reason.culprit();
     let end_state: Vec<String> = Seat::BOTH
         .iter()
@@ -582,13 +642,14 @@ pub fn run<R: Read, W: Write>(
         end_state,
         scores,
         replay_error,
+        end_state_unanswered,
     })
 }
 
-fn play<R: Read, W: Write>(
+fn play<W: Write>(
     options: &LogicOptions,
     types: &[PlayerType],
-    judger: &mut Judger<R, W>,
+    judger: &mut Judger<W>,
     game: &mut AnyGame,
     replay: &mut Replay,
 ) -> Result<GameResult, LogicError> {
@@ -661,7 +722,7 @@ fn play<R: Read, W: Write>(
                 )));
             }
             let record = MoveRecord::new(seat, before.format_move(forced));
-            watch(judger, replay.moves.len(), &record)?;
+            watch(judger, options, replay.moves.len(), &record)?;
             replay.moves.push(record);
             if let Some(text) = script.own_forced(&before) {
                 judger.tell(seat, &text)?;
@@ -678,10 +739,11 @@ fn play<R: Read, W: Write>(
         let budget = game_left.map_or(options.move_time, |g| g.min(options.move_time));
         if budget != round_time {
             // Seed 002 times rounds in (fractional) seconds: the game clock shortens the last
-            // rounds.
+            // rounds. A round config has state 0 (seed 002, the templates' logic SDK); Saiblo's
+            // public local judger takes any other state for a round.
             round_time = budget;
             judger.send_message(&LogicMessage::RoundConfig(RoundConfig {
-                state: judger.state,
+                state: 0,
                 time: Some(budget.as_secs_f64().max(0.001)),
                 length: Some(options.length),
             }))?;
@@ -744,7 +806,7 @@ fn play<R: Read, W: Write>(
         let mut record = MoveRecord::new(seat, before.format_move(mv));
         record.time_ms = Some(time as f64);
         record.log = log;
-        watch(judger, replay.moves.len(), &record)?;
+        watch(judger, options, replay.moves.len(), &record)?;
         replay.moves.push(record);
         if let Some(text) = script.opponent_moved(seat.other(), mv) {
             judger.tell(seat.other(), &text)?;
@@ -753,12 +815,16 @@ fn play<R: Read, W: Write>(
 }
 
 /// Spectators get each ply as `{"ply":k,"seat":s,"move":"..."}` (JSON in the watch string), so
-/// a live player can rebuild frames with the engine.
-fn watch<R: Read, W: Write>(
-    judger: &mut Judger<R, W>,
+/// a live player can rebuild frames with the engine; only when asked (`LogicOptions::watch`).
+fn watch<W: Write>(
+    judger: &mut Judger<W>,
+    options: &LogicOptions,
     ply: usize,
     record: &MoveRecord,
 ) -> Result<(), LogicError> {
+    if !options.watch {
+        return Ok(());
+    }
     let text = json!({"ply": ply + 1, "seat": record.seat.index(), "move": record.mv}).to_string();
     judger.send_message(&LogicMessage::Watch(text))
 }

@@ -41,6 +41,18 @@ pub struct LogicArgs {
     /// told its position: Reversi by a `BOARD` line (as `reversi-board`), Gomoku by `BOARD`
     #[arg(long, value_name = "MOVES")]
     pub opening: Option<String>,
+    /// How long to wait for the judger's answer to request_end_state before deciding the end
+    /// states alone, in milliseconds (a judger need not implement it: Saiblo's public local
+    /// judger does not)
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub end_state_timeout: u64,
+    /// Do not send request_end_state at all; the logic decides the end states
+    #[arg(long)]
+    pub no_end_state_request: bool,
+    /// Send each move to spectators as a watch message (off by default: Saiblo's public local
+    /// judger cannot parse them)
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Args, Debug)]
@@ -95,6 +107,9 @@ pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
     options.length = a.length;
     options.seed_from_init = a.game.seed.is_none();
     options.event = a.event.clone();
+    options.end_state_wait =
+        (!a.no_end_state_request).then(|| Duration::from_millis(a.end_state_timeout));
+    options.watch = a.watch;
     if let Some(text) = &a.opening {
         let moves: Vec<String> = super::split_moves(text)
             .into_iter()
@@ -114,9 +129,15 @@ pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
         }
         options.opening = moves;
     }
-    let stdin = std::io::stdin().lock();
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let report = logic::run(&options, stdin, stdout).map_err(anyhow::Error::msg)?;
+    let report = logic::run(&options, std::io::stdin(), stdout).map_err(anyhow::Error::msg)?;
+    if report.end_state_unanswered {
+        eprintln!(
+            "note: the judger did not answer request_end_state within {} ms, so the logic \
+             decided the end states (--no-end-state-request skips the wait)",
+            a.end_state_timeout
+        );
+    }
     if let Some(e) = &report.replay_error {
         eprintln!("warning: {e}");
     }
