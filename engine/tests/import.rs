@@ -387,3 +387,49 @@ fn gobang_malformed_logs_get_errors() {
         assert!(err.contains(needle), "{text}: {err}");
     }
 }
+
+/// Records written by the ORIGINAL platform's `save()` (tests/fixtures/sessdsa/original,
+/// README there): each imports, and arbiter's writer gives back the very same file.
+#[test]
+fn sessdsa_original_records_import_and_are_written_back_byte_for_byte() {
+    use arbiter_engine::Seat::{First, Second};
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/sessdsa/original/"
+    );
+    let cases: [(&str, Option<Seat>, &str); 9] = [
+        ("template-12-rounds.txt", Some(Second), "normal"),
+        ("template-tie.txt", None, "normal"),
+        ("template-500-rounds.txt", Some(First), "normal"),
+        ("not-achievable-direction.txt", Some(Second), "illegal_move"),
+        ("not-achievable-position.txt", Some(First), "illegal_move"),
+        (
+            "illegal-output-position.txt",
+            Some(First),
+            "malformed_output",
+        ),
+        (
+            "illegal-output-direction.txt",
+            Some(Second),
+            "malformed_output",
+        ),
+        ("time-out.txt", Some(First), "game_time"),
+        ("run-time-error.txt", Some(Second), "crash"),
+    ];
+    for (file, winner, code) in cases {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        let replay = sessdsa::import(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(replay.result.winner, winner, "{file}");
+        assert_eq!(replay.result.reason.code(), code, "{file}");
+        Replay::read(&replay.to_json()).unwrap();
+        let written = sessdsa::write_record(&replay).unwrap();
+        if written != text {
+            let diff = written
+                .lines()
+                .zip(text.lines())
+                .enumerate()
+                .find(|(_, (a, b))| a != b);
+            panic!("{file}: ours differs from the original's at {diff:?}\n{written}");
+        }
+    }
+}
