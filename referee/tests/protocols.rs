@@ -317,3 +317,55 @@ fn duel_bots_and_original_ais() {
         "some step was skipped"
     );
 }
+
+/// The original board carries both players' clocks, and real 2020 AIs read the rival's
+/// (`getTime(not isFirst)`) to budget their search. Through the host, an AI written that way
+/// must see the rival's clock move as the rival thinks, in step with the referee's own count.
+#[test]
+fn sessdsa_host_shows_the_rival_clock() {
+    let fixture = root().join("tests/fixtures/sessdsa/rival_clock_player.py");
+    let rival = root().join("bots/python/sessdsa_examples/greedy_player.py");
+    for (first, second, reader) in [(&fixture, &rival, 0), (&rival, &fixture, 1)] {
+        let (r, _) = play(&[
+            "duel2048",
+            "--seed",
+            "3",
+            &format!("{} {}", py("sessdsa_host.py"), first.display()),
+            &format!("{} {}", py("sessdsa_host.py"), second.display()),
+            "-n",
+            "1",
+        ]);
+        let game = &r[0];
+        // The fixture stops at round 60 with an exception that reports both clocks.
+        assert_eq!(game.result.reason.code(), "crash", "{:?}", game.result);
+        let stderr = game.meta.stderr.clone().unwrap_or_default()[reader].clone();
+        let seen = |what: &str| -> f64 {
+            let at = stderr
+                .rfind(&format!("{what} "))
+                .unwrap_or_else(|| panic!("no {what} clock in {stderr}"));
+            stderr[at + what.len() + 1..]
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no {what} clock in {stderr}"))
+        };
+        let (mine, rival_left) = (seen("mine") * 1000.0, seen("rival") * 1000.0);
+        // What the rival's moves took by the referee's count; its start-up comes on top.
+        let rival_moves: f64 = game
+            .moves
+            .iter()
+            .filter(|m| m.seat.index() != reader)
+            .filter_map(|m| m.time_ms)
+            .sum();
+        assert!(
+            rival_moves > 20.0,
+            "the rival hardly thought: {rival_moves} ms"
+        );
+        assert!(
+            rival_left <= 5000.0 - rival_moves + 5.0 && rival_left >= 5000.0 - rival_moves - 2000.0,
+            "the rival clock the AI saw ({rival_left} ms) is not 5000 ms less the rival's \
+             {rival_moves} ms of moves and its start-up"
+        );
+        assert!(mine < 5000.0 && mine > 0.0, "own clock {mine} ms");
+    }
+}
