@@ -112,14 +112,10 @@ pub fn bot_spec(
         _ => {
             let words =
                 shell_words::split(text).with_context(|| format!("bot command {text:?}"))?;
-            let Some(first) = words.iter().find(|w| !is_interpreter(w)).or(words.first()) else {
+            if words.is_empty() {
                 bail!("empty bot command");
-            };
-            let stem = Path::new(first)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or(fallback);
-            (text.to_string(), stem.to_string())
+            }
+            (text.to_string(), command_name(&words, fallback))
         }
     };
     Ok(BotSpec {
@@ -128,6 +124,41 @@ pub fn bot_spec(
         protocol,
         working_dir: None,
     })
+}
+
+/// A bot's default name: its program's file name without extension, past interpreters and
+/// `env VAR=value`; for an adapter that runs another file (`sessdsa_host.py my_ai.py`), that
+/// file's, so two hosted AIs are told apart in verdicts and summaries.
+fn command_name(words: &[String], fallback: &str) -> String {
+    let stem = |w: &String| {
+        Path::new(w)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+    };
+    let mut rest = words.iter().skip_while(|w| is_launcher(w));
+    let Some(program) = rest.next().or(words.first()).and_then(stem) else {
+        return fallback.to_string();
+    };
+    if ADAPTERS.contains(&program.as_str()) {
+        if let Some(hosted) = rest.find(|w| !w.starts_with('-')).and_then(stem) {
+            return hosted;
+        }
+    }
+    program
+}
+
+/// Programs that run a bot given as their first argument.
+const ADAPTERS: [&str; 1] = ["sessdsa_host"];
+
+/// Words before the program itself: interpreters, their options, `env` and its assignments.
+fn is_launcher(word: &str) -> bool {
+    is_interpreter(word)
+        || word == "env"
+        || word.starts_with('-')
+        || word
+            .split_once('=')
+            .is_some_and(|(k, _)| !k.is_empty() && !k.contains('/'))
 }
 
 fn is_interpreter(word: &str) -> bool {
@@ -214,5 +245,38 @@ pub fn arbiter_exe() -> anyhow::Result<std::path::PathBuf> {
     match std::env::var_os("ARBITER_EXE") {
         Some(path) if !path.is_empty() => Ok(path.into()),
         _ => std::env::current_exe().context("cannot find the arbiter executable"),
+    }
+}
+
+/// Two bots with the same name (one program against itself) become `NAME-a` and `NAME-b`,
+/// so verdicts and summaries tell them apart.
+pub fn distinct_names(bots: &mut [BotSpec; 2]) {
+    if bots[0].name == bots[1].name {
+        let name = bots[0].name.clone();
+        bots[0].name = format!("{name}-a");
+        bots[1].name = format!("{name}-b");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_name;
+
+    fn name(command: &str) -> String {
+        let words = shell_words::split(command).unwrap_or_default();
+        command_name(&words, "A")
+    }
+
+    #[test]
+    fn default_names() {
+        assert_eq!(name("./my_bot"), "my_bot");
+        assert_eq!(name("python3 -u bots/python/duel_random.py --x"), "duel_random");
+        assert_eq!(name("env PYTHONPATH=/tmp python3 bot.py"), "bot");
+        // A hosted AI is named after its own file, not the host's.
+        assert_eq!(
+            name("python3 bots/python/sessdsa_host.py ais/minimax_player.py"),
+            "minimax_player"
+        );
+        assert_eq!(name("python3 sessdsa_host.py"), "sessdsa_host");
     }
 }

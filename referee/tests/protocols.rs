@@ -291,7 +291,7 @@ fn duel_bots_and_original_ais() {
                 .display()
         )
     };
-    let (r, _) = play(&[
+    let (r, out) = play(&[
         "duel2048",
         "--seed",
         "5",
@@ -301,6 +301,15 @@ fn duel_bots_and_original_ais() {
         "2",
     ]);
     all_normal(&r, 2);
+    // Hosted AIs are named after their own files, in replays and in the summary.
+    let names: Vec<&str> = r[0].players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["greedy_player", "random_player"]);
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(
+        summary["bots"],
+        serde_json::json!(["greedy_player", "random_player"])
+    );
     // Built-in bots follow every skipped step the referee announces.
     let (r, _) = play(&[
         "duel2048",

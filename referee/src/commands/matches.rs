@@ -38,10 +38,11 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         p.check(&config, !openings.is_empty())
             .map_err(anyhow::Error::msg)?;
     }
-    let bots = [
+    let mut bots = [
         bot_spec(&a.bot_a, a.name_a.as_deref(), protocols[0], &config, "A")?,
         bot_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
     ];
+    arbiter_match::spec::distinct_names(&mut bots);
     let limits = limits(&config, &a.limits);
     let containment = Containment::detect();
     for w in containment.warnings() {
