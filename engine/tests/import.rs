@@ -489,6 +489,33 @@ fn gobang_real_bridge_logs_and_the_seed_text_spellings() {
     assert!(matches!(seed[2].result.reason, Reason::Aborted { .. }));
 }
 
+/// The section lines in the original's 45-character form, the seed text's five-star form and
+/// any other star padding all read the same.
+#[test]
+fn sessdsa_section_lines_with_any_star_padding() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/sessdsa/original/"
+    );
+    let original = std::fs::read_to_string(format!("{dir}template-12-rounds.txt")).unwrap();
+    let expected = sessdsa::import(&original).unwrap();
+    for stars in ["*****", "*", "**********************", "***  "] {
+        let text = original
+            .replace(
+                "****************basic record*****************",
+                &format!("{stars}basic record{stars}"),
+            )
+            .replace(
+                "***************complete record***************",
+                &format!("{}complete record{stars}", stars.trim()),
+            );
+        assert_ne!(text, original);
+        let replay = sessdsa::import(&text).unwrap_or_else(|e| panic!("{stars:?}: {e}"));
+        assert_eq!(replay.moves, expected.moves);
+        assert_eq!(replay.result, expected.result);
+    }
+}
+
 /// Records written by the ORIGINAL platform's `save()` (tests/fixtures/sessdsa/original,
 /// README there): each imports, and arbiter's writer gives back the very same file.
 #[test]
