@@ -208,8 +208,7 @@ fn builtin_command(
 }
 
 pub fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec<String>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::input::read_text(path, crate::input::OPENINGS)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -19,10 +19,19 @@ use arbiter_match::protocol::ProtocolKind;
 use arbiter_match::series::{self, MatchSpec, MatchSummary};
 use crate::text;
 
+/// The most games one `arbiter match` plays (a tournament is the tool for more).
+const MAX_GAMES: usize = 100_000;
+
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let config = game_config(&a.game)?;
     if a.games == 0 {
         bail!("--games must be at least 1");
+    }
+    if a.games > MAX_GAMES {
+        bail!(
+            "--games {}: more than the limit of {MAX_GAMES} games",
+            a.games
+        );
     }
     let openings = match &a.openings {
         Some(path) => read_openings(path, &config)?,
@@ -159,10 +168,19 @@ fn save_game(a: &MatchArgs, i: usize, played: &Played) -> anyhow::Result<Option<
 
 /// Appends to a JSON array file (the Gobang bridge appends its log the same way).
 fn append_json_array(path: &Path, entry: serde_json::Value) -> anyhow::Result<()> {
-    let mut games: Vec<serde_json::Value> = match std::fs::read_to_string(path) {
-        Ok(text) if !text.trim().is_empty() => serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a JSON array of games", path.display()))?,
-        _ => Vec::new(),
+    let existing = match arbiter_match::input::read_text(path, arbiter_match::input::GOBANG_LOG) {
+        Err(arbiter_match::input::InputError::Read { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            String::new()
+        }
+        other => other?,
+    };
+    let mut games: Vec<serde_json::Value> = if existing.trim().is_empty() {
+        Vec::new()
+    } else {
+        serde_json::from_str(&existing)
+            .with_context(|| format!("{} is not a JSON array of games", path.display()))?
     };
     games.push(entry);
     write(path, &serde_json::to_string_pretty(&games)?)
