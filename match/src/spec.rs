@@ -237,7 +237,6 @@ pub fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec
     Ok(out)
 }
 
-
 /// The `arbiter` executable that runs built-in bots (`arbiter bot ...`): `$ARBITER_EXE` when set
 /// (tests and other front ends that are not the `arbiter` binary), else this executable.
 pub fn arbiter_exe() -> anyhow::Result<std::path::PathBuf> {
@@ -245,6 +244,67 @@ pub fn arbiter_exe() -> anyhow::Result<std::path::PathBuf> {
         Some(path) if !path.is_empty() => Ok(path.into()),
         _ => std::env::current_exe().context("cannot find the arbiter executable"),
     }
+}
+
+/// Checks, before any game is played, that a bot can start: its program exists and may be
+/// run, and the script an interpreter is given (`python3 my_bot.py`) exists. Built-in bots
+/// pass. The error names the bot and, where it applies, what was probably meant.
+pub fn check_bot_starts(bot: &BotSpec) -> anyhow::Result<()> {
+    let mut command = arbiter_sandbox::BotCommand::parse(&bot.command)
+        .map_err(|e| anyhow::anyhow!("bot {}: {e}", bot.name))?;
+    if let Some(dir) = &bot.working_dir {
+        command = command.current_dir(dir);
+    }
+    command
+        .check_program()
+        .map_err(|e| anyhow::anyhow!("bot {}: {e}", bot.name))?;
+    let words: Vec<String> = command
+        .argv
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some((interpreter, script)) = interpreter_script(&words) {
+        let dir = bot.working_dir.clone().unwrap_or_else(|| ".".into());
+        if !dir.join(script).is_file() {
+            bail!(
+                "bot {}: {interpreter} would not find {script}: no such file",
+                bot.name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The script file an interpreter command runs (`python3 -u bot.py` -> `bot.py`), if any.
+fn interpreter_script(words: &[String]) -> Option<(&str, &str)> {
+    let mut words = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| *w == "env" || (w.contains('=') && !w.starts_with('-')));
+    let interpreter = words.next()?;
+    let base = Path::new(interpreter).file_name()?.to_str()?;
+    let known = ["python", "pypy", "node", "ruby", "perl"];
+    if !known.iter().any(|k| base.starts_with(k)) {
+        return None;
+    }
+    while let Some(w) = words.next() {
+        match w {
+            // A module or inline code: no script file to check.
+            "-m" | "-c" | "-e" => return None,
+            // Python's options that take a value.
+            "-W" | "-X" => {
+                words.next();
+            }
+            w if w.starts_with('-') => continue,
+            w => {
+                let script = [".py", ".js", ".mjs", ".rb", ".pl"]
+                    .iter()
+                    .any(|ext| w.ends_with(ext));
+                return script.then_some((interpreter, w));
+            }
+        }
+    }
+    None
 }
 
 /// Two bots with the same name (one program against itself) become `NAME-a` and `NAME-b`,
@@ -267,9 +327,31 @@ mod tests {
     }
 
     #[test]
+    fn interpreter_scripts() {
+        let script = |c: &str| {
+            let words = shell_words::split(c).unwrap_or_default();
+            super::interpreter_script(&words).map(|(_, s)| s.to_string())
+        };
+        assert_eq!(
+            script("python3 -u my_bot.py 8").as_deref(),
+            Some("my_bot.py")
+        );
+        assert_eq!(script("env A=1 node bot.js").as_deref(), Some("bot.js"));
+        assert_eq!(script("python3 -m my_bot"), None);
+        assert_eq!(
+            script("python3 -W ignore bot.py").as_deref(),
+            Some("bot.py")
+        );
+        assert_eq!(script("./my_bot my.py"), None);
+    }
+
+    #[test]
     fn default_names() {
         assert_eq!(name("./my_bot"), "my_bot");
-        assert_eq!(name("python3 -u bots/python/duel_random.py --x"), "duel_random");
+        assert_eq!(
+            name("python3 -u bots/python/duel_random.py --x"),
+            "duel_random"
+        );
         assert_eq!(name("env PYTHONPATH=/tmp python3 bot.py"), "bot");
         // A hosted AI is named after its own file, not the host's.
         assert_eq!(

@@ -196,3 +196,64 @@ fn endless_or_huge_inputs_end_with_the_limit_named() {
     assert_ne!(code, Some(0), "{err}");
     assert!(err.contains("more than the limit of 100000 games"), "{err}");
 }
+
+/// A bot that cannot start is reported once, before any game, with what was probably meant,
+/// and the match exits non-zero; an unknown game name is refused.
+#[test]
+fn a_bot_that_cannot_start_stops_the_match_before_the_first_game() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("my_bot");
+    std::fs::write(&bot, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.path().join("plain.py");
+    std::fs::write(&script, "print('hi')\n").unwrap();
+    let run = |a: &str| {
+        let out = arbiter()
+            .current_dir(dir.path())
+            .args(["match", "reversi", a, "builtin", "-n", "3"])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    for (command, says) in [
+        (
+            "my_bot",
+            "cannot start my_bot: no such program on PATH (did you mean ./my_bot?)",
+        ),
+        ("./missing_bot", "cannot start ./missing_bot: no such file"),
+        (
+            "./plain.py",
+            "cannot start ./plain.py: it is not executable (did you mean python3 ./plain.py?)",
+        ),
+        (
+            "python3 -u missing.py",
+            "python3 would not find missing.py: no such file",
+        ),
+    ] {
+        let (code, err) = run(command);
+        assert_eq!(code, Some(2), "{command}: {err}");
+        assert!(err.contains(says), "{command}: {err}");
+        assert_eq!(
+            err.matches("cannot start")
+                .count()
+                .max(err.matches("would not find").count()),
+            1,
+            "{err}"
+        );
+        assert!(
+            !err.contains("game 1/"),
+            "{command}: games were played: {err}"
+        );
+    }
+    let out = arbiter()
+        .args(["match", "othello", "builtin", "builtin", "-n", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown game \"othello\""), "{err}");
+}

@@ -52,6 +52,10 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         bot_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
     ];
     arbiter_match::spec::distinct_names(&mut bots);
+    // Said once, before any game: a bot that cannot start would lose every game for it.
+    for bot in &bots {
+        arbiter_match::spec::check_bot_starts(bot)?;
+    }
     let limits = limits(&config, &a.limits);
     let containment = Containment::detect();
     for w in containment.warnings() {
@@ -124,6 +128,15 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print_summary(&summary, started.elapsed());
+    }
+    // A bot that passed the check above but still could not start (a broken executable).
+    let never_started = summary
+        .totals
+        .iter()
+        .any(|t| t.failures.contains_key("failed_to_start"));
+    if never_started {
+        eprintln!("error: a bot failed to start; see the verdicts above");
+        return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
 }
