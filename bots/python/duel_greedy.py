@@ -1,8 +1,9 @@
 """duel_greedy.py - a greedy bot for the 2048 duel, arbiter's `duel` protocol.
 
 Protocol: START s R (seat 0 = first, columns 0..3; 1 = second, columns 4..7; R rounds);
-RANDOM v0 .. v(R-1) -> OK; PLACE r t -> "ROW COL"; SLIDE r t -> up|down|left|right;
-OPPONENT d (ROW COL, a direction or skip); SKIP r; END f -> exit.
+RANDOM v0 .. v(R-1) -> OK; PLACE r t o -> "ROW COL"; SLIDE r t o -> up|down|left|right;
+OPPONENT d (ROW COL, a direction or skip); SKIP r; END f -> exit. (t, o: own and
+opponent's remaining ms; this bot reads neither.)
 The bot keeps its own copy of the board and implements the rules to know its legal moves.
 
 Places on its own random cell (next(p, r)) when it has one, else where it helps the

@@ -14,6 +14,13 @@ Whatever the AI prints goes to stderr (stdout is the protocol). An exception in 
 printed to stderr and the host exits with status 1: the referee judges it a crash, like the
 original platform's "run time error". An answer of the wrong shape is sent as
 `invalid ...`, which the referee judges malformed ("illegal output").
+
+Clocks: every `PLACE r t o` / `SLIDE r t o` carries both players' remaining thinking time,
+and the host keeps both on the board, so `getTime(isFirst)` and `getTime(not isFirst)` both
+move as on the original. Two small differences remain: the rival's time is as of this
+request (the original showed it as of the rival's own last request, before that thinking),
+and a skipped step (`SKIP r`, mode '_position' / '_direction') carries no times, so the
+board keeps the last ones.
 """
 import importlib.util
 import os
@@ -45,37 +52,37 @@ class Chessboard:
         self.anime = []
 
     # ---- changing the board ----
-    def _remove(self, position):
-        tile = self.board.pop(position, None)
-        if tile is not None and position in self.belongs[tile.belong]:
-            self.belongs[tile.belong].remove(position)
-
-    def _put(self, belong, position, value):
-        self._remove(position)
-        self.board[position] = Chessman(belong, position, value)
-        self.belongs[belong].append(position)
-
+    # add() and move() keep the original's bookkeeping exactly, including what it does with
+    # an add() onto an occupied cell (AIs simulate with these, so they must see what they saw
+    # on the original platform).
     def add(self, belong, position, value=1):
         """Puts a tile of `value` on `position`; the column decides the owner (the `belong`
-        argument is ignored, as in the original)."""
-        self._put(position[1] < COLUMNS // 2, position, value)
+        argument is ignored, as in the original). On an occupied cell the original replaces
+        the tile but leaves the old tile's entry in its owner's list (`belongs`); so does
+        this board, so getScore and move behave as they did there."""
+        owner = position[1] < COLUMNS // 2
+        self.belongs[owner].append(position)
+        self.board[position] = Chessman(owner, position, value)
 
     def move(self, belong, direction):
         """Slides `belong`'s tiles towards `direction` (0 up, 1 down, 2 left, 3 right),
         front tiles first; returns whether the board changed. A tile passes through empty
-        cells of its owner's half only, then merges with an equal tile (either owner) that
+        cells of the mover's half only, then merges with an equal tile (either owner) that
         was not itself made by this move."""
         self.anime = []
         if direction not in range(4):
-            return False
+            # The original has no order for other directions and fails the same way.
+            raise TypeError("'NoneType' object is not iterable")
         dr, dc = [(-1, 0), (1, 0), (0, -1), (0, 1)][direction]
         axis = 0 if direction < 2 else 1
         front_first = sorted(self.belongs[belong], key=lambda p: p[axis],
                              reverse=direction in (1, 3))
 
+        def on_board(p):
+            return 0 <= p[0] < ROWS and 0 <= p[1] < COLUMNS
+
         def own_empty(p):
-            return (0 <= p[0] < ROWS and 0 <= p[1] < COLUMNS and p not in self.board
-                    and (p[1] < COLUMNS // 2) == belong)
+            return on_board(p) and (p[1] < COLUMNS // 2) == belong and p not in self.board
 
         merged = []
         changed = False
@@ -86,15 +93,22 @@ class Chessboard:
                 here = (here[0] + dr, here[1] + dc)
             ahead = (here[0] + dr, here[1] + dc)
             other = self.board.get(ahead)
-            if other is not None and other.value == tile.value and ahead not in merged:
-                self._remove(start)
-                self._put(belong, ahead, tile.value + 1)
+            if (on_board(ahead) and other is not None and ahead not in merged
+                    and other.value == tile.value):
+                self.belongs[belong].remove(start)
+                owner = belong if ahead in self.belongs[belong] else not belong
+                self.belongs[owner].remove(ahead)
+                self.belongs[belong].append(ahead)
+                self.board[ahead] = Chessman(belong, ahead, tile.value + 1)
+                del self.board[start]
                 merged.append(ahead)
                 self.anime.append(start + ahead)
                 changed = True
             elif here != start:
-                self._remove(start)
-                self._put(belong, here, tile.value)
+                self.belongs[belong].remove(start)
+                self.belongs[belong].append(here)
+                self.board[here] = Chessman(belong, here, tile.value)
+                del self.board[start]
                 self.anime.append(start + here)
                 changed = True
         return changed
@@ -116,10 +130,12 @@ class Chessboard:
                 if (r, c) not in self.board and (c < COLUMNS // 2) == belong]
 
     def getNext(self, belong, currentRound):
+        """As the original: () when the half is full; otherwise indexes the random sequence,
+        so a round past the last raises IndexError (and a negative one counts from the end)."""
         available = self.getNone(belong)
         if not belong:
             available.reverse()
-        if not available or currentRound >= len(self.array):
+        if not available:
             return ()
         return available[self.array[currentRound] % len(available)]
 
@@ -171,6 +187,16 @@ def load_player_class(path):
     sys.modules["sessdsa_ai"] = module
     spec.loader.exec_module(module)
     return module.Player
+
+
+def update_times(board, me, words):
+    """`PLACE r t o` / `SLIDE r t o`: t = our remaining ms, o = the opponent's. The original
+    platform updates the clock of the side about to move on the board it keeps, so an AI
+    reads both players' remaining time there (`getTime(not isFirst)` too). A referee that
+    sends no `o` leaves the opponent's clock as it was."""
+    board.updateTime(me, int(words[2]) / 1000)
+    if len(words) > 3:
+        board.updateTime(not me, int(words[3]) / 1000)
 
 
 def is_int(v):
@@ -237,8 +263,8 @@ def main():
                 board.move(not me, d)
                 board.updateDecision(not me, (d,))
         elif cmd == "PLACE":
-            currentRound, left = int(words[1]), int(words[2])
-            board.updateTime(me, left / 1000)
+            currentRound = int(words[1])
+            update_times(board, me, words)
             answer = ask(currentRound, "position")
             if isinstance(answer, (tuple, list)) and len(answer) == 2 and all(map(is_int, answer)):
                 position = (answer[0], answer[1])
@@ -250,8 +276,8 @@ def main():
                 send("invalid position %r" % (answer,))
             expect = "direction"
         elif cmd == "SLIDE":
-            currentRound, left = int(words[1]), int(words[2])
-            board.updateTime(me, left / 1000)
+            currentRound = int(words[1])
+            update_times(board, me, words)
             answer = ask(currentRound, "direction")
             if is_int(answer) and 0 <= answer <= 3:
                 board.move(me, answer)

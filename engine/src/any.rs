@@ -31,7 +31,7 @@ impl GameConfig {
     /// 15 x 15 freestyle Gomoku, the 500-round duel with seed 0).
     pub fn default_for(name: &str) -> Result<GameConfig, ConfigError> {
         match name {
-            "reversi" | "othello" => Ok(GameConfig::Reversi(reversi::Config::default())),
+            "reversi" => Ok(GameConfig::Reversi(reversi::Config::default())),
             "gomoku" | "gobang" => Ok(GameConfig::Gomoku(gomoku::Config::default())),
             "duel2048" | "2048" => Ok(GameConfig::Duel2048(duel2048::Config::default())),
             other => Err(ConfigError::new(alloc::format!(

@@ -365,25 +365,199 @@ fn gobang_forbidden_and_occupied_moves() {
 
 #[test]
 fn gobang_malformed_logs_get_errors() {
+    let head = r#""ForbiddenRule": "Off", "Wincode": "Still Playing""#;
     for (text, needle) in [
-        ("nope", "not valid JSON"),
-        ("42", "expected a JSON array"),
-        ("[{}]", "no MoveLog"),
-        (r#"[{"MoveLog": [[true, 99, 1]]}]"#, "off the 15 x 15 board"),
+        ("nope".to_string(), "not valid JSON"),
+        ("42".to_string(), "expected a JSON array"),
+        (format!("[{{{head}}}]"), "no MoveLog"),
         (
-            r#"[{"MoveLog": [[1, 2]]}]"#,
+            format!(r#"[{{{head}, "MoveLog": [[true, 99, 1]]}}]"#),
+            "off the 15 x 15 board",
+        ),
+        (
+            format!(r#"[{{{head}, "MoveLog": [[1, 2]]}}]"#),
             "move 1 is not [isBlack, row, col]",
         ),
-        (r#"[{"MoveLog": [[false, 8, 8]]}]"#, "wrong colour"),
         (
-            r#"[{"ForbiddenRule": "Maybe", "MoveLog": []}]"#,
-            "ForbiddenRule",
+            format!(r#"[{{{head}, "MoveLog": [[false, 8, 8]]}}]"#),
+            "wrong colour",
         ),
-        (r#"[{"MoveLog": [], "WinPlayer": 3}]"#, "WinPlayer"),
+        (
+            r#"[{"ForbiddenRule": "Maybe", "Wincode": "Draw", "MoveLog": []}]"#.to_string(),
+            "ForbiddenRule \"Maybe\" is none of",
+        ),
+        (
+            r#"[{"ForbiddenRule": 2, "Wincode": "Draw", "MoveLog": []}]"#.to_string(),
+            "ForbiddenRule 2 is none of",
+        ),
+        (
+            r#"[{"Wincode": "Draw", "MoveLog": []}]"#.to_string(),
+            "no ForbiddenRule",
+        ),
+        (
+            r#"[{"ForbiddenRule": 0, "MoveLog": []}]"#.to_string(),
+            "no Wincode",
+        ),
+        (
+            r#"[{"ForbiddenRule": 0, "Wincode": "Resigned", "MoveLog": []}]"#.to_string(),
+            "Wincode \"Resigned\" is none of",
+        ),
+        (
+            format!(r#"[{{{head}, "MoveLog": [], "WinPlayer": 3}}]"#),
+            "WinPlayer",
+        ),
+        (
+            format!(r#"[{{{head}, "MoveLog": [], "Winner": true}}]"#),
+            "unknown key \"Winner\"",
+        ),
+        (
+            format!(r#"[{{{head}, "MoveLog": [], "movelog": []}}]"#),
+            "both \"MoveLog\" and \"movelog\" given",
+        ),
     ] {
-        let err = gobang::import(text, gobang::Base::Detect)
+        let err = gobang::import(&text, gobang::Base::Detect)
             .unwrap_err()
             .to_string();
         assert!(err.contains(needle), "{text}: {err}");
+    }
+}
+
+/// Logs written by the real Gobang bridge, in its latest and its first logging version, and
+/// a log spelt as seed 003's text describes it (tests/fixtures/gobang, README there).
+#[test]
+fn gobang_real_bridge_logs_and_the_seed_text_spellings() {
+    use arbiter_engine::gomoku::Rule::{Freestyle, Renju};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/gobang/");
+    let read = |file: &str| {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        gobang::import(&text, gobang::Base::Detect)
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+            .replays
+    };
+    let rule = |r: &Replay| match r.game {
+        GameConfig::Gomoku(c) => c.rule,
+        _ => panic!("not gomoku"),
+    };
+    for (file, expected_rule, winner, code) in [
+        ("bridge-v1.1-five.json", Freestyle, Seat::First, "normal"),
+        (
+            "bridge-v1.1-forbidden.json",
+            Renju,
+            Seat::Second,
+            "illegal_move",
+        ),
+        (
+            "bridge-v1.1-occupied.json",
+            Freestyle,
+            Seat::First,
+            "illegal_move",
+        ),
+        ("bridge-first-five.json", Renju, Seat::First, "normal"),
+        (
+            "bridge-first-forbidden.json",
+            Renju,
+            Seat::Second,
+            "illegal_move",
+        ),
+    ] {
+        let replays = read(file);
+        let r = &replays[0];
+        assert_eq!(rule(r), expected_rule, "{file}");
+        assert_eq!(r.result.winner, Some(winner), "{file}");
+        assert_eq!(r.result.reason.code(), code, "{file}: {:?}", r.result);
+        assert_eq!(r.players[0].name, "black_bot", "{file}");
+        Replay::read(&r.to_json()).unwrap();
+    }
+    let forbidden = &read("bridge-v1.1-forbidden.json")[0];
+    assert!(
+        matches!(&forbidden.result.reason, Reason::IllegalMove { why, .. } if why.contains("three")),
+        "{:?}",
+        forbidden.result
+    );
+    let seed = read("seed-text.json");
+    assert_eq!(seed.len(), 3);
+    // "ForbiddenRule": 1 is renju, not freestyle.
+    assert_eq!(rule(&seed[0]), Renju);
+    assert_eq!(seed[0].result.winner, Some(Seat::First));
+    assert_eq!(seed[0].result.reason, Reason::Normal);
+    assert_eq!(seed[0].players[1].name, "white.exe");
+    assert!(matches!(
+        &seed[1].result.reason,
+        Reason::IllegalMove { seat: Seat::Second, why, .. } if why.contains("occupied")
+    ));
+    assert_eq!(rule(&seed[2]), Freestyle);
+    assert!(matches!(seed[2].result.reason, Reason::Aborted { .. }));
+}
+
+/// The section lines in the original's 45-character form, the seed text's five-star form and
+/// any other star padding all read the same.
+#[test]
+fn sessdsa_section_lines_with_any_star_padding() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/sessdsa/original/"
+    );
+    let original = std::fs::read_to_string(format!("{dir}template-12-rounds.txt")).unwrap();
+    let expected = sessdsa::import(&original).unwrap();
+    for stars in ["*****", "*", "**********************", "***  "] {
+        let text = original
+            .replace(
+                "****************basic record*****************",
+                &format!("{stars}basic record{stars}"),
+            )
+            .replace(
+                "***************complete record***************",
+                &format!("{}complete record{stars}", stars.trim()),
+            );
+        assert_ne!(text, original);
+        let replay = sessdsa::import(&text).unwrap_or_else(|e| panic!("{stars:?}: {e}"));
+        assert_eq!(replay.moves, expected.moves);
+        assert_eq!(replay.result, expected.result);
+    }
+}
+
+/// Records written by the ORIGINAL platform's `save()` (tests/fixtures/sessdsa/original,
+/// README there): each imports, and arbiter's writer gives back the very same file.
+#[test]
+fn sessdsa_original_records_import_and_are_written_back_byte_for_byte() {
+    use arbiter_engine::Seat::{First, Second};
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/sessdsa/original/"
+    );
+    let cases: [(&str, Option<Seat>, &str); 9] = [
+        ("template-12-rounds.txt", Some(Second), "normal"),
+        ("template-tie.txt", None, "normal"),
+        ("template-500-rounds.txt", Some(First), "normal"),
+        ("not-achievable-direction.txt", Some(Second), "illegal_move"),
+        ("not-achievable-position.txt", Some(First), "illegal_move"),
+        (
+            "illegal-output-position.txt",
+            Some(First),
+            "malformed_output",
+        ),
+        (
+            "illegal-output-direction.txt",
+            Some(Second),
+            "malformed_output",
+        ),
+        ("time-out.txt", Some(First), "game_time"),
+        ("run-time-error.txt", Some(Second), "crash"),
+    ];
+    for (file, winner, code) in cases {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        let replay = sessdsa::import(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(replay.result.winner, winner, "{file}");
+        assert_eq!(replay.result.reason.code(), code, "{file}");
+        Replay::read(&replay.to_json()).unwrap();
+        let written = sessdsa::write_record(&replay).unwrap();
+        if written != text {
+            let diff = written
+                .lines()
+                .zip(text.lines())
+                .enumerate()
+                .find(|(_, (a, b))| a != b);
+            panic!("{file}: ours differs from the original's at {diff:?}\n{written}");
+        }
     }
 }

@@ -406,6 +406,10 @@ fn run(
         }
 
         // Ask the side to move, on its clocks.
+        let opponent_left = limits
+            .time
+            .per_game
+            .map(|g| g.saturating_sub(sides[1 - me].used));
         let side = &mut sides[me];
         let Some(wire) = side.wire.as_mut() else {
             return GameResult::aborted("a bot has no process".into());
@@ -424,6 +428,7 @@ fn run(
         let ask = Ask {
             game,
             time_left: game_left,
+            opponent_time_left: opponent_left,
             deadline: t0 + budget + limits.time.tolerance,
         };
         let reply = side.protocol.ask(wire, &ask);

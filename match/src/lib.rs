@@ -7,8 +7,10 @@
 //!   bridge, Gomocup, the 2048 duel's line protocol).
 //! - [`series`]: a match of several games with colours alternating and openings.
 //! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
+//! - [`input`]: reading the files a user names, within a size limit.
 
 pub mod game;
+pub mod input;
 pub mod protocol;
 pub mod series;
 pub mod spec;

@@ -112,14 +112,10 @@ pub fn bot_spec(
         _ => {
             let words =
                 shell_words::split(text).with_context(|| format!("bot command {text:?}"))?;
-            let Some(first) = words.iter().find(|w| !is_interpreter(w)).or(words.first()) else {
+            if words.is_empty() {
                 bail!("empty bot command");
-            };
-            let stem = Path::new(first)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or(fallback);
-            (text.to_string(), stem.to_string())
+            }
+            (text.to_string(), command_name(&words, fallback))
         }
     };
     Ok(BotSpec {
@@ -128,6 +124,41 @@ pub fn bot_spec(
         protocol,
         working_dir: None,
     })
+}
+
+/// A bot's default name: its program's file name without extension, past interpreters and
+/// `env VAR=value`; for an adapter that runs another file (`sessdsa_host.py my_ai.py`), that
+/// file's, so two hosted AIs are told apart in verdicts and summaries.
+fn command_name(words: &[String], fallback: &str) -> String {
+    let stem = |w: &String| {
+        Path::new(w)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+    };
+    let mut rest = words.iter().skip_while(|w| is_launcher(w));
+    let Some(program) = rest.next().or(words.first()).and_then(stem) else {
+        return fallback.to_string();
+    };
+    if ADAPTERS.contains(&program.as_str()) {
+        if let Some(hosted) = rest.find(|w| !w.starts_with('-')).and_then(stem) {
+            return hosted;
+        }
+    }
+    program
+}
+
+/// Programs that run a bot given as their first argument.
+const ADAPTERS: [&str; 1] = ["sessdsa_host"];
+
+/// Words before the program itself: interpreters, their options, `env` and its assignments.
+fn is_launcher(word: &str) -> bool {
+    is_interpreter(word)
+        || word == "env"
+        || word.starts_with('-')
+        || word
+            .split_once('=')
+            .is_some_and(|(k, _)| !k.is_empty() && !k.contains('/'))
 }
 
 fn is_interpreter(word: &str) -> bool {
@@ -177,8 +208,7 @@ fn builtin_command(
 }
 
 pub fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec<String>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::input::read_text(path, crate::input::OPENINGS)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -210,5 +240,121 @@ pub fn arbiter_exe() -> anyhow::Result<std::path::PathBuf> {
     match std::env::var_os("ARBITER_EXE") {
         Some(path) if !path.is_empty() => Ok(path.into()),
         _ => std::env::current_exe().context("cannot find the arbiter executable"),
+    }
+}
+
+/// Checks, before any game is played, that a bot can start: its program exists and may be
+/// run, and the script an interpreter is given (`python3 my_bot.py`) exists. Built-in bots
+/// pass. The error names the bot and, where it applies, what was probably meant.
+pub fn check_bot_starts(bot: &BotSpec) -> anyhow::Result<()> {
+    let mut command = arbiter_sandbox::BotCommand::parse(&bot.command)
+        .map_err(|e| anyhow::anyhow!("bot {}: {e}", bot.name))?;
+    if let Some(dir) = &bot.working_dir {
+        command = command.current_dir(dir);
+    }
+    command
+        .check_program()
+        .map_err(|e| anyhow::anyhow!("bot {}: {e}", bot.name))?;
+    let words: Vec<String> = command
+        .argv
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some((interpreter, script)) = interpreter_script(&words) {
+        let dir = bot.working_dir.clone().unwrap_or_else(|| ".".into());
+        if !dir.join(script).is_file() {
+            bail!(
+                "bot {}: {interpreter} would not find {script}: no such file",
+                bot.name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The script file an interpreter command runs (`python3 -u bot.py` -> `bot.py`), if any.
+fn interpreter_script(words: &[String]) -> Option<(&str, &str)> {
+    let mut words = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| *w == "env" || (w.contains('=') && !w.starts_with('-')));
+    let interpreter = words.next()?;
+    let base = Path::new(interpreter).file_name()?.to_str()?;
+    let known = ["python", "pypy", "node", "ruby", "perl"];
+    if !known.iter().any(|k| base.starts_with(k)) {
+        return None;
+    }
+    while let Some(w) = words.next() {
+        match w {
+            // A module or inline code: no script file to check.
+            "-m" | "-c" | "-e" => return None,
+            // Python's options that take a value.
+            "-W" | "-X" => {
+                words.next();
+            }
+            w if w.starts_with('-') => continue,
+            w => {
+                let script = [".py", ".js", ".mjs", ".rb", ".pl"]
+                    .iter()
+                    .any(|ext| w.ends_with(ext));
+                return script.then_some((interpreter, w));
+            }
+        }
+    }
+    None
+}
+
+/// Two bots with the same name (one program against itself) become `NAME-a` and `NAME-b`,
+/// so verdicts and summaries tell them apart.
+pub fn distinct_names(bots: &mut [BotSpec; 2]) {
+    if bots[0].name == bots[1].name {
+        let name = bots[0].name.clone();
+        bots[0].name = format!("{name}-a");
+        bots[1].name = format!("{name}-b");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_name;
+
+    fn name(command: &str) -> String {
+        let words = shell_words::split(command).unwrap_or_default();
+        command_name(&words, "A")
+    }
+
+    #[test]
+    fn interpreter_scripts() {
+        let script = |c: &str| {
+            let words = shell_words::split(c).unwrap_or_default();
+            super::interpreter_script(&words).map(|(_, s)| s.to_string())
+        };
+        assert_eq!(
+            script("python3 -u my_bot.py 8").as_deref(),
+            Some("my_bot.py")
+        );
+        assert_eq!(script("env A=1 node bot.js").as_deref(), Some("bot.js"));
+        assert_eq!(script("python3 -m my_bot"), None);
+        assert_eq!(
+            script("python3 -W ignore bot.py").as_deref(),
+            Some("bot.py")
+        );
+        assert_eq!(script("./my_bot my.py"), None);
+    }
+
+    #[test]
+    fn default_names() {
+        assert_eq!(name("./my_bot"), "my_bot");
+        assert_eq!(
+            name("python3 -u bots/python/duel_random.py --x"),
+            "duel_random"
+        );
+        assert_eq!(name("env PYTHONPATH=/tmp python3 bot.py"), "bot");
+        // A hosted AI is named after its own file, not the host's.
+        assert_eq!(
+            name("python3 bots/python/sessdsa_host.py ais/minimax_player.py"),
+            "minimax_player"
+        );
+        assert_eq!(name("python3 sessdsa_host.py"), "sessdsa_host");
     }
 }

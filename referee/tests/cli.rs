@@ -81,3 +81,179 @@ fn bad_files_get_an_error_naming_the_problem() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("missing.json"), "{err}");
 }
+
+/// Runs arbiter with `args` and returns (exit code, stderr); a run that does not end within
+/// `patience` is killed and fails the test (the inputs below used to hang or eat memory).
+fn run_ending(args: &[&str], patience: std::time::Duration) -> (Option<i32>, String) {
+    let mut child = arbiter()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            eprintln!("{args:?}: {:?}", started.elapsed());
+            return (status.code(), err);
+        }
+        if started.elapsed() > patience {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running after {patience:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn endless_or_huge_inputs_end_with_the_limit_named() {
+    // Far more than the second it takes, for a debug build on a busy machine.
+    let patience = std::time::Duration::from_secs(20);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    for (args, limit) in [
+        (
+            vec!["replay", "show", "/dev/zero"],
+            "size limit for a replay file",
+        ),
+        (
+            vec!["replay", "show", "/dev/urandom"],
+            "size limit for a replay file",
+        ),
+        (
+            vec!["import", "sessdsa", "/dev/zero", "-o", out],
+            "size limit for a sessdsa record file",
+        ),
+        (
+            vec!["import", "sessdsa", "/dev/urandom", "-o", out],
+            "size limit for a sessdsa record file",
+        ),
+        (
+            vec!["import", "gobang", "/dev/zero", "-o", out],
+            "size limit for a Gobang bridge log",
+        ),
+        (
+            vec!["import", "gobang", "/dev/urandom", "-o", out],
+            "size limit for a Gobang bridge log",
+        ),
+    ] {
+        let (code, err) = run_ending(&args, patience);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(limit), "{args:?}: {err}");
+    }
+    // A schedule of 2^62 games per pairing is refused before anything is stored.
+    let config = dir.path().join("huge.toml");
+    std::fs::write(
+        &config,
+        "games_per_pairing = 4611686018427387904\n[game]\nname = \"reversi\"\n\
+         [[bots]]\nname = \"a\"\ncommand = \"builtin\"\n[[bots]]\nname = \"b\"\ncommand = \"builtin:random\"\n",
+    )
+    .unwrap();
+    let (code, err) = run_ending(&["tournament", config.to_str().unwrap()], patience);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        err.contains("games_per_pairing = 4611686018427387904: more than the limit of 100000"),
+        "{err}"
+    );
+    // Many bots with many games each: the whole schedule's size is bounded too.
+    let mut text = String::from("games_per_pairing = 100000\n[game]\nname = \"reversi\"\n");
+    for i in 0..40 {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"b{i}\"\ncommand = \"builtin\"\n"
+        ));
+    }
+    std::fs::write(&config, text).unwrap();
+    let (code, err) = run_ending(&["tournament", config.to_str().unwrap()], patience);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        err.contains("the schedule would hold 78000000 games (780 pairings x 1 leg(s)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("more than the limit of 1000000 games"),
+        "{err}"
+    );
+    let (code, err) = run_ending(
+        &[
+            "match",
+            "reversi",
+            "builtin",
+            "builtin",
+            "--games",
+            "4611686018427387904",
+        ],
+        patience,
+    );
+    assert_ne!(code, Some(0), "{err}");
+    assert!(err.contains("more than the limit of 100000 games"), "{err}");
+}
+
+/// A bot that cannot start is reported once, before any game, with what was probably meant,
+/// and the match exits non-zero; an unknown game name is refused.
+#[test]
+fn a_bot_that_cannot_start_stops_the_match_before_the_first_game() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("my_bot");
+    std::fs::write(&bot, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.path().join("plain.py");
+    std::fs::write(&script, "print('hi')\n").unwrap();
+    let run = |a: &str| {
+        let out = arbiter()
+            .current_dir(dir.path())
+            .args(["match", "reversi", a, "builtin", "-n", "3"])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    for (command, says) in [
+        (
+            "my_bot",
+            "cannot start my_bot: no such program on PATH (did you mean ./my_bot?)",
+        ),
+        ("./missing_bot", "cannot start ./missing_bot: no such file"),
+        (
+            "./plain.py",
+            "cannot start ./plain.py: it is not executable (did you mean python3 ./plain.py?)",
+        ),
+        (
+            "python3 -u missing.py",
+            "python3 would not find missing.py: no such file",
+        ),
+    ] {
+        let (code, err) = run(command);
+        assert_eq!(code, Some(2), "{command}: {err}");
+        assert!(err.contains(says), "{command}: {err}");
+        assert_eq!(
+            err.matches("cannot start")
+                .count()
+                .max(err.matches("would not find").count()),
+            1,
+            "{err}"
+        );
+        assert!(
+            !err.contains("game 1/"),
+            "{command}: games were played: {err}"
+        );
+    }
+    let out = arbiter()
+        .args(["match", "othello", "builtin", "builtin", "-n", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown game \"othello\""), "{err}");
+}

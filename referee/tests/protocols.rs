@@ -291,7 +291,7 @@ fn duel_bots_and_original_ais() {
                 .display()
         )
     };
-    let (r, _) = play(&[
+    let (r, out) = play(&[
         "duel2048",
         "--seed",
         "5",
@@ -301,6 +301,15 @@ fn duel_bots_and_original_ais() {
         "2",
     ]);
     all_normal(&r, 2);
+    // Hosted AIs are named after their own files, in replays and in the summary.
+    let names: Vec<&str> = r[0].players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["greedy_player", "random_player"]);
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(
+        summary["bots"],
+        serde_json::json!(["greedy_player", "random_player"])
+    );
     // Built-in bots follow every skipped step the referee announces.
     let (r, _) = play(&[
         "duel2048",
@@ -316,4 +325,58 @@ fn duel_bots_and_original_ais() {
         r.iter().any(|g| g.moves.iter().any(|m| m.mv == "skip")),
         "some step was skipped"
     );
+}
+
+/// The original board carries both players' clocks, and real 2020 AIs read the rival's
+/// (`getTime(not isFirst)`) to budget their search. Through the host, an AI written that way
+/// must see the rival's clock move as the rival thinks, in step with the referee's own count.
+#[test]
+fn sessdsa_host_shows_the_rival_clock() {
+    let fixture = root().join("tests/fixtures/sessdsa/rival_clock_player.py");
+    let rival = root().join("bots/python/sessdsa_examples/greedy_player.py");
+    for (first, second, reader) in [(&fixture, &rival, 0), (&rival, &fixture, 1)] {
+        let (r, _) = play(&[
+            "duel2048",
+            "--seed",
+            "3",
+            &format!("{} {}", py("sessdsa_host.py"), first.display()),
+            &format!("{} {}", py("sessdsa_host.py"), second.display()),
+            "-n",
+            "1",
+        ]);
+        let game = &r[0];
+        // The fixture stops at round 60 with an exception that reports both clocks.
+        assert_eq!(game.result.reason.code(), "crash", "{:?}", game.result);
+        let stderr = game.meta.stderr.clone().unwrap_or_default()[reader].clone();
+        let seen = |what: &str| -> f64 {
+            let at = stderr
+                .rfind(&format!("{what} "))
+                .unwrap_or_else(|| panic!("no {what} clock in {stderr}"));
+            stderr[at + what.len() + 1..]
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no {what} clock in {stderr}"))
+        };
+        let (mine, rival_left) = (seen("mine") * 1000.0, seen("rival") * 1000.0);
+        // What the rival's moves took by the referee's count; its start-up comes on top.
+        let rival_moves: f64 = game
+            .moves
+            .iter()
+            .filter(|m| m.seat.index() != reader)
+            .filter_map(|m| m.time_ms)
+            .sum();
+        // Its Python start-up alone takes more than 10 ms, so the clock the AI saw has moved
+        // (without the opponent's clock the host showed the initial 5000 ms all game).
+        assert!(
+            rival_moves > 0.0 && rival_left < 4990.0,
+            "the rival clock did not move: {rival_left} ms left after {rival_moves} ms of moves"
+        );
+        assert!(
+            rival_left <= 5000.0 - rival_moves + 5.0 && rival_left >= 5000.0 - rival_moves - 2000.0,
+            "the rival clock the AI saw ({rival_left} ms) is not 5000 ms less the rival's \
+             {rival_moves} ms of moves and its start-up"
+        );
+        assert!(mine < 5000.0 && mine > 0.0, "own clock {mine} ms");
+    }
 }

@@ -694,7 +694,8 @@ fn duel_game(rounds: u16, sides: [Option<&BotSpec>; 2], seed: u64) -> Option<Sea
                     StepKind::Place => "PLACE",
                     StepKind::Slide => "SLIDE",
                 };
-                p.send(&format!("{kind} {round} 5000"));
+                // Both clocks, as the referee sends them (own, then the opponent's).
+                p.send(&format!("{kind} {round} 5000 4321"));
                 let answer = p.answer();
                 match game.parse_move(&answer) {
                     Ok(mv) => mv,
@@ -849,6 +850,53 @@ fn sessdsa_host_reports_an_exception_as_a_crash() {
     assert!(
         err.contains("thinking..."),
         "the AI's print should go to stderr: {err}"
+    );
+}
+
+/// The host's board behaves as the original `Chessboard` where AIs that simulate can tell:
+/// `add` onto an occupied cell keeps the old tile's entry in its owner's list (so both
+/// players' `getScore` count the new tile), and `getNext` past the last round raises
+/// `IndexError`. The expected lines are what the original `constants.Chessboard`
+/// (pkulab409/sessdsa.2048, commit 5c553f5) prints for this script.
+#[test]
+fn sessdsa_host_board_matches_the_original_at_the_edges() {
+    if !python_ok() {
+        return;
+    }
+    let script = "\
+import sessdsa_host as m
+b = m.Chessboard((5, 7, 11))
+b.add(True, (0, 3)); b.add(True, (0, 4))
+print(b.move(True, 3), b.getRaw()[0][4])
+b.add(True, (0, 4), 5)
+print(b.getScore(True), b.getScore(False), b.getValue((0, 4)), b.getBelong((0, 4)))
+b.add(False, (2, 1)); b.add(True, (2, 1), 3)
+print(b.getScore(True))
+print(b.getNext(True, 2), b.getNext(False, -1))
+try:
+    print(b.getNext(True, 3))
+except IndexError as e:
+    print('IndexError', e)
+try:
+    b.move(True, 4)
+except TypeError:
+    print('TypeError')
+";
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .env("PYTHONPATH", bots_dir().join("python"))
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "True (2, True)\n[5] [5] 5 False\n[3, 3, 5]\n(3, 0) (1, 4)\n\
+         IndexError tuple index out of range\nTypeError\n"
     );
 }
 

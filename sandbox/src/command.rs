@@ -120,6 +120,51 @@ impl BotCommand {
     }
 }
 
+impl BotCommand {
+    /// Whether the program can be started, checked the way `execvp` would look for it and
+    /// without starting it; the error is a sentence for the user, with `did you mean
+    /// ./my_bot` when a bare name is not on `PATH` but is a file in the working directory.
+    pub fn check_program(&self) -> Result<PathBuf, String> {
+        use std::os::unix::ffi::OsStrExt;
+        let program = self.program();
+        let shown = program.to_string_lossy();
+        match self.resolve_program() {
+            Ok(path) => Ok(path),
+            Err(problem) => {
+                let dir = self
+                    .working_dir
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from("."));
+                let local = dir.join(program);
+                let bare = !program.as_bytes().contains(&b'/');
+                let hint = if bare && local.is_file() {
+                    match check_executable(&local) {
+                        Ok(()) => format!(" (did you mean ./{shown}?)"),
+                        Err(_) => format!(" (did you mean ./{shown}? it is not executable either)"),
+                    }
+                } else {
+                    String::new()
+                };
+                Err(match problem {
+                    ProgramProblem::NotFound if bare => {
+                        format!("cannot start {shown}: no such program on PATH{hint}")
+                    }
+                    ProgramProblem::NotFound => format!("cannot start {shown}: no such file"),
+                    ProgramProblem::NotExecutable if bare => {
+                        format!("cannot start {shown}: it is not executable{hint}")
+                    }
+                    ProgramProblem::NotExecutable if shown.ends_with(".py") => format!(
+                        "cannot start {shown}: it is not executable (did you mean python3 {shown}?)"
+                    ),
+                    ProgramProblem::NotExecutable => format!(
+                        "cannot start {shown}: it is not executable (chmod +x {shown} makes it so)"
+                    ),
+                })
+            }
+        }
+    }
+}
+
 /// Why a program cannot be started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ProgramProblem {

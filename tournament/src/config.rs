@@ -219,9 +219,10 @@ impl TournamentConfig {
     }
 
     pub fn load(path: &Path) -> Result<(TournamentConfig, String), ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
+        use arbiter_match::input::{self, InputError};
+        let text = input::read_text(path, input::TOURNAMENT_CONFIG).map_err(|e| match e {
+            InputError::Read { path, source } => ConfigError::Read { path, source },
+            other => ConfigError::Invalid(other.to_string()),
         })?;
         Ok((Self::parse(&text, &path.display().to_string())?, text))
     }
@@ -240,12 +241,30 @@ impl TournamentConfig {
                 self.games_per_pairing
             ));
         }
-        if self.concurrency == Some(0) {
-            return bad("concurrency = 0: must be at least 1".into());
+        if self.games_per_pairing > MAX_GAMES_PER_PAIRING {
+            return bad(format!(
+                "games_per_pairing = {}: more than the limit of {MAX_GAMES_PER_PAIRING}",
+                self.games_per_pairing
+            ));
+        }
+        match self.concurrency {
+            Some(0) => return bad("concurrency = 0: must be at least 1".into()),
+            Some(n) if n > MAX_CONCURRENCY => {
+                return bad(format!(
+                    "concurrency = {n}: more than the limit of {MAX_CONCURRENCY} games at once"
+                ))
+            }
+            _ => {}
         }
         if self.bots.len() < 2 {
             return bad(format!(
                 "{} bot(s) given: a tournament needs at least 2",
+                self.bots.len()
+            ));
+        }
+        if self.bots.len() > MAX_BOTS {
+            return bad(format!(
+                "{} bots given: more than the limit of {MAX_BOTS}",
                 self.bots.len()
             ));
         }
@@ -298,6 +317,16 @@ impl TournamentConfig {
                 }
             }
         }
+        let games = self.scheduled_games();
+        if games > MAX_GAMES as u128 {
+            return bad(format!(
+                "the schedule would hold {games} games ({} pairings x {} leg(s) x \
+                 games_per_pairing {}): more than the limit of {MAX_GAMES} games",
+                self.pairing_count(),
+                self.legs(),
+                self.games_per_pairing
+            ));
+        }
         let limits = self.limits.apply(&game);
         let output = base_dir.join(&self.output);
         Ok(Resolved {
@@ -309,6 +338,38 @@ impl TournamentConfig {
             base_dir: base_dir.to_path_buf(),
             output,
         })
+    }
+}
+
+/// Bounds on what a config may ask for, so a typo cannot schedule more games than a disk or
+/// a lifetime holds (a schedule is stored up front).
+pub const MAX_GAMES_PER_PAIRING: usize = 100_000;
+pub const MAX_BOTS: usize = 1_000;
+pub const MAX_GAMES: usize = 1_000_000;
+pub const MAX_CONCURRENCY: usize = 1_024;
+
+impl TournamentConfig {
+    fn pairing_count(&self) -> u128 {
+        let n = self.bots.len() as u128;
+        match self.format {
+            Format::Gauntlet => {
+                let refs = self.reference.len() as u128;
+                refs * n.saturating_sub(refs)
+            }
+            _ => n * n.saturating_sub(1) / 2,
+        }
+    }
+
+    fn legs(&self) -> u128 {
+        match self.format {
+            Format::DoubleRoundRobin => 2,
+            _ => 1,
+        }
+    }
+
+    /// Games the whole schedule holds, computed without overflow.
+    fn scheduled_games(&self) -> u128 {
+        self.pairing_count() * self.legs() * self.games_per_pairing as u128
     }
 }
 

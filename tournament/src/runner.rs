@@ -149,6 +149,14 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
         });
     }
     let total = jobs.len();
+    if let Some(n) = opts.concurrency {
+        if n > crate::config::MAX_CONCURRENCY {
+            anyhow::bail!(
+                "--concurrency {n}: more than the limit of {} games at once",
+                crate::config::MAX_CONCURRENCY
+            );
+        }
+    }
     let containment = Containment::detect();
     let cpus: Vec<usize> = containment.online_cpus().to_vec();
     let concurrency = opts

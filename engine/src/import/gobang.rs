@@ -1,5 +1,9 @@
 //! Seed 003's Gobang bridge logs: a JSON array of games (or one game object), each
 //! `{"ForbiddenRule", "WinPlayer", "Wincode", "Black", "White", "MoveLog": [[isBlack, row, col]]}`.
+//! Keys are matched in any case (the bridge's first logging version wrote `forbidden`,
+//! `wincode`, `moveLog` ...); `ForbiddenRule` is "On"/"Off" or 1/0; `Wincode` may be spelt as
+//! seed 003's text does (`Still-Playing`, `Non-empt position`). Anything else is an error
+//! naming it: the importer never guesses a rule or a result.
 //!
 //! Coordinates: the bridge writes `MOVE A3` with the letter as the column and row 1 at the
 //! bottom; `MoveLog` holds (row, col) in that numbering. Whether they count from 1 or 0 the
@@ -49,13 +53,23 @@ pub fn import(text: &str, base: Base) -> Result<Imported, ImportError> {
             ))
         }
     };
-    let base = match base {
-        Base::Detect => detect_base(&games),
-        b => b,
-    };
     let mut out = Imported {
         replays: Vec::new(),
         warnings: Vec::new(),
+    };
+    let base = match base {
+        Base::Detect => {
+            let b = detect_base(&games);
+            if b == Base::Zero {
+                out.warnings.push(
+                    "a coordinate is 0, so rows and columns are read as counting from 0 \
+                     (the bridge itself counts from 1)"
+                        .to_string(),
+                );
+            }
+            b
+        }
+        b => b,
     };
     for (i, g) in games.iter().enumerate() {
         let replay = import_game(g, base, &mut out.warnings)
@@ -67,8 +81,9 @@ pub fn import(text: &str, base: Base) -> Result<Imported, ImportError> {
 
 fn detect_base(games: &[Value]) -> Base {
     let zero = games.iter().any(|g| {
-        g.get("MoveLog")
-            .and_then(Value::as_array)
+        g.as_object()
+            .and_then(|o| o.iter().find(|(k, _)| k.eq_ignore_ascii_case("movelog")))
+            .and_then(|(_, v)| v.as_array())
             .is_some_and(|log| {
                 log.iter().any(|m| {
                     m.as_array()
@@ -104,29 +119,121 @@ fn player(v: Option<&Value>, seat: Seat) -> Player {
     }
 }
 
-fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Replay, String> {
-    let obj = g.as_object().ok_or("a game is not a JSON object")?;
-    let rule = match obj.get("ForbiddenRule").and_then(Value::as_str) {
-        Some("On") => Rule::Renju,
-        Some("Off") | None => Rule::Freestyle,
-        Some(other) => {
+/// A game object's fields, found whatever their case: the bridge has written `ForbiddenRule`,
+/// `WinPlayer`, `Wincode`, `Black`, `White`, `MoveLog` (v1.1) and `forbidden`, `wincode`,
+/// `black`, `white`, `moveLog` (its first logging version); seed 003's text also spells
+/// `movelog`, `Movelog` and `While`.
+struct Fields<'a> {
+    rule: Option<&'a Value>,
+    win_player: Option<&'a Value>,
+    wincode: Option<&'a Value>,
+    black: Option<&'a Value>,
+    white: Option<&'a Value>,
+    moves: Option<&'a Value>,
+}
+
+const KEYS: &str = "ForbiddenRule, WinPlayer, Wincode, Black, White and MoveLog";
+
+fn fields(obj: &serde_json::Map<String, Value>) -> Result<Fields<'_>, String> {
+    let mut f = Fields {
+        rule: None,
+        win_player: None,
+        wincode: None,
+        black: None,
+        white: None,
+        moves: None,
+    };
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for (key, value) in obj {
+        let (name, slot) = match key.to_ascii_lowercase().as_str() {
+            "forbiddenrule" | "forbidden" => ("ForbiddenRule", &mut f.rule),
+            "winplayer" => ("WinPlayer", &mut f.win_player),
+            "wincode" => ("Wincode", &mut f.wincode),
+            "black" => ("Black", &mut f.black),
+            "white" | "while" => ("White", &mut f.white),
+            "movelog" => ("MoveLog", &mut f.moves),
+            _ => return Err(format!("unknown key {key:?}: a game has {KEYS}")),
+        };
+        if let Some((_, other)) = seen.iter().find(|(n, _)| *n == name) {
             return Err(format!(
-                "ForbiddenRule {other:?} is neither \"On\" nor \"Off\""
+                "both {other:?} and {key:?} given: which one is {name}?"
+            ));
+        }
+        seen.push((name, key));
+        *slot = Some(value);
+    }
+    Ok(f)
+}
+
+/// `ForbiddenRule`: "On"/"Off" as the bridge writes it, or 1/0 as seed 003's text gives it.
+fn rule_of(v: Option<&Value>) -> Result<Rule, String> {
+    match v {
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("on") => Ok(Rule::Renju),
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("off") => Ok(Rule::Freestyle),
+        Some(Value::Number(n)) if n.as_u64() == Some(1) => Ok(Rule::Renju),
+        Some(Value::Number(n)) if n.as_u64() == Some(0) => Ok(Rule::Freestyle),
+        Some(other) => Err(format!(
+            "ForbiddenRule {other} is none of \"On\", \"Off\", 1 (forbidden moves) or 0 (none)"
+        )),
+        None => Err("no ForbiddenRule: cannot tell freestyle from renju".to_string()),
+    }
+}
+
+/// How a game ended, as `Wincode` says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Wincode {
+    StillPlaying,
+    Five,
+    Forbidden,
+    Occupied,
+    Draw,
+    Timeout,
+}
+
+/// `Wincode`: the bridge's words, and seed 003's spellings (`Still-Playing`,
+/// `Non-empt position`), in any case.
+fn wincode_of(v: Option<&Value>) -> Result<Wincode, String> {
+    let Some(v) = v else {
+        return Err("no Wincode: cannot tell how the game ended".to_string());
+    };
+    let text = v
+        .as_str()
+        .ok_or_else(|| format!("Wincode {v} is not text"))?;
+    let words: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    Ok(match words.as_slice() {
+        ["still", "playing"] => Wincode::StillPlaying,
+        ["five", "in", "a", "row"] => Wincode::Five,
+        ["forbidden"] => Wincode::Forbidden,
+        ["non", "empty" | "empt", "position"] => Wincode::Occupied,
+        ["draw"] => Wincode::Draw,
+        ["timeout"] => Wincode::Timeout,
+        _ => {
+            return Err(format!(
+                "Wincode {text:?} is none of \"Still Playing\", \"Five in a row\", \"Forbidden\", \
+                 \"Non-empty position\", \"Draw\", \"Timeout\""
             ))
         }
-    };
-    let wincode = obj
-        .get("Wincode")
-        .and_then(Value::as_str)
-        .unwrap_or("Still Playing");
-    let win_player = match obj.get("WinPlayer") {
+    })
+}
+
+fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Replay, String> {
+    let obj = g.as_object().ok_or("a game is not a JSON object")?;
+    let f = fields(obj)?;
+    let rule = rule_of(f.rule)?;
+    let wincode = wincode_of(f.wincode)?;
+    let win_player = match f.win_player {
         Some(Value::Bool(true)) => Some(Seat::First),
         Some(Value::Bool(false)) => Some(Seat::Second),
         Some(Value::Null) | None => None,
         Some(other) => return Err(format!("WinPlayer {other} is not true, false or null")),
     };
-    let log = obj
-        .get("MoveLog")
+    let log = f
+        .moves
         .and_then(Value::as_array)
         .ok_or("no MoveLog array")?;
     let config = Config { size: SIZE, rule };
@@ -176,9 +283,9 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
     }
     let (winner, reason) = match (wincode, illegal) {
         (_, Some(reason)) => (reason.culprit().map(Seat::other), reason),
-        ("Five in a row" | "Draw", None) => match game.outcome() {
+        (Wincode::Five | Wincode::Draw, None) => match game.outcome() {
             Some(o) => {
-                if o.winner != win_player {
+                if o.winner != win_player && f.win_player.is_some() {
                     warnings.push(format!(
                         "the log's winner ({:?}) differs from the rules' ({:?}); the rules' stands",
                         win_player, o.winner
@@ -192,24 +299,24 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
                 ))
             }
         },
-        ("Forbidden", None) => {
+        (Wincode::Forbidden, None) => {
             warnings.push(
-                "the log says black played a forbidden point, but RIF renju allows every move; \
+                "the log says black's last move was forbidden, but the rules allow it; \
                  the game is imported as unfinished"
                     .to_string(),
             );
             (
                 None,
                 Reason::Aborted {
-                    message: "forbidden by the original, allowed by RIF renju".into(),
+                    message: "forbidden by the original, allowed by the rules".into(),
                 },
             )
         }
-        ("Timeout", None) => {
+        (Wincode::Timeout, None) => {
             let seat = game.to_move().ok_or("Timeout after the game ended")?;
             (Some(seat.other()), Reason::MoveTime { seat, limit_ms: 0 })
         }
-        ("Non-empty position", None) => {
+        (Wincode::Occupied, None) => {
             let seat = win_player
                 .map(Seat::other)
                 .ok_or("Non-empty position without a winner")?;
@@ -221,19 +328,16 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
                 },
             )
         }
-        (code, None) => (
+        (Wincode::StillPlaying, None) => (
             None,
             Reason::Aborted {
-                message: format!("unfinished ({code})"),
+                message: "unfinished (Still Playing)".into(),
             },
         ),
     };
     let mut replay = Replay::new(
         GameConfig::Gomoku(config),
-        [
-            player(obj.get("Black"), Seat::First),
-            player(obj.get("White"), Seat::Second),
-        ],
+        [player(f.black, Seat::First), player(f.white, Seat::Second)],
     );
     replay.moves = moves;
     replay.result = GameResult { winner, reason };

@@ -18,6 +18,8 @@ use crate::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 
 /// The original platform's total thinking time per player.
 const MAXTIME_MS: u64 = 5_000;
+/// The original platform's number of rounds (its `ROUNDS` default).
+const ROUNDS: u16 = 500;
 
 /// One decision line of a record, with the board printed after it (if any).
 struct Decision {
@@ -45,7 +47,7 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
         let line_no = i + 1;
         let line = raw.trim_end_matches('\r');
         if !in_record {
-            if line.starts_with("*****complete record") {
+            if is_section(line, "complete record") {
                 in_record = true;
             } else if let Some(rest) = line.strip_prefix("player0:") {
                 names[0] = player_name(rest);
@@ -98,13 +100,54 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
     if !in_record {
         return Err(ImportError::at(
             0,
-            "no \"*****complete record*****\" line: not a sessdsa record",
+            "no \"complete record\" line (stars, \"complete record\", stars): not a sessdsa record",
         ));
     }
 
-    let rounds = 500u16.max(decisions.iter().map(|d| d.round + 1).max().unwrap_or(0));
     let (violation, result_events) = classify_events(&events)?;
-    let sequence = rebuild_sequence(rounds, &decisions, violation.as_ref())?;
+    let last = decisions
+        .iter()
+        .map(|d| d.round.saturating_add(1))
+        .max()
+        .unwrap_or(0);
+    let parsed = Parsed {
+        names,
+        date,
+        decisions,
+        violation,
+        result_events,
+    };
+    let replay = build(&parsed, ROUNDS.max(last))?;
+    // The original scores a game only after its last round, so a scored record that ends
+    // before round 500 was played with fewer rounds (its ROUNDS parameter): the last one
+    // it shows.
+    let scored = parsed.violation.is_none() && parsed.result_events.known;
+    if scored && last > 0 && last < ROUNDS && matches!(replay.result.reason, Reason::Aborted { .. })
+    {
+        return build(&parsed, last);
+    }
+    Ok(replay)
+}
+
+/// What a record file says, before it is checked against the rules.
+struct Parsed {
+    names: [String; 2],
+    date: Option<String>,
+    decisions: Vec<Decision>,
+    violation: Option<Violation>,
+    result_events: ResultEvents,
+}
+
+/// The replay of a parsed record played with `rounds` rounds.
+fn build(parsed: &Parsed, rounds: u16) -> Result<Replay, ImportError> {
+    let Parsed {
+        names,
+        date,
+        decisions,
+        violation,
+        result_events,
+    } = parsed;
+    let sequence = rebuild_sequence(rounds, decisions, violation.as_ref())?;
     let config = Config {
         rounds,
         random: RandomSource::Sequence(sequence),
@@ -155,7 +198,7 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
         }
     }
 
-    let (winner, reason) = match (illegal, violation, result_events) {
+    let (winner, reason) = match (illegal, violation.clone(), result_events) {
         (Some(reason), _, ev) => (ev.winner.or(reason.culprit().map(Seat::other)), reason),
         (None, Some((seat, kind, line)), _) => {
             let reason = match kind.as_str() {
@@ -231,11 +274,18 @@ pub fn import(text: &str) -> Result<Replay, ImportError> {
         replay.scores = Some(game.scores());
     }
     replay.meta = Meta {
-        date,
+        date: date.clone(),
         source: Some("sessdsa record".into()),
         ..Meta::default()
     };
     Ok(replay)
+}
+
+/// A section line: `complete record` centred in stars, as the original writes it
+/// (`'{:*^45s}'.format(...)`), in the seed text's five-star form, or with any other padding.
+fn is_section(line: &str, name: &str) -> bool {
+    let line = line.trim();
+    line.starts_with('*') && line.ends_with('*') && line.trim_matches('*').trim() == name
 }
 
 impl DecisionText {
@@ -300,6 +350,7 @@ fn parse_decision(line_no: usize, rest: &str) -> Result<Decision, ImportError> {
 }
 
 /// The game's result as the `&e` lines tell it.
+#[derive(Clone, Copy)]
 struct ResultEvents {
     known: bool,
     winner: Option<Seat>,
@@ -551,162 +602,214 @@ fn clip(s: &str) -> &str {
     }
 }
 
-/// Writes a 2048-duel replay as seed 000's record file, so the original analyser and people
-/// used to it can read arbiter's games. Skipped steps write no decision, as on the original.
+/// Writes a 2048-duel replay as the original platform's `save()` writes a record file, line
+/// for line (its 45- and 60-character tables, its star-centred section lines, its scoring
+/// commentary), so that the original `analyser.py` and people used to the original read
+/// arbiter's games. Skipped steps write no decision, as on the original.
 pub fn write_record(replay: &Replay) -> Result<String, crate::replay::ReplayError> {
     use core::fmt::Write as _;
     let rebuilt = replay.rebuild()?;
-    let mut out = String::new();
-    for p in &replay.players {
-        let _ = writeln!(
-            out,
-            "player{}: {} from path {}",
-            p.seat.index(),
-            p.seat.index(),
-            p.name
-        );
-    }
-    let _ = writeln!(
-        out,
-        "time: {}",
-        replay.meta.date.as_deref().unwrap_or("unknown")
-    );
-    let r = &replay.result;
-    let culprit = r.reason.culprit().map(|s| format!("player {}", s.index()));
-    let none = || String::from("None");
-    let (timeout, violator, error) = match &r.reason {
-        Reason::GameTime { .. } | Reason::MoveTime { .. } => {
-            (culprit.unwrap_or_else(none), none(), none())
-        }
-        Reason::Crash { .. }
-        | Reason::ExitedEarly { .. }
-        | Reason::FailedToStart { .. }
-        | Reason::Memory { .. } => (none(), none(), culprit.unwrap_or_else(none)),
-        Reason::Normal | Reason::Aborted { .. } => (none(), none(), none()),
-        _ => (none(), culprit.unwrap_or_else(none), none()),
-    };
-    let winner = r
-        .winner
-        .map(|s| format!("player {}", s.index()))
-        .unwrap_or_else(none);
-    let _ = writeln!(out, "*****basic record*****");
-    let _ = writeln!(out, "| timeout | violator | error | winner |");
-    let _ = writeln!(out, "| {timeout} | {violator} | {error} | {winner} |");
-    let _ = writeln!(out, "*****");
-    let _ = writeln!(out, "|player| 1| 2| 3| 4| 5| 6| 7| 8| 9| 10| 11| 12| 13|");
     let crate::any::AnyGame::Duel2048(end) = &rebuilt.end else {
         return Err(crate::replay::ReplayError::Config(
             "not a 2048-duel replay".into(),
         ));
     };
-    for seat in Seat::BOTH {
-        let counts = end.level_counts(seat);
-        let _ = write!(out, "| {}|", seat.index());
-        for c in &counts[1..14] {
-            let _ = write!(out, " {c}|");
-        }
-        out.push('\n');
+    let mut out = String::new();
+    for p in &replay.players {
+        // The analyser splits the whole file at '&': a name must not hold one.
+        let name = p.name.replace('&', "+");
+        let _ = writeln!(out, "player{0}: {0} from path {name}", p.seat.index());
     }
-    let _ = writeln!(out, "*****complete record*****");
+    let _ = writeln!(out, "time: {}", record_time(replay.meta.date.as_deref()));
+    write_tables(&mut out, &replay.result, end);
+    let _ = writeln!(out, "{:*^45}", "complete record");
     let mut game = rebuilt.start.clone();
-    for (rec, &mv) in replay.moves.iter().zip(&rebuilt.moves) {
+    for &mv in &rebuilt.moves {
         let crate::any::AnyGame::Duel2048(g) = &game else {
             break;
         };
-        let round = g.round();
+        let (round, seat) = (g.round(), g.to_move());
         let text = match mv {
-            crate::any::AnyMove::Duel2048(Move::Place { row, col }) => {
-                format!("position ({row}, {col})")
-            }
-            crate::any::AnyMove::Duel2048(Move::Slide(d)) => {
-                format!("direction {}", direction_name(d))
-            }
-            _ => String::new(),
+            crate::any::AnyMove::Duel2048(m) => decision_text(m),
+            _ => None,
         };
         if game.play(mv).is_err() {
             break;
         }
-        if text.is_empty() {
+        let (Some(text), Some(seat), crate::any::AnyGame::Duel2048(g)) = (text, seat, &game) else {
             continue;
-        }
-        let _ = writeln!(out, "&d{round}:player {} set {text}", rec.seat.index());
-        if let crate::any::AnyGame::Duel2048(g) = &game {
-            let _ = writeln!(out, "&p{round}:");
-            g.write_board(&mut out);
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
+        };
+        let _ = writeln!(out, "&d{round}:player {} set {text}", seat.index());
+        let _ = writeln!(out, "&p{round}:");
+        g.write_board(&mut out);
+        if !out.ends_with('\n') {
+            out.push('\n');
         }
     }
-    match &r.reason {
-        Reason::Normal => {
-            if let Some(crate::game::Outcome {
-                winner,
-                reason: crate::game::EndReason::Levels { level, counts },
-            }) = end.outcome()
-            {
-                match (winner, level) {
-                    (Some(w), Some(l)) => {
-                        let _ = writeln!(
-                            out,
-                            "&e:player {} win by level {l} ({} to {})",
-                            w.index(),
-                            counts[w.index()],
-                            counts[w.other().index()]
-                        );
-                    }
-                    _ => {
-                        let _ = writeln!(out, "&e:tied");
-                    }
-                }
-            }
+    write_ending(&mut out, &replay.result, end);
+    Ok(out)
+}
+
+/// The original's `time:` line: `2020-05-05 14:42:10`.
+fn record_time(date: Option<&str>) -> String {
+    let Some(date) = date else {
+        return String::from("unknown");
+    };
+    // `2020-05-05T14:42:10Z` or with fractions -> `2020-05-05 14:42:10`.
+    let mut t: String = date.chars().take(19).collect();
+    if t.len() == 19 && t.as_bytes()[10] == b'T' {
+        t.replace_range(10..11, " ");
+        return t;
+    }
+    date.to_string()
+}
+
+/// How the original's basic record classes a result: which seat timed out, violated the
+/// rules, or raised an error.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    Timeout,
+    Violation,
+    Error,
+}
+
+fn fault_of(reason: &Reason) -> Option<(Seat, Fault)> {
+    let fault = match reason {
+        Reason::Normal | Reason::Aborted { .. } => return None,
+        // The original counts start-up in the thinking time: a silent start is a time out.
+        Reason::MoveTime { .. } | Reason::GameTime { .. } | Reason::NoHandshake { .. } => {
+            Fault::Timeout
         }
-        reason => {
-            // The failed decision itself, as the original logs it before the violation.
-            let failed = match reason {
-                Reason::IllegalMove { seat, mv, .. } => Some((
-                    *seat,
-                    match end.parse_move(mv) {
-                        Ok(Move::Place { row, col }) => format!("({row}, {col})"),
-                        Ok(Move::Slide(d)) => String::from(direction_name(d)),
-                        _ => mv.clone(),
-                    },
-                )),
-                Reason::MalformedOutput { seat, line } => Some((*seat, line.clone())),
-                _ => None,
-            };
-            if let Some((seat, text)) = failed {
-                let kind = match end.step_kind() {
-                    crate::error::StepKind::Place => "position",
-                    crate::error::StepKind::Slide => "direction",
-                };
+        Reason::IllegalMove { .. } | Reason::MalformedOutput { .. } => Fault::Violation,
+        Reason::OutOfTurn { .. }
+        | Reason::ProtocolError { .. }
+        | Reason::Crash { .. }
+        | Reason::Memory { .. }
+        | Reason::ExitedEarly { .. }
+        | Reason::FailedToStart { .. } => Fault::Error,
+    };
+    reason.culprit().map(|seat| (seat, fault))
+}
+
+/// `save()`'s two tables: timeout / violator / error / winner, and tiles per level.
+fn write_tables(out: &mut String, result: &GameResult, end: &Duel) {
+    use core::fmt::Write as _;
+    let who = |s: Option<Seat>| match s {
+        Some(s) => format!("player {}", s.index()),
+        None => String::from("None"),
+    };
+    let fault = fault_of(&result.reason);
+    let culprit = |f: Fault| who(fault.filter(|x| x.1 == f).map(|x| x.0));
+    let _ = writeln!(out, "{:*^45}", "basic record");
+    let _ = writeln!(out, "{}", "=".repeat(45));
+    let _ = writeln!(
+        out,
+        "|{:^10}|{:^10}|{:^10}|{:^10}|",
+        "timeout", "violator", "error", "winner"
+    );
+    let _ = writeln!(out, "{}", "-".repeat(45));
+    let _ = writeln!(
+        out,
+        "|{:^10}|{:^10}|{:^10}|{:^10}|",
+        culprit(Fault::Timeout),
+        culprit(Fault::Violation),
+        culprit(Fault::Error),
+        who(result.winner)
+    );
+    let _ = writeln!(out, "{}", "=".repeat(45));
+    let _ = writeln!(out, "{}", "=".repeat(60));
+    let _ = write!(out, "|{:>6}|", "player");
+    for level in 1..14 {
+        let _ = write!(out, "{level:>3}|");
+    }
+    out.push('\n');
+    for seat in Seat::BOTH {
+        let _ = writeln!(out, "{}", "-".repeat(60));
+        let _ = write!(out, "|{:>6}|", seat.index());
+        for count in &end.level_counts(seat)[1..14] {
+            let _ = write!(out, "{count:>3}|");
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{}", "=".repeat(60));
+}
+
+/// A decision as the original logs it: `position (r, c)` or `direction left`.
+fn decision_text(mv: Move) -> Option<String> {
+    match mv {
+        Move::Place { row, col } => Some(format!("position ({row}, {col})")),
+        Move::Slide(d) => Some(format!("direction {}", direction_name(d))),
+        Move::Skip => None,
+    }
+}
+
+/// The log's last lines: the scoring commentary of a finished game, or the failed decision,
+/// the fault and the winner.
+fn write_ending(out: &mut String, result: &GameResult, end: &Duel) {
+    use core::fmt::Write as _;
+    let Some((seat, fault)) = fault_of(&result.reason) else {
+        if result.reason == Reason::Normal {
+            write_scoring(out, end);
+        }
+        return;
+    };
+    let place = end.step_kind() == crate::error::StepKind::Place;
+    let what = if place { "position" } else { "direction" };
+    let round = end.round();
+    let off_board = |row: u8, col: u8| row >= duel2048::ROWS || col >= duel2048::COLS;
+    let event = match &result.reason {
+        Reason::IllegalMove { mv, .. } => match end.parse_move(mv) {
+            // The original calls an off-board cell an illegal output, written `unknown`.
+            Ok(Move::Place { row, col }) if off_board(row, col) => {
                 let _ = writeln!(
                     out,
-                    "&d{}:player {} set {kind} {text}",
-                    end.round(),
+                    "&d{round}:player {} set position unknown",
                     seat.index()
                 );
+                String::from("violate by illegal output of position")
             }
-            if let Some(seat) = reason.culprit() {
-                let what = match reason {
-                    Reason::IllegalMove { .. }
-                        if end.step_kind() == crate::error::StepKind::Slide =>
-                    {
-                        "violate by not achievable direction"
-                    }
-                    Reason::IllegalMove { .. } => "violate by not achievable position",
-                    Reason::MalformedOutput { .. } => "violate by illegal output",
-                    Reason::GameTime { .. } | Reason::MoveTime { .. } => "time out",
-                    _ => "run time error",
-                };
-                let _ = writeln!(out, "&e:player {} {what}", seat.index());
+            Ok(m) => {
+                let text = decision_text(m).unwrap_or_else(|| format!("{what} unknown"));
+                let _ = writeln!(out, "&d{round}:player {} set {text}", seat.index());
+                format!("violate by not achievable {what}")
             }
-            if let Some(w) = r.winner {
-                let _ = writeln!(out, "&e:player {} win", w.index());
+            Err(_) => {
+                let _ = writeln!(out, "&d{round}:player {} set {what} unknown", seat.index());
+                format!("violate by illegal output of {what}")
             }
+        },
+        Reason::MalformedOutput { .. } => {
+            let _ = writeln!(out, "&d{round}:player {} set {what} unknown", seat.index());
+            format!("violate by illegal output of {what}")
+        }
+        _ if fault == Fault::Timeout => String::from("time out"),
+        _ => String::from("run time error"),
+    };
+    let _ = writeln!(out, "&e:player {} {event}", seat.index());
+    if let Some(w) = result.winner {
+        let _ = writeln!(out, "&e:player {} win", w.index());
+    }
+}
+
+/// `save()`'s scoring: levels 13 down to 1, first seat's count before the second's.
+fn write_scoring(out: &mut String, end: &Duel) {
+    use core::fmt::Write as _;
+    let counts = [
+        end.level_counts(Seat::First),
+        end.level_counts(Seat::Second),
+    ];
+    for level in (1..14).rev() {
+        let (a, b) = (counts[0][level], counts[1][level]);
+        let _ = writeln!(out, "&e:check level {level}");
+        if a == b {
+            let _ = writeln!(out, "&e:level {level} tied by {a}");
+        } else {
+            let w = if a > b { 0 } else { 1 };
+            let _ = writeln!(out, "&e:player {w} win by level {level} ({a} to {b})");
+            return;
         }
     }
-    Ok(out)
+    let _ = writeln!(out, "&e:tied");
 }
 
 fn direction_name(d: duel2048::Direction) -> &'static str {

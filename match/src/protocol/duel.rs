@@ -1,6 +1,7 @@
 //! arbiter's line protocol for the 2048 duel (see `docs/protocols.md`):
-//! `START s R`, `RANDOM v...` -> `OK`; `OPPONENT d`; `PLACE r t` -> `ROW COL`;
-//! `SLIDE r t` -> direction; `SKIP r`; `END f`; `DEBUG msg` from the bot at any time.
+//! `START s R`, `RANDOM v...` -> `OK`; `OPPONENT d`; `PLACE r t o` -> `ROW COL`;
+//! `SLIDE r t o` -> direction (t, o: own and opponent's remaining ms); `SKIP r`; `END f`;
+//! `DEBUG msg` from the bot at any time.
 
 use arbiter_engine::any::{AnyGame, AnyMove};
 use arbiter_engine::duel2048::{Direction, Move};
@@ -117,8 +118,11 @@ impl Protocol for Duel {
             StepKind::Place => "PLACE",
             StepKind::Slide => "SLIDE",
         };
+        // Both clocks, as the original board carries both (`getTime(belong)` for either side).
+        // Bots written for the two-field form read the first two fields and ignore the rest.
         let left = ask.time_left.map_or(0, |d| d.as_millis());
-        wire.send(&format!("{verb} {} {left}", g.round()))?;
+        let opponent = ask.opponent_time_left.map_or(0, |d| d.as_millis());
+        wire.send(&format!("{verb} {} {left} {opponent}", g.round()))?;
         let line = wire.read_content(ask.deadline, classify)?;
         Ok(match parse(&line, step) {
             Some(m) => Reply::Move(AnyMove::Duel2048(m)),

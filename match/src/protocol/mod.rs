@@ -167,6 +167,9 @@ pub struct Ask<'a> {
     pub game: &'a AnyGame,
     /// The bot's remaining game time, if limited.
     pub time_left: Option<Duration>,
+    /// The opponent's remaining game time, if limited (the 2048 duel's original board carries
+    /// both players' clocks).
+    pub opponent_time_left: Option<Duration>,
     /// When the answer must be in (limits plus tolerance).
     pub deadline: Instant,
 }

@@ -5,11 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use arbiter_engine::import::{gobang, sessdsa};
+use arbiter_match::input;
 
 use crate::cli::ImportCommand;
 
-fn read_text(path: &Path) -> anyhow::Result<String> {
-    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn read_text(path: &Path, limit: input::Limit) -> anyhow::Result<String> {
+    let data = input::read_bytes(path, limit)?;
     // Records from Windows machines may carry a BOM or stray bytes; keep going on them.
     let text = String::from_utf8_lossy(&data).into_owned();
     Ok(text.trim_start_matches('\u{feff}').to_string())
@@ -18,7 +19,7 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
 pub fn run(cmd: ImportCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         ImportCommand::Sessdsa { record, output } => {
-            let text = read_text(&record)?;
+            let text = read_text(&record, input::SESSDSA_RECORD)?;
             let replay = sessdsa::import(&text).with_context(|| format!("{}", record.display()))?;
             write(&output, &replay.to_json_pretty())?;
             println!(
@@ -30,7 +31,7 @@ pub fn run(cmd: ImportCommand) -> anyhow::Result<ExitCode> {
             );
         }
         ImportCommand::Gobang { log, output, base } => {
-            let text = read_text(&log)?;
+            let text = read_text(&log, input::GOBANG_LOG)?;
             let base = match base {
                 Some(0) => gobang::Base::Zero,
                 Some(_) => gobang::Base::One,

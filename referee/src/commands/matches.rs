@@ -19,10 +19,19 @@ use arbiter_match::series::{self, MatchSpec, MatchSummary};
 pub use arbiter_match::spec::{bot_spec, read_openings};
 use arbiter_sandbox::Containment;
 
+/// The most games one `arbiter match` plays (a tournament is the tool for more).
+const MAX_GAMES: usize = 100_000;
+
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let config = game_config(&a.game)?;
     if a.games == 0 {
         bail!("--games must be at least 1");
+    }
+    if a.games > MAX_GAMES {
+        bail!(
+            "--games {}: more than the limit of {MAX_GAMES} games",
+            a.games
+        );
     }
     let openings = match &a.openings {
         Some(path) => read_openings(path, &config)?,
@@ -38,10 +47,15 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         p.check(&config, !openings.is_empty())
             .map_err(anyhow::Error::msg)?;
     }
-    let bots = [
+    let mut bots = [
         bot_spec(&a.bot_a, a.name_a.as_deref(), protocols[0], &config, "A")?,
         bot_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
     ];
+    arbiter_match::spec::distinct_names(&mut bots);
+    // Said once, before any game: a bot that cannot start would lose every game for it.
+    for bot in &bots {
+        arbiter_match::spec::check_bot_starts(bot)?;
+    }
     let limits = limits(&config, &a.limits);
     let containment = Containment::detect();
     for w in containment.warnings() {
@@ -118,6 +132,15 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     } else {
         print_summary(&summary, started.elapsed());
     }
+    // A bot that passed the check above but still could not start (a broken executable).
+    let never_started = summary
+        .totals
+        .iter()
+        .any(|t| t.failures.contains_key("failed_to_start"));
+    if never_started {
+        eprintln!("error: a bot failed to start; see the verdicts above");
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -161,10 +184,19 @@ fn save_game(a: &MatchArgs, i: usize, played: &Played) -> anyhow::Result<Option<
 
 /// Appends to a JSON array file (the Gobang bridge appends its log the same way).
 fn append_json_array(path: &Path, entry: serde_json::Value) -> anyhow::Result<()> {
-    let mut games: Vec<serde_json::Value> = match std::fs::read_to_string(path) {
-        Ok(text) if !text.trim().is_empty() => serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a JSON array of games", path.display()))?,
-        _ => Vec::new(),
+    let existing = match arbiter_match::input::read_text(path, arbiter_match::input::GOBANG_LOG) {
+        Err(arbiter_match::input::InputError::Read { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            String::new()
+        }
+        other => other?,
+    };
+    let mut games: Vec<serde_json::Value> = if existing.trim().is_empty() {
+        Vec::new()
+    } else {
+        serde_json::from_str(&existing)
+            .with_context(|| format!("{} is not a JSON array of games", path.display()))?
     };
     games.push(entry);
     write(path, &serde_json::to_string_pretty(&games)?)

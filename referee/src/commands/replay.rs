@@ -11,9 +11,7 @@ use crate::text;
 
 /// Reads a replay file and checks it completely (moves and result).
 pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
-    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text = String::from_utf8(data)
-        .map_err(|e| anyhow::anyhow!("{}: not UTF-8 text ({e})", path.display()))?;
+    let text = arbiter_match::input::read_text(path, arbiter_match::input::REPLAY)?;
     Replay::read(&text).with_context(|| format!("{}", path.display()))
 }
 
