@@ -117,7 +117,7 @@ pub struct Contest {
 
 impl Contest {
     pub fn load(path: &Path) -> anyhow::Result<Contest> {
-        let text = crate::input::read_text(path, 1 << 20)?;
+        let text = crate::read_text(path, 1 << 20, "a contest file")?;
         Contest::parse(&text, &path.display().to_string())
     }
 

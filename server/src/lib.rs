@@ -18,7 +18,6 @@ pub mod config;
 pub mod error;
 pub mod export;
 pub mod games;
-pub mod input;
 pub mod pages;
 pub mod roster;
 pub mod routes;
@@ -91,6 +90,12 @@ pub async fn init(
     Ok(password)
 }
 
+/// A file named on the command line, within `bytes` (the limit is named in the error).
+pub fn read_text(path: &Path, bytes: u64, what: &'static str) -> anyhow::Result<String> {
+    let limit = arbiter_match::input::Limit { bytes, what };
+    Ok(arbiter_match::input::read_text(path, limit)?)
+}
+
 /// Opens a contest directory: its configuration and database.
 async fn open(
     dir: &Path,
@@ -117,7 +122,7 @@ pub async fn users(
     passwords_out: Option<&Path>,
 ) -> anyhow::Result<roster::Imported> {
     let (_, db, _) = open(dir, db_url).await?;
-    let text = input::read_text(roster, 16 << 20)?;
+    let text = read_text(roster, 16 << 20, "a roster")?;
     let entries = roster::parse(&text, &roster.display().to_string())?;
     let imported = roster::import(&db, &entries, passwords_out.is_some()).await?;
     if let Some(out) = passwords_out {
@@ -148,7 +153,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         .clone()
         .or_else(arbiter_tournament::report::html::find_player);
     let player = match &player_path {
-        Some(p) => Some(Arc::new(input::read_text(p, 16 << 20)?)),
+        Some(p) => Some(Arc::new(read_text(p, 16 << 20, "the web player")?)),
         None => None,
     };
     if player.is_none() {
