@@ -2,7 +2,7 @@
 # Builds the web player: arbiter-player compiled to wasm, bound by wasm-bindgen, optionally
 # shrunk by wasm-opt, then inlined (base64 wasm + JS) into ONE self-contained player.html,
 # with the host page and sample replays beside it. Downloads no binary: the wasm target comes
-# from rustup, wasm-bindgen-cli from crates.io (pinned to Cargo.lock), wasm-opt from the npm
+# from rustup, the bindgen step is built here (tools/wasm-bind), wasm-opt from the npm
 # `binaryen` package (tests/web's committed lockfile; `npm ci` runs once when it is missing).
 #
 # Output: $WWW_OUT (default: $CARGO_TARGET_DIR/www, or target/www):
@@ -22,16 +22,12 @@ if command -v rustup >/dev/null; then
   fi
 fi
 
-# 2. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock (the two
-#    must match). Not --locked: its lockfile pins a crate version the registry lacks.
-WB_VERSION=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-[ -n "$WB_VERSION" ] || { echo "wasm-bindgen is not in Cargo.lock" >&2; exit 1; }
-WB_ROOT=${WASM_BINDGEN_ROOT:-${CARGO_HOME:-$HOME/.cargo}}
-export PATH="$WB_ROOT/bin:$PATH"
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
-  log "cargo install wasm-bindgen-cli --version $WB_VERSION (a few minutes, once)"
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --root "$WB_ROOT"
-fi
+# 2. The wasm-bindgen step: tools/wasm-bind, the wasm-bindgen-cli-support library pinned to the
+#    wasm-bindgen version in Cargo.lock (the two must match), built in the workspace. Release,
+#    like the referee demo.sh builds first, so the two share their dependencies.
+log "cargo build --release -p wasm-bind"
+cargo build -q --release -p wasm-bind
+WASM_BIND="$TARGET_DIR/release/wasm-bind"
 
 # 3. The wasm, small: size-optimised, one codegen unit, LTO, abort on panic. Set through
 #    environment overrides of the release profile so the workspace's native profile stays.
@@ -46,7 +42,7 @@ CARGO_PROFILE_RELEASE_STRIP=debuginfo \
 WASM_IN="$TARGET_DIR/wasm32-unknown-unknown/release/arbiter_player.wasm"
 BG_DIR="$TARGET_DIR/wasm-bindgen"
 rm -rf "$BG_DIR" && mkdir -p "$BG_DIR"
-wasm-bindgen --target no-modules --no-typescript --out-dir "$BG_DIR" "$WASM_IN"
+"$WASM_BIND" "$WASM_IN" "$BG_DIR"
 WASM="$BG_DIR/arbiter_player_bg.wasm"
 
 # 4. Optional: wasm-opt from npm binaryen (Debian's is too old for current rustc output).
@@ -75,7 +71,7 @@ fi
 # 5. Sample replays, played through the engine.
 mkdir -p "$OUT/samples"
 log "sample replays"
-cargo run -q -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
+cargo run -q --release -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
 
 # 6. One self-contained player.html, the host page, the samples' index.
 python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" <<'PY'

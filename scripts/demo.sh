@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cargo build --release -q -p arbiter
+# The referee and the web build's bindgen step in one cargo run: they share dependencies and
+# build in parallel.
+cargo build --release -q -p arbiter -p wasm-bind
 if [ -f scripts/build-web.sh ]; then
   bash scripts/build-web.sh || echo "note: the web player did not build; the site shows games as text" >&2
 fi
