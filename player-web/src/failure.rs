@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use arbiter_engine::any::{AnyGame, AnyMove};
 use arbiter_engine::replay::{Exit, Failure, Reason, Replay};
-use arbiter_engine::{duel2048, gomoku, reversi, Game};
+use arbiter_engine::{duel2048, gomoku, reversi};
 use serde::Serialize;
 
 use crate::units::ms;
