@@ -56,9 +56,12 @@ if [ -z "$WASM_OPT" ] && [ -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ]; th
   WASM_OPT="$ROOT/tests/web/node_modules/.bin/wasm-opt"
 fi
 if [ -n "$WASM_OPT" ]; then
-  if "$WASM_OPT" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  # Also minifies the import and export names (their hash suffixes are about 5 KB of the
+  # gzipped page); the map it prints lets step 6 rename them in the JS bindings too.
+  if "$WASM_OPT" -Oz --minify-imports-and-exports-and-modules \
+      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
-      "$WASM" -o "$BG_DIR/opt.wasm" 2>"$BG_DIR/wasm-opt.log"; then
+      "$WASM" -o "$BG_DIR/opt.wasm" >"$BG_DIR/names.json" 2>"$BG_DIR/wasm-opt.log"; then
     log "wasm-opt: $(stat -c %s "$WASM") -> $(stat -c %s "$BG_DIR/opt.wasm") bytes"
     WASM="$BG_DIR/opt.wasm"
   else
@@ -74,11 +77,53 @@ log "sample replays"
 cargo run -q --release -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
 
 # 6. One self-contained player.html, the host page, the samples' index.
-python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" <<'PY'
-import base64, gzip, json, os, sys
-template, js_path, wasm_path, out = sys.argv[1:5]
+python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" "$BG_DIR/names.json" <<'PY'
+import base64, gzip, json, os, re, sys
+template, js_path, wasm_path, out, names_path = sys.argv[1:6]
 html = open(template, encoding="utf-8").read()
 js = open(js_path, encoding="utf-8").read()
+
+def leb(b, i):
+    r = s = 0
+    while True:
+        x = b[i]; i += 1; r |= (x & 0x7f) << s; s += 7
+        if x < 0x80:
+            return r, i
+
+def import_modules(wasm):
+    """The module names of the wasm's imports (section 2)."""
+    i, mods = 8, set()
+    while i < len(wasm):
+        sid = wasm[i]; n, i = leb(wasm, i + 1)
+        if sid == 2:
+            count, j = leb(wasm, i)
+            for _ in range(count):
+                l, j = leb(wasm, j); mods.add(wasm[j:j + l].decode()); j += l
+                l, j = leb(wasm, j); j += l
+                if wasm[j] != 0:
+                    sys.exit("wasm-bind: an import that is not a function")
+                _, j = leb(wasm, j + 1)
+            return mods
+        i += n
+    return mods
+
+# wasm-opt renamed the imports and exports: rename them in the bindings the same way.
+if wasm_path.endswith("opt.wasm") and os.path.exists(names_path):
+    names = json.load(open(names_path))
+    mods = import_modules(open(wasm_path, "rb").read())
+    old_mods = {m for m, _, _ in names["imports"]}
+    if len(mods) != 1 or len(old_mods) != 1:
+        sys.exit(f"expected one import module, found {mods} (was {old_mods})")
+    js = js.replace(json.dumps(old_mods.pop()) + ":", json.dumps(mods.pop()) + ":")
+    for _, old, new in names["imports"]:
+        js, n = re.subn(r"(?<![\w$])" + re.escape(old) + r"(?=: function)", new, js)
+        if n != 1:
+            sys.exit(f"import {old} is named {n} times in the bindings")
+    for old, new in names["exports"]:
+        js = re.sub(r"\bwasm\." + re.escape(old) + r"(?![\w$])", "wasm." + new, js)
+    left = set(re.findall(r"\bwasm\.([\w$]+)", js)) - {new for _, new in names["exports"]}
+    if left:
+        sys.exit(f"the bindings use exports wasm-opt renamed: {sorted(left)}")
 # gzip first: the page inflates it with DecompressionStream; base64 of the gzipped module is
 # about half the size of base64 of the module itself.
 wasm = base64.b64encode(gzip.compress(open(wasm_path, "rb").read(), 9, mtime=0)).decode("ascii")
@@ -86,6 +131,11 @@ wasm = base64.b64encode(gzip.compress(open(wasm_path, "rb").read(), 9, mtime=0))
 # URL is about:srcdoc and `new URL` throws. The wasm is passed in explicitly: ignore the URL.
 js = js.replace("script_src = new URL(document.currentScript.src, location.href).toString();",
                 "try { script_src = new URL(document.currentScript.src, location.href).toString(); } catch (_) {}")
+# Comments and indentation of the generated bindings are not worth their bytes (whole-line
+# comments only; the bindings hold no multi-line string).
+js = re.sub(r"^[ \t]*/\*\*.*?\*/[ \t]*\n", "", js, flags=re.M | re.S)
+js = re.sub(r"^[ \t]*//[^\n]*\n", "", js, flags=re.M)
+js = re.sub(r"^[ \t]+", "", js, flags=re.M)
 if "</script" in js.lower():
     sys.exit("the bindings contain </script>: cannot inline them")
 for mark in ("/*@BINDINGS@*/", "@WASM_GZIP_BASE64@"):

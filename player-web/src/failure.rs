@@ -244,6 +244,19 @@ pub fn cell_name(game: &AnyGame, [r, c]: [u8; 2]) -> String {
     }
 }
 
+/// The canvas's tooltip for a cell: the move list's notation, then the protocol's.
+pub fn hover_text(game: &str, size: u8, [r, c]: [u8; 2]) -> String {
+    match game {
+        "reversi" => format!("{} · protocol {r} {c}", reversi_square(r, c)),
+        "gomoku" => format!(
+            "{}{} · Gomocup {c},{r}",
+            char::from(b'A' + c),
+            u32::from(size).saturating_sub(u32::from(r))
+        ),
+        _ => format!("{r},{c}"),
+    }
+}
+
 /// `d3`: column letter, row from the top counted from 1.
 pub fn reversi_square(r: u8, c: u8) -> String {
     format!("{}{}", char::from(b'a' + c), u32::from(r) + 1)
