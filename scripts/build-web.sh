@@ -138,6 +138,12 @@ js = re.sub(r"^[ \t]*//[^\n]*\n", "", js, flags=re.M)
 js = re.sub(r"^[ \t]+", "", js, flags=re.M)
 if "</script" in js.lower():
     sys.exit("the bindings contain </script>: cannot inline them")
+# The template's comments and indentation are for its readers, not its users: HTML comments,
+# CSS comments and whole-line script comments go (the markers below stay).
+html = re.sub(r"<!--.*?-->\n?", "", html, flags=re.S)
+html = re.sub(r"/\*(?!@BINDINGS@)[^@]*?\*/\n?", "", html, flags=re.S)
+html = re.sub(r"^[ \t]*//[^\n]*\n", "", html, flags=re.M)
+html = re.sub(r"^[ \t]+", "", html, flags=re.M)
 for mark in ("/*@BINDINGS@*/", "@WASM_GZIP_BASE64@"):
     if html.count(mark) != 1:
         sys.exit(f"template must hold {mark} exactly once")

@@ -98,7 +98,13 @@ fn play_until(
         let text = g.format_move(mv);
         g.play(mv).expect("legal moves play");
         let mut rec = MoveRecord::new(seat, text);
-        rec.time_ms = Some((rng.below(4000) as f64) / 10.0);
+        // The duel's bots share 5 s of thinking for the whole game: a few milliseconds a move.
+        let scale = if let GameConfig::Duel2048(_) = config {
+            100.0
+        } else {
+            10.0
+        };
+        rec.time_ms = Some((rng.below(4000) as f64) / scale);
         rec.cpu_ms = rec.time_ms.map(|t| t * 0.9);
         if rng.below(3) == 0 {
             rec.log = Some(format!(
@@ -181,6 +187,25 @@ fn illegal(g: &AnyGame, seat: Seat, mv: AnyMove, line: &str) -> Reason {
     }
 }
 
+/// What is left of `seat`'s game clock of `limit_ms` after its moves in `replay`.
+fn clock_left(replay: &Replay, seat: Seat, limit_ms: f64) -> f64 {
+    let used: f64 = replay
+        .moves
+        .iter()
+        .filter(|m| m.seat == seat)
+        .filter_map(|m| m.time_ms)
+        .sum();
+    ((limit_ms - used).max(0.0) * 10.0).round() / 10.0
+}
+
+/// The game clock of a configuration: the seeds' 180 s, the duel's 5 s of thinking.
+fn game_clock_ms(config: &GameConfig) -> f64 {
+    match config {
+        GameConfig::Duel2048(_) => 5_000.0,
+        _ => 180_000.0,
+    }
+}
+
 /// The failure record of the side to move.
 fn record(g: &AnyGame, log: &str, stderr: Option<&str>, exit: Option<Exit>) -> Failure {
     Failure {
@@ -193,9 +218,17 @@ fn record(g: &AnyGame, log: &str, stderr: Option<&str>, exit: Option<Exit>) -> F
     }
 }
 
-/// A replay ended by `reason` against the side to move, with its failure record.
-fn failed(mut replay: Replay, g: &AnyGame, reason: Reason, failure: Failure) -> Replay {
+/// A replay ended by `reason` against the side to move, with its failure record (its game
+/// clock, when set, is what its moves left of the configuration's).
+fn failed(mut replay: Replay, g: &AnyGame, reason: Reason, mut failure: Failure) -> Replay {
     let seat = g.to_move().expect("the game is running");
+    if failure.clock_ms.is_some() {
+        failure.clock_ms = Some(clock_left(&replay, seat, game_clock_ms(&replay.game)));
+    }
+    if let Reason::GameTime { .. } = reason {
+        // It thought past what was left.
+        failure.time_ms = failure.clock_ms.map(|c| ((c + 51.3) * 10.0).round() / 10.0);
+    }
     replay.result.winner = Some(seat.other());
     replay.result.reason = reason;
     replay.failure = Some(failure);
@@ -329,7 +362,8 @@ fn reversi_failures(dir: &Path) {
         .expect("discs on the board");
     let mv = AnyMove::Reversi(reversi::Move::Place { row, col });
     let reason = illegal(&g, seat, mv, &format!("{row} {col}"));
-    let mut f = record(&g, "my discs: 20\nthinking...\nchose 7 7", Some(""), None);
+    let log = format!("my discs: 20\nthinking...\nchose {row} {col}");
+    let mut f = record(&g, &log, Some(""), None);
     f.stderr = None;
     f.time_ms = Some(12.6);
     f.clock_ms = Some(174_380.0);

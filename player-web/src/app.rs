@@ -816,9 +816,11 @@ impl App {
     fn player_colors(&mut self) -> [String; 2] {
         let palette = self.palette.get_or_insert_with(Palette::read);
         match &self.loaded {
-            Some(l) if l.info.game != "duel2048" => {
-                [String::from("#111111"), String::from("#f4f4f4")]
-            }
+            // CSS variables: Black's border is grey in dark mode, where black would vanish.
+            Some(l) if l.info.game != "duel2048" => [
+                String::from("var(--black-box)"),
+                String::from("var(--white)"),
+            ],
             _ => [palette.p0.clone(), palette.p1.clone()],
         }
     }
@@ -871,7 +873,12 @@ impl App {
             }
             if el.last_color.changed(&colors[s]) {
                 set_style(&el.d, "border-left-color", &colors[s]);
-                set_style(&el.swatch, "background", &colors[s]);
+                // The swatch stays black (its ring shows it in dark mode).
+                let swatch = match colors[s].as_str() {
+                    "var(--black-box)" => "var(--black)",
+                    c => c,
+                };
+                set_style(&el.swatch, "background", swatch);
             }
             let lost = v.failure.as_ref().is_some_and(|f| f.seat == s as u8);
             let tomove = v.to_move == Some(s as u8) && !lost;
@@ -1019,19 +1026,17 @@ impl App {
         };
         // `#frame=fail` (or `end`, `last`): the last frame, where a failure is shown.
         let word = hash.get(at + 6..).unwrap_or("");
-        if ["fail", "end", "last"].iter().any(|w| word.starts_with(w)) {
-            return usize::MAX;
-        }
-        let digits: String = hash
-            .get(at + 6..)
-            .unwrap_or("")
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        if digits.is_empty() {
-            0
-        } else {
-            digits.parse().unwrap_or(usize::MAX)
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        match word.get(..digits).map(str::parse::<usize>) {
+            Some(Ok(k)) => k,
+            _ if digits > 0 => usize::MAX,
+            _ if word.starts_with("fail")
+                || word.starts_with("end")
+                || word.starts_with("last") =>
+            {
+                usize::MAX
+            }
+            _ => 0,
         }
     }
 }

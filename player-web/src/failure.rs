@@ -83,7 +83,7 @@ pub fn read(replay: &Replay, end: &AnyGame, seats: [&str; 2]) -> Option<FailureI
         let old = replay.meta.stderr.as_ref()?;
         Some(old[seat.index()].clone()).filter(|s| !s.trim().is_empty())
     });
-    let panel = panel(&verdict, fail, stderr.as_deref());
+    let panel = panel(fail, stderr.as_deref());
     Some(FailureInfo {
         mark,
         verdict,
@@ -199,10 +199,10 @@ fn last_error_line(stderr: &str) -> Option<String> {
     Some(cut)
 }
 
-/// The log panel: the verdict, then what the bot wrote and how its process ended.
-fn panel(verdict: &str, fail: Option<&Failure>, stderr: Option<&str>) -> String {
+/// The log panel: what the bot wrote and how its process ended (the status line above it
+/// holds the verdict).
+fn panel(fail: Option<&Failure>, stderr: Option<&str>) -> String {
     let mut parts: Vec<String> = Vec::new();
-    parts.push(String::from(verdict));
     let log = fail.and_then(|f| f.log.as_deref());
     match log {
         Some(log) if !log.trim().is_empty() => parts.push(format!(

@@ -207,9 +207,10 @@ fn refused(
     if let Some(dir) = f.direction {
         let half = if f.seat == 0 { 0.0 } else { 4.0 };
         let (x, y) = (ox + (half + 2.0) * cell, oy + 2.0 * cell);
-        arrow(ctx, p, x, y, dir, cell * 1.6, &p.accent);
+        // An outline, so that the tiles under it stay readable.
+        outline_arrow(ctx, x, y, dir, cell * 1.6);
         stroke(ctx, &p.accent);
-        cross(ctx, x, y, cell * 0.45, (cell * 0.1).max(3.0));
+        cross(ctx, x, y, cell * 0.3, (cell * 0.08).max(3.0));
     }
 }
 
@@ -222,19 +223,38 @@ fn arrow(
     len: f64,
     color: &str,
 ) {
+    ctx.save();
+    arrow_path(ctx, x, y, dir, len);
+    ctx.set_global_alpha(0.55);
+    fill(ctx, color);
+    stroke(ctx, &p.bg);
+    ctx.set_line_width(2.0);
+    ctx.fill();
+    ctx.stroke();
+    ctx.restore();
+}
+
+/// The refused direction: an arrow's outline in the current stroke colour.
+fn outline_arrow(ctx: &CanvasRenderingContext2d, x: f64, y: f64, dir: &str, len: f64) {
+    ctx.save();
+    arrow_path(ctx, x, y, dir, len);
+    ctx.set_line_width(3.0);
+    ctx.set_line_join("round");
+    ctx.stroke();
+    ctx.restore();
+}
+
+/// An arrow of length `len` centred on `(x, y)`, pointing `dir`, as the current path (the
+/// context is left translated and rotated: callers save and restore it).
+fn arrow_path(ctx: &CanvasRenderingContext2d, x: f64, y: f64, dir: &str, len: f64) {
     let a = match dir {
         "up" => -PI / 2.0,
         "down" => PI / 2.0,
         "left" => PI,
         _ => 0.0,
     };
-    ctx.save();
     let _ = ctx.translate(x, y);
     let _ = ctx.rotate(a);
-    ctx.set_global_alpha(0.55);
-    fill(ctx, color);
-    stroke(ctx, &p.bg);
-    ctx.set_line_width(2.0);
     let t = len * 0.22;
     ctx.begin_path();
     ctx.move_to(-len / 2.0, -t / 2.0);
@@ -245,7 +265,4 @@ fn arrow(
     ctx.line_to(len / 6.0, t / 2.0);
     ctx.line_to(-len / 2.0, t / 2.0);
     ctx.close_path();
-    ctx.fill();
-    ctx.stroke();
-    ctx.restore();
 }

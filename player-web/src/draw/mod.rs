@@ -57,20 +57,26 @@ impl Palette {
                 .map(|v| String::from(v.trim()))
                 .unwrap_or_default()
         };
-        p.bg = css("--bg");
-        p.fg = css("--fg");
-        p.muted = css("--muted");
-        p.line = css("--line");
-        p.accent = css("--accent");
-        p.hl = css("--hl");
-        p.rv_board = css("--rv-board");
-        p.rv_grid = css("--rv-grid");
-        p.go_board = css("--go-board");
-        p.go_grid = css("--go-grid");
-        p.p0 = css("--p0");
-        p.p1 = css("--p1");
-        p.half0 = css("--half0");
-        p.half1 = css("--half1");
+        // In a loop: one call site instead of fourteen inlined copies.
+        let fields: [(&str, &mut String); 14] = [
+            ("--bg", &mut p.bg),
+            ("--fg", &mut p.fg),
+            ("--muted", &mut p.muted),
+            ("--line", &mut p.line),
+            ("--accent", &mut p.accent),
+            ("--hl", &mut p.hl),
+            ("--rv-board", &mut p.rv_board),
+            ("--rv-grid", &mut p.rv_grid),
+            ("--go-board", &mut p.go_board),
+            ("--go-grid", &mut p.go_grid),
+            ("--p0", &mut p.p0),
+            ("--p1", &mut p.p1),
+            ("--half0", &mut p.half0),
+            ("--half1", &mut p.half1),
+        ];
+        for (name, field) in fields {
+            *field = css(name);
+        }
         p.dark = window
             .match_media("(prefers-color-scheme: dark)")
             .ok()
@@ -160,9 +166,11 @@ fn caption(
     let (ix, iy) = (x + icon / 2.0 + 2.0, y + h / 2.0);
     if f.clock.is_some() {
         clock_icon(ctx, p, ix, iy, icon / 2.0);
-    } else {
+    } else if f.kind == "illegal_move" {
         stroke(ctx, &p.accent);
         cross(ctx, ix, iy, icon * 0.38, (icon * 0.14).max(2.0));
+    } else {
+        alert_icon(ctx, p, ix, iy, icon / 2.0);
     }
     let tx = x + icon + 10.0;
     let tw = w - icon - 10.0;
@@ -222,6 +230,18 @@ fn clock_icon(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f6
     ctx.move_to(x, y);
     ctx.line_to(x + r * 0.45, y + r * 0.2);
     ctx.stroke();
+}
+
+/// A red disc with `!`: a failure that is not a move (a crash, memory, a malformed line).
+fn alert_icon(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f64) {
+    circle(ctx, x, y, r);
+    fill(ctx, &p.accent);
+    ctx.fill();
+    fill(ctx, &p.bg);
+    font(ctx, "700 ", r * 1.5);
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    text(ctx, "!", x, y + r * 0.08);
 }
 
 /// An X of half-size `d` centred on `(x, y)`, in the current stroke colour.
