@@ -366,3 +366,33 @@ fn a_duel_direction_is_located_and_levels_read_in_words() {
         mark.caption
     );
 }
+
+#[test]
+fn the_board_is_described_in_words() {
+    let replay = game(GameConfig::Reversi(reversi::Config { size: 8 }), 3);
+    let s = Session::load(&replay.to_json()).unwrap();
+    let v = s.frame(0).unwrap();
+    // The start position: d5 e4 black, d4 e5 white (a1 = row 0, col 0).
+    assert!(
+        v.description
+            .starts_with("Black to move. Black, 2 discs: e4 d5; White, 2 discs: d4 e5."),
+        "{}",
+        v.description
+    );
+    assert!(v.description.contains("Legal for Black: d3 c4 f5 e6."), "{}", v.description);
+    let v = s.frame(1).unwrap();
+    assert!(v.description.contains("Last move: Black "), "{}", v.description);
+    assert!(v.description.contains(", turned "), "{}", v.description);
+
+    let replay = game(
+        GameConfig::Gomoku(gomoku::Config {
+            size: 15,
+            rule: gomoku::Rule::Renju,
+        }),
+        2,
+    );
+    let s = Session::load(&replay.to_json()).unwrap();
+    let v = s.frame(2).unwrap();
+    assert!(v.description.contains("Black, 1 stone: "), "{}", v.description);
+    assert!(!v.description.contains("..."), "{}", v.description);
+}
