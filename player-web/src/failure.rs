@@ -179,15 +179,15 @@ fn crash(reason: &Reason, fail: Option<&Failure>) -> String {
         .and_then(|f| f.stderr.as_deref())
         .and_then(last_error_line);
     match last {
-        Some(line) => format!("crashed ({how}): {line}"),
-        None => format!("crashed ({how})"),
+        Some(line) => format!("crashed with {how}: {line}"),
+        None => format!("crashed with {how}"),
     }
 }
 
 fn memory(limit_bytes: u64, fail: Option<&Failure>) -> String {
     let mb = limit_bytes / (1024 * 1024);
     match fail.and_then(|f| f.exit.as_ref()) {
-        Some(exit) => format!("used more than its {mb} MB of memory ({exit})"),
+        Some(exit) => format!("used more than its {mb} MB of memory and was stopped: {exit}"),
         None => format!("used more than its {mb} MB of memory"),
     }
 }

@@ -308,7 +308,7 @@ fn timeouts_name_the_clock_and_crashes_the_error_line() {
     assert_eq!(info.result_head, "Black wins");
     assert!(
         info.result_text
-            .contains("crashed (exit code 1): KeyError: 7 at move 8"),
+            .contains("crashed with exit code 1: KeyError: 7 at move 8"),
         "{}",
         info.result_text
     );
@@ -379,9 +379,17 @@ fn the_board_is_described_in_words() {
         "{}",
         v.description
     );
-    assert!(v.description.contains("Legal for Black: d3 c4 f5 e6."), "{}", v.description);
+    assert!(
+        v.description.contains("Legal for Black: d3 c4 f5 e6."),
+        "{}",
+        v.description
+    );
     let v = s.frame(1).unwrap();
-    assert!(v.description.contains("Last move: Black "), "{}", v.description);
+    assert!(
+        v.description.contains("Last move: Black "),
+        "{}",
+        v.description
+    );
     assert!(v.description.contains(", turned "), "{}", v.description);
 
     let replay = game(
@@ -393,6 +401,10 @@ fn the_board_is_described_in_words() {
     );
     let s = Session::load(&replay.to_json()).unwrap();
     let v = s.frame(2).unwrap();
-    assert!(v.description.contains("Black, 1 stone: "), "{}", v.description);
+    assert!(
+        v.description.contains("Black, 1 stone: "),
+        "{}",
+        v.description
+    );
     assert!(!v.description.contains("..."), "{}", v.description);
 }

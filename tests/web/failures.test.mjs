@@ -37,7 +37,7 @@ function expected(name) {
     malformed_output: /which is not a move/,
     move_time: /ran out of its move clock/,
     game_time: /ran out of its game clock/,
-    crash: /crashed \(exit code 1\): ValueError/,
+    crash: /crashed with exit code 1: ValueError/,
     memory: /more than its 350 MB of memory/,
   }[reason.kind];
   return { r, reason, failure: r.failure, cell, direction, words };
