@@ -106,7 +106,7 @@ fn illegal(
     let sent = line.unwrap_or(mv);
     let Some(m) = parsed else {
         let board = board_name(end);
-        return format!("sent {sent:?}, which is not on the {board}: illegal move");
+        return format!("made an illegal move: sent {sent:?}, which is not on the {board}");
     };
     let canonical = end.format_move(m);
     locate(mark, m);
