@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# Built on its own: built together with tools/wasm-bind, shared dependencies would get that
+# pair's features, and build-web.sh's build of wasm-bind alone would build them again.
 cargo build --release -q -p arbiter
 if [ -f scripts/build-web.sh ]; then
   bash scripts/build-web.sh || echo "note: the web player did not build; the site shows games as text" >&2

@@ -1,12 +1,14 @@
 //! Writes sample replays for the web player: random games of every game played through the
-//! engine (so every one is valid), plus failure verdicts. Usage: `make_samples OUT_DIR`.
+//! engine (so every one is valid), plus failure verdicts: one of each kind (illegal, malformed,
+//! timeout, crash, memory) for 16 x 16 Reversi, renju and the 2048 duel, with the `failure`
+//! record filled in as the referee writes it. Usage: `make_samples OUT_DIR`.
 
 use std::path::Path;
 
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::duel2048::{self, RandomSource};
 use arbiter_engine::gomoku::{self, Rule};
-use arbiter_engine::replay::{MoveRecord, Player, Reason, Replay};
+use arbiter_engine::replay::{Exit, Failure, Killer, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::reversi;
 use arbiter_engine::Seat;
 
@@ -62,6 +64,18 @@ fn play_from(
     seed: u64,
     max_moves: usize,
 ) -> (Replay, AnyGame) {
+    play_until(config, opening, names, seed, max_moves, |_| false)
+}
+
+/// [`play_from`], stopping early at the first position `stop` accepts.
+fn play_until(
+    config: GameConfig,
+    opening: &[&str],
+    names: [&str; 2],
+    seed: u64,
+    max_moves: usize,
+    stop: impl Fn(&AnyGame) -> bool,
+) -> (Replay, AnyGame) {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let players = [0usize, 1].map(|i| Player {
         name: names[i].to_string(),
@@ -74,7 +88,7 @@ fn play_from(
         g.play_text(mv).expect("sample openings are legal");
         replay.opening.push(String::from(*mv));
     }
-    while replay.moves.len() < max_moves {
+    while replay.moves.len() < max_moves && !stop(&g) {
         let Some(seat) = g.to_move() else { break };
         let legal = near_stones(&g, g.legal_moves());
         if legal.is_empty() {
@@ -84,7 +98,13 @@ fn play_from(
         let text = g.format_move(mv);
         g.play(mv).expect("legal moves play");
         let mut rec = MoveRecord::new(seat, text);
-        rec.time_ms = Some((rng.below(4000) as f64) / 10.0);
+        // The duel's bots share 5 s of thinking for the whole game: a few milliseconds a move.
+        let scale = if let GameConfig::Duel2048(_) = config {
+            100.0
+        } else {
+            10.0
+        };
+        rec.time_ms = Some((rng.below(4000) as f64) / scale);
         rec.cpu_ms = rec.time_ms.map(|t| t * 0.9);
         if rng.below(3) == 0 {
             rec.log = Some(format!(
@@ -139,6 +159,346 @@ fn duel(rounds: u16, seed: u64) -> GameConfig {
         rounds,
         random: RandomSource::Seed(seed),
     })
+}
+
+/// The move of an illegal-move verdict as the referee writes it (`referee/src/game.rs`,
+/// `move_text`): the game's notation, or the move's debug text when that does not read back
+/// (a square off the board).
+fn referee_move_text(g: &AnyGame, mv: AnyMove) -> String {
+    let text = g.format_move(mv);
+    match g.parse_move(&text) {
+        Ok(back) if back == mv => text,
+        _ => format!("{mv:?}"),
+    }
+}
+
+/// An illegal-move verdict for `mv`, sent as `line`, with the engine's own reason.
+fn illegal(g: &AnyGame, seat: Seat, mv: AnyMove, line: &str) -> Reason {
+    let why = match g.clone().play(mv) {
+        Err(arbiter_engine::any::MoveError::Illegal(i)) => i.to_string(),
+        Err(other) => other.to_string(),
+        Ok(()) => panic!("sample illegal move {mv:?} is legal"),
+    };
+    Reason::IllegalMove {
+        seat,
+        mv: referee_move_text(g, mv),
+        why,
+        line: Some(line.to_string()),
+    }
+}
+
+/// What is left of `seat`'s game clock of `limit_ms` after its moves in `replay`.
+fn clock_left(replay: &Replay, seat: Seat, limit_ms: f64) -> f64 {
+    let used: f64 = replay
+        .moves
+        .iter()
+        .filter(|m| m.seat == seat)
+        .filter_map(|m| m.time_ms)
+        .sum();
+    ((limit_ms - used).max(0.0) * 10.0).round() / 10.0
+}
+
+/// The game clock of a configuration: the seeds' 180 s, the duel's 5 s of thinking.
+fn game_clock_ms(config: &GameConfig) -> f64 {
+    match config {
+        GameConfig::Duel2048(_) => 5_000.0,
+        _ => 180_000.0,
+    }
+}
+
+/// The failure record of the side to move.
+fn record(g: &AnyGame, log: &str, stderr: Option<&str>, exit: Option<Exit>) -> Failure {
+    Failure {
+        seat: g.to_move().expect("the game is running"),
+        log: Some(log.to_string()).filter(|l| !l.is_empty()),
+        stderr: stderr.map(str::to_string),
+        exit,
+        time_ms: None,
+        clock_ms: None,
+    }
+}
+
+/// A replay ended by `reason` against the side to move, with its failure record (its game
+/// clock, when set, is what its moves left of the configuration's).
+fn failed(mut replay: Replay, g: &AnyGame, reason: Reason, mut failure: Failure) -> Replay {
+    let seat = g.to_move().expect("the game is running");
+    if failure.clock_ms.is_some() {
+        failure.clock_ms = Some(clock_left(&replay, seat, game_clock_ms(&replay.game)));
+    }
+    if let Reason::GameTime { .. } = reason {
+        // It thought past what was left.
+        failure.time_ms = failure.clock_ms.map(|c| ((c + 51.3) * 10.0).round() / 10.0);
+    }
+    replay.result.winner = Some(seat.other());
+    replay.result.reason = reason;
+    replay.failure = Some(failure);
+    replay
+}
+
+const TRACEBACK: &str = "Traceback (most recent call last):
+  File \"/home/student/bot/main.py\", line 88, in <module>
+    move = choose(board, me)
+  File \"/home/student/bot/main.py\", line 61, in choose
+    best = max(scores, key=scores.get)
+ValueError: max() arg is an empty sequence
+";
+
+const MB: u64 = 1024 * 1024;
+
+fn killed_by_arbiter(why: &str) -> Exit {
+    Exit {
+        code: None,
+        signal: Some(9),
+        killed_by: Some(Killer::Arbiter),
+        why: Some(why.to_string()),
+    }
+}
+
+/// Malformed output, a timeout, a Python crash and a memory kill: the kinds whose failure is
+/// not a move, for one game (`prefix`), each from its own random game.
+fn common_failures(dir: &Path, prefix: &str, config: &GameConfig, timeout: Reason, seed: u64) {
+    let names = ["student", "sparring"];
+    let (r, g) = running(config, names, seed, 40);
+    let seat = g.to_move().expect("running");
+    let mut f = record(&g, "parsing board\nboard ok, 41 empty", None, None);
+    f.time_ms = Some(3.4);
+    f.clock_ms = Some(171_250.0);
+    let reason = Reason::MalformedOutput {
+        seat,
+        line: String::from("I think the best move is here"),
+    };
+    write(
+        dir,
+        &format!("{prefix}-malformed.json"),
+        &failed(r, &g, reason, f),
+    );
+
+    let (r, g) = running(config, names, seed + 1, 41);
+    let seat = g.to_move().expect("running");
+    let mut f = record(&g, "depth 6 best so far: +14\ndepth 7 ...", None, None);
+    let reason = match timeout {
+        Reason::MoveTime { limit_ms, .. } => {
+            f.time_ms = Some(limit_ms as f64 + 51.3);
+            f.clock_ms = Some(96_400.0);
+            Reason::MoveTime { seat, limit_ms }
+        }
+        Reason::GameTime { limit_ms, .. } => {
+            f.time_ms = Some(842.0);
+            f.clock_ms = Some(790.5);
+            Reason::GameTime { seat, limit_ms }
+        }
+        other => other,
+    };
+    write(
+        dir,
+        &format!("{prefix}-timeout.json"),
+        &failed(r, &g, reason, f),
+    );
+
+    let (r, g) = running(config, names, seed + 2, 42);
+    let seat = g.to_move().expect("running");
+    let exit = Exit {
+        code: Some(1),
+        ..Exit::default()
+    };
+    let mut f = record(&g, "scores: {}", Some(TRACEBACK), Some(exit));
+    f.time_ms = Some(38.7);
+    f.clock_ms = Some(150_020.0);
+    let reason = Reason::Crash {
+        seat,
+        exit_code: Some(1),
+        signal: None,
+    };
+    write(
+        dir,
+        &format!("{prefix}-crash.json"),
+        &failed(r, &g, reason, f),
+    );
+
+    let (r, g) = running(config, names, seed + 3, 43);
+    let seat = g.to_move().expect("running");
+    let exit = killed_by_arbiter("memory limit");
+    let mut f = record(
+        &g,
+        "allocating the transposition table",
+        Some(""),
+        Some(exit),
+    );
+    f.stderr = None;
+    f.time_ms = Some(612.0);
+    f.clock_ms = Some(140_700.0);
+    let reason = Reason::Memory {
+        seat,
+        limit_bytes: 350 * MB,
+    };
+    write(
+        dir,
+        &format!("{prefix}-memory.json"),
+        &failed(r, &g, reason, f),
+    );
+}
+
+/// A random game still running after `moves` moves (another seed while one ends earlier).
+fn running(config: &GameConfig, names: [&str; 2], seed: u64, moves: usize) -> (Replay, AnyGame) {
+    let mut seed = seed;
+    loop {
+        let (r, g) = play(config.clone(), names, seed, moves);
+        if g.to_move().is_some() {
+            return (r, g);
+        }
+        seed += 1000;
+    }
+}
+
+/// 16 x 16 Reversi: a bot sends an occupied square in the protocol's `ROW COL`, and one sends
+/// a square off the board.
+fn reversi_failures(dir: &Path) {
+    let (r, g) = play(reversi(16), ["student", "sparring"], 21, 57);
+    let seat = g.to_move().expect("running");
+    let AnyGame::Reversi(board) = &g else { return };
+    let (row, col) = (0..16u8)
+        .flat_map(|r| (0..16u8).map(move |c| (r, c)))
+        .find(|&(r, c)| board.disc(r, c).is_some())
+        .expect("discs on the board");
+    let mv = AnyMove::Reversi(reversi::Move::Place { row, col });
+    let reason = illegal(&g, seat, mv, &format!("{row} {col}"));
+    let log = format!("my discs: 20\nthinking...\nchose {row} {col}");
+    let mut f = record(&g, &log, Some(""), None);
+    f.stderr = None;
+    f.time_ms = Some(12.6);
+    f.clock_ms = Some(174_380.0);
+    write(
+        dir,
+        "reversi16-fail-illegal.json",
+        &failed(r, &g, reason, f),
+    );
+
+    let (r, g) = play(reversi(16), ["student", "sparring"], 22, 31);
+    let seat = g.to_move().expect("running");
+    let mv = AnyMove::Reversi(reversi::Move::Place { row: 107, col: 6 });
+    let reason = illegal(&g, seat, mv, "107 6");
+    let mut f = record(&g, "best index 1718", None, None);
+    f.time_ms = Some(4.1);
+    f.clock_ms = Some(178_900.0);
+    write(
+        dir,
+        "reversi16-fail-offboard.json",
+        &failed(r, &g, reason, f),
+    );
+
+    let timeout = Reason::GameTime {
+        seat: Seat::First,
+        limit_ms: 180_000,
+    };
+    common_failures(dir, "reversi16-fail", &reversi(16), timeout, 23);
+}
+
+/// Renju: Black plays one of its forbidden points (sent in Gomocup `x,y`).
+fn renju_failures(dir: &Path) {
+    let black_forbidden = |g: &AnyGame| match g {
+        AnyGame::Gomoku(go) => {
+            g.to_move() == Some(Seat::First) && !go.forbidden_points().is_empty()
+        }
+        _ => false,
+    };
+    let mut seed = 31;
+    let (r, g) = loop {
+        let (r, g) = play_until(
+            gomoku(Rule::Renju),
+            &[],
+            ["student", "sparring"],
+            seed,
+            200,
+            black_forbidden,
+        );
+        if black_forbidden(&g) {
+            break (r, g);
+        }
+        seed += 100;
+    };
+    let AnyGame::Gomoku(go) = &g else { return };
+    let (p, _) = go.forbidden_points()[0];
+    let mv = AnyMove::Gomoku(p);
+    let reason = illegal(&g, Seat::First, mv, &format!("{},{}", p.x, p.y));
+    let mut f = record(
+        &g,
+        "threat search: 3 candidates\nplaying the double three",
+        None,
+        None,
+    );
+    f.time_ms = Some(230.4);
+    f.clock_ms = Some(166_120.0);
+    write(dir, "renju-fail-illegal.json", &failed(r, &g, reason, f));
+
+    let timeout = Reason::MoveTime {
+        seat: Seat::First,
+        limit_ms: 5000,
+    };
+    common_failures(dir, "renju-fail", &gomoku(Rule::Renju), timeout, 33);
+}
+
+/// The 2048 duel: a direction that leaves the board unchanged (sent as the original API's
+/// digit), and a placement in the bot's own half other than the random sequence's cell.
+fn duel_failures(dir: &Path) {
+    let slide_without_change = |g: &AnyGame| match g {
+        AnyGame::Duel2048(d) => {
+            d.step_kind() == arbiter_engine::error::StepKind::Slide && g.legal_moves().len() < 4
+        }
+        _ => false,
+    };
+    let (r, g) = play_until(duel(50, 41), &[], ["student", "sparring"], 41, 150, |g| {
+        g.ply() > 60 && slide_without_change(g)
+    });
+    let seat = g.to_move().expect("running");
+    let d = duel2048::Direction::ALL
+        .into_iter()
+        .find(|&d| {
+            !g.legal_moves()
+                .contains(&AnyMove::Duel2048(duel2048::Move::Slide(d)))
+        })
+        .expect("an unchanged direction");
+    let mv = AnyMove::Duel2048(duel2048::Move::Slide(d));
+    let reason = illegal(&g, seat, mv, &format!("{}", d.index()));
+    let mut f = record(&g, "eval left -3, right +5", None, None);
+    f.time_ms = Some(21.0);
+    f.clock_ms = Some(3_310.0);
+    write(dir, "duel-fail-direction.json", &failed(r, &g, reason, f));
+
+    let own_half_other_cell = |g: &AnyGame| match g {
+        AnyGame::Duel2048(d) => {
+            d.step_kind() == arbiter_engine::error::StepKind::Place && wrong_cell(d).is_some()
+        }
+        _ => false,
+    };
+    let (r, g) = play_until(duel(50, 42), &[], ["student", "sparring"], 42, 150, |g| {
+        g.ply() > 40 && own_half_other_cell(g)
+    });
+    let seat = g.to_move().expect("running");
+    let AnyGame::Duel2048(d) = &g else { return };
+    let (row, col) = wrong_cell(d).expect("a cell");
+    let mv = AnyMove::Duel2048(duel2048::Move::Place { row, col });
+    let reason = illegal(&g, seat, mv, &format!("({row}, {col})"));
+    let mut f = record(&g, "", None, None);
+    f.time_ms = Some(2.2);
+    f.clock_ms = Some(4_120.0);
+    write(dir, "duel-fail-cell.json", &failed(r, &g, reason, f));
+
+    let timeout = Reason::GameTime {
+        seat: Seat::First,
+        limit_ms: 5000,
+    };
+    common_failures(dir, "duel-fail", &duel(50, 43), timeout, 43);
+}
+
+/// An empty cell of the placer's own half that is not the random sequence's cell.
+fn wrong_cell(d: &duel2048::Duel) -> Option<(u8, u8)> {
+    use arbiter_engine::Game;
+    let seat = d.to_move()?;
+    let next = d.next_cell(seat)?;
+    let cols = if seat == Seat::First { 0..4u8 } else { 4..8u8 };
+    let rows = d.board_rows();
+    cols.flat_map(|c| (0..4u8).map(move |r| (r, c)))
+        .find(|&(r, c)| (r, c) != next && rows[usize::from(r)][usize::from(c)].level == 0)
 }
 
 fn main() {
@@ -229,4 +589,8 @@ fn main() {
     r.players[0].name = String::from("<img src=x onerror=\"window.__pwned=1\">");
     r.players[1].name = String::from("<script>window.__pwned=2</script>");
     write(dir, "reversi-hostile-names.json", &finish_normal(r, &g));
+
+    reversi_failures(dir);
+    renju_failures(dir);
+    duel_failures(dir);
 }

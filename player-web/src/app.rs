@@ -116,6 +116,7 @@ struct PlayerBox {
     last_color: Last,
     last_meta: Last,
     last_tomove: Option<bool>,
+    last_lost: Option<bool>,
 }
 
 /// What the side panel and controls show now, to write only what changes.
@@ -125,10 +126,16 @@ struct Written {
     moveinfo: Last,
     log: Last,
     frameno: Last,
-    play: Last,
     aria: Last,
     frames: Last,
     game: Last,
+    desc: Last,
+    announce: Last,
+    hover: Last,
+    end_label: Last,
+    long: Option<bool>,
+    result_shown: Option<bool>,
+    playing: Option<bool>,
 }
 
 /// Everything the page shows and the standalone controls' state.
@@ -140,8 +147,18 @@ pub struct App {
     /// Controls shown: top level, or `?controls=1`.
     pub standalone: bool,
     pub loaded: Option<Loaded>,
-    /// Names from `load_players`, over the replay's.
-    names: Option<Vec<String>>,
+    /// Names from `load_players`, over the replay's, and the replay they were given for (its
+    /// hash; `None`: given before any replay, so for the next one).
+    names: Option<(Vec<String>, Option<u64>)>,
+    /// The hash of the replay shown.
+    replay_hash: Option<u64>,
+    /// The result from the first frame (`?result=show`, `data-result="show"`); otherwise it
+    /// is shown from the last frame on.
+    pub show_result: bool,
+    /// The last frame was shown since this replay was loaded (its result is known).
+    seen_end: bool,
+    /// Where the board's cells were drawn, for the coordinates on hover.
+    pub geom: Option<draw::Geom>,
     pub peer: Option<Peer>,
     last_height: f64,
     pub playing: Option<gloo_timers::callback::Interval>,
@@ -270,7 +287,7 @@ async fn run(task: Task) {
                     let k = app.hash_frame();
                     app.open_text(&text, k);
                 }
-                Err(e) => app.show_error(&format!("cannot fetch {url}: {e}"), "fetch"),
+                Err(e) => app.fetch_failed(&url, &e),
             });
         }
         Task::OpenFile(file) => {
@@ -329,22 +346,57 @@ fn push_capped(a: &Array, v: &JsValue, cap: u32) {
 
 /// Milliseconds as people read them: `4.2 ms`, `73 ms`, `1.25 s`.
 pub fn fmt_ms(ms: f64) -> String {
-    let fixed = |x: f64, d: u8| -> String {
-        js_sys::Number::from(x)
-            .to_fixed(d)
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default()
-    };
-    if ms < 1000.0 {
-        if ms < 10.0 {
-            format!("{} ms", fixed(ms, 1))
+    crate::units::ms(ms)
+}
+
+/// The status line: the frame's, with a pass or skip said first and the duel's round.
+fn status_line(info: &Info, v: &FrameView) -> String {
+    let mut status = v.status.clone();
+    if let (true, Some(seat), None) = (v.passed, v.last_seat, &v.failure) {
+        let what = if info.game == "reversi" {
+            " passed. "
         } else {
-            format!("{} ms", js_sys::Math::round(ms) as i64)
-        }
-    } else {
-        format!("{} s", fixed(ms / 1000.0, if ms < 10000.0 { 2 } else { 1 }))
+            " skipped a step. "
+        };
+        status = format!("{}{what}{status}", info.seats[usize::from(seat & 1)]);
     }
+    if info.game == "duel2048" {
+        status = format!("Round {} · {status}", u32::from(v.round) + 1);
+    }
+    status
+}
+
+/// `Move 12 of 60: White f5 (4 5) · thought 73 ms (cpu 70 ms)`, or the start.
+fn move_info(info: &Info, frames: usize, k: usize, m: Option<&crate::session::MoveInfo>) -> String {
+    let Some(m) = m else {
+        return format!("Start position · {} moves", frames - 1);
+    };
+    let alt = if m.alt != m.mv {
+        format!(" ({})", m.alt)
+    } else {
+        String::new()
+    };
+    let time = m
+        .time_ms
+        .map(|t| format!(" · thought {}", fmt_ms(t)))
+        .unwrap_or_default();
+    let cpu = m
+        .cpu_ms
+        .map(|t| format!(" (cpu {})", fmt_ms(t)))
+        .unwrap_or_default();
+    format!(
+        "Move {k} of {}: {} {}{alt}{time}{cpu}",
+        frames - 1,
+        info.seats[usize::from(m.seat & 1)],
+        m.mv
+    )
+}
+
+/// FNV-1a of a replay's text: tells a different replay from the same one sent again.
+fn hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl App {
@@ -354,8 +406,10 @@ impl App {
             Ok(Some(parent)) => !js_sys::Object::is(&parent, &dom.window),
             _ => false,
         };
-        let standalone =
-            !embedded || protocol::query_param(&dom.window, "controls").as_deref() == Some("1");
+        let standalone = !embedded
+            || protocol::option(&dom.window, "controls", "data-controls").as_deref() == Some("1");
+        let show_result =
+            protocol::option(&dom.window, "result", "data-result").as_deref() == Some("show");
         let hook_state = Object::new();
         let perf = Object::new();
         let (perf_load_frame, perf_parts, perf_paints) = (Array::new(), Array::new(), Array::new());
@@ -378,6 +432,19 @@ impl App {
         set(&descriptor, "enumerable", &JsValue::TRUE);
         Object::define_property(&hook_state, &"view".into(), &descriptor);
         view.forget();
+        // Where the cells are drawn (CSS pixels), for tests that read the canvas.
+        let geom = wasm_bindgen::closure::Closure::<dyn Fn() -> JsValue>::new(|| {
+            with_app(|app| {
+                app.geom
+                    .map(|g| Array::of3(&g.ox.into(), &g.oy.into(), &g.cell.into()))
+            })
+            .flatten()
+            .map_or(JsValue::NULL, JsValue::from)
+        });
+        let descriptor = Object::new();
+        set(&descriptor, "get", geom.as_ref());
+        Object::define_property(&hook_state, &"geom".into(), &descriptor);
+        geom.forget();
         set(&hook_state, "frames", &JsValue::from(0));
         set(&hook_state, "k", &JsValue::from(0));
         let hooks = Object::new();
@@ -391,6 +458,10 @@ impl App {
             standalone,
             loaded: None,
             names: None,
+            replay_hash: None,
+            show_result,
+            seen_end: false,
+            geom: None,
             peer: None,
             last_height: -1.0,
             playing: None,
@@ -472,7 +543,7 @@ impl App {
                 self.fail("load_players: players must be an array", "bad_players")
             }
             Request::Players(Some(names)) => {
-                self.names = Some(names);
+                self.names = Some((names, self.replay_hash));
                 if self.loaded.is_some() {
                     self.render_players();
                 }
@@ -504,6 +575,23 @@ impl App {
         self.report_height();
     }
 
+    /// `?replay=URL` could not be read. From disk (`file://`) the browser forbids it: say what
+    /// works there instead of its "Failed to fetch".
+    fn fetch_failed(&mut self, url: &str, e: &str) {
+        let from_disk = self.dom.window.location().protocol().ok().as_deref() == Some("file:");
+        if !from_disk {
+            return self.show_error(&format!("cannot fetch {url}: {e}"), "fetch");
+        }
+        self.show_error(
+            &format!(
+                "this page was opened from disk, where the browser does not let it read \
+                 {url}. Use Open… below, or drag and drop the replay file onto this page."
+            ),
+            "fetch",
+        );
+        self.dom.welcome.set_hidden(false);
+    }
+
     /// Reads a replay and shows frame `frame` (clamped); false (and an error shown) if it
     /// cannot be shown.
     pub fn open_text(&mut self, text: &str, frame: usize) -> bool {
@@ -519,6 +607,8 @@ impl App {
             }
         };
         self.stop();
+        self.adopt_names(hash(text));
+        self.seen_end = false;
         let info = session.info();
         let frames = session.frame_count();
         let mut cum_time = Vec::with_capacity(frames);
@@ -543,8 +633,7 @@ impl App {
         d.view.set_hidden(false);
         d.numbers_opt.set_hidden(info.game != "gomoku");
         d.slider.set_max(&format!("{}", frames - 1));
-        set_text(&d.result_head, &info.result_head);
-        set_text(&d.result_text, &info.result_text);
+        self.written.result_shown = None;
         d.document.set_title(&format!("{} — arbiter", info.title));
         set(&self.hook_state, "player", &JsValue::TRUE);
         set(&self.hook_state, "frames", &JsValue::from(frames as f64));
@@ -562,6 +651,17 @@ impl App {
         self.show(frame.min(frames - 1));
         self.report_height();
         true
+    }
+
+    /// Names from `load_players` belong to the replay shown when they came (or to the next one,
+    /// if none was): a different replay clears them.
+    fn adopt_names(&mut self, h: u64) {
+        match &mut self.names {
+            Some((_, given_for @ None)) => *given_for = Some(h),
+            Some((_, Some(prev))) if *prev != h => self.names = None,
+            _ => {}
+        }
+        self.replay_hash = Some(h);
     }
 
     /// Shows frame `k`: the canvas, the players, the side panel, the move list.
@@ -617,8 +717,9 @@ impl App {
             size: l.info.size,
             seats: l.info.seats,
             numbers: self.numbers,
+            caption: l.info.failure.is_some(),
         };
-        draw::draw(&self.dom.board, palette, &board, view);
+        self.geom = draw::draw(&self.dom.board, palette, &board, view);
     }
 
     fn build_move_list(&mut self) {
@@ -694,13 +795,15 @@ impl App {
             props(&r.row).set_title(&t.title);
             if r.seat != Some(t.seat) {
                 r.seat = Some(t.seat);
-                let (class, mark) = match t.seat {
-                    None => ("", ""),
-                    Some(0) => (if duel { "s0" } else { "" }, "●"),
-                    Some(_) => (if duel { "s1" } else { "" }, "○"),
+                // A drawn disc, not a glyph: Black's keeps its ring in dark mode.
+                let class = match (t.seat, duel) {
+                    (None, _) => "",
+                    (Some(0), true) => "mk s0",
+                    (Some(_), true) => "mk s1",
+                    (Some(0), false) => "mk b0",
+                    (Some(_), false) => "mk b1",
                 };
                 props(&r.who).set_class(&js(class));
-                props(&r.who).set_text(&js(mark));
             }
         }
         // The current move: one highlight bar moved under the rows (cheaper than restyling rows).
@@ -713,9 +816,11 @@ impl App {
     fn player_colors(&mut self) -> [String; 2] {
         let palette = self.palette.get_or_insert_with(Palette::read);
         match &self.loaded {
-            Some(l) if l.info.game != "duel2048" => {
-                [String::from("#111111"), String::from("#f4f4f4")]
-            }
+            // CSS variables: Black's border is grey in dark mode, where black would vanish.
+            Some(l) if l.info.game != "duel2048" => [
+                String::from("var(--black-box)"),
+                String::from("var(--white)"),
+            ],
             _ => [palette.p0.clone(), palette.p1.clone()],
         }
     }
@@ -742,6 +847,7 @@ impl App {
                     last_color: Last::default(),
                     last_meta: Last::default(),
                     last_tomove: None,
+                    last_lost: None,
                 })
             };
             let (Some(a), Some(b)) = (make(), make()) else {
@@ -759,7 +865,7 @@ impl App {
             let name = self
                 .names
                 .as_ref()
-                .and_then(|n| n.get(s))
+                .and_then(|(n, _)| n.get(s))
                 .unwrap_or(&info.players[s]);
             if el.last_name.changed(name) {
                 set_text(&el.name, name); // text, never HTML
@@ -767,12 +873,22 @@ impl App {
             }
             if el.last_color.changed(&colors[s]) {
                 set_style(&el.d, "border-left-color", &colors[s]);
-                set_style(&el.swatch, "background", &colors[s]);
+                // The swatch stays black (its ring shows it in dark mode).
+                let swatch = match colors[s].as_str() {
+                    "var(--black-box)" => "var(--black)",
+                    c => c,
+                };
+                set_style(&el.swatch, "background", swatch);
             }
-            let tomove = v.to_move == Some(s as u8);
+            let lost = v.failure.as_ref().is_some_and(|f| f.seat == s as u8);
+            let tomove = v.to_move == Some(s as u8) && !lost;
             if el.last_tomove != Some(tomove) {
                 el.last_tomove = Some(tomove);
                 let _ = el.d.class_list().toggle_with_force("tomove", tomove);
+            }
+            if el.last_lost != Some(lost) {
+                el.last_lost = Some(lost);
+                let _ = el.d.class_list().toggle_with_force("lost", lost);
             }
             let score = match info.game {
                 "reversi" => format!("discs {}", v.scores[s]),
@@ -796,66 +912,59 @@ impl App {
     }
 
     fn render_side(&mut self) {
+        let (playing, show_result) = (self.playing.is_some(), self.show_result);
         let Some(l) = &self.loaded else { return };
         let Some(v) = &l.view else { return };
-        let (info, k, d, w) = (&l.info, l.k, &self.dom, &mut self.written);
-        let mut status = v.status.clone();
-        if let (true, Some(seat)) = (v.passed, v.last_seat) {
-            let what = if info.game == "reversi" {
-                " passed. "
-            } else {
-                " skipped a step. "
-            };
-            status = format!("{}{what}{status}", info.seats[usize::from(seat & 1)]);
-        }
-        if info.game == "duel2048" {
-            status = format!("Round {} · {status}", u32::from(v.round) + 1);
-        }
+        let (info, k) = (&l.info, l.k);
+        self.seen_end |= k + 1 == l.frames;
+        let (d, w) = (&self.dom, &mut self.written);
+        let status = status_line(info, v);
         w.status.text(&d.status, &status);
-        match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
-            Some(m) => {
-                let alt = if m.alt != m.mv {
-                    format!(" ({})", m.alt)
-                } else {
-                    String::new()
-                };
-                let time = m
-                    .time_ms
-                    .map(|t| format!(" · thought {}", fmt_ms(t)))
-                    .unwrap_or_default();
-                let cpu = m
-                    .cpu_ms
-                    .map(|t| format!(" (cpu {})", fmt_ms(t)))
-                    .unwrap_or_default();
-                w.moveinfo.text(
-                    &d.moveinfo,
-                    &format!(
-                        "Move {k} of {}: {} {}{alt}{time}{cpu}",
-                        l.frames - 1,
-                        info.seats[usize::from(m.seat & 1)],
-                        m.mv
-                    ),
-                );
-                w.log.text(&d.log, m.log.as_deref().unwrap_or(""));
-            }
-            None => {
-                w.moveinfo.text(
-                    &d.moveinfo,
-                    &format!("Start position · {} moves", l.frames - 1),
-                );
-                w.log.text(&d.log, "");
-            }
+        let failed = v.failure.is_some();
+        if w.long != Some(failed) {
+            w.long = Some(failed);
+            let _ = d.status.class_list().toggle_with_force("long", failed);
+            let _ = d.log.class_list().toggle_with_force("long", failed);
         }
+        let last_move = k.checked_sub(1).and_then(|i| info.moves.get(i));
+        w.moveinfo
+            .text(&d.moveinfo, &move_info(info, l.frames, k, last_move));
+        let log = match (&info.failure, failed) {
+            (Some(f), true) => f.panel.as_str(),
+            _ => last_move.and_then(|m| m.log.as_deref()).unwrap_or(""),
+        };
+        w.log.text(&d.log, log);
         let bt = &d.board_text;
         set_text(bt, &v.board.join("\n"));
         let _ = bt.set_attribute("data-frame", &format!("{k}"));
         w.frames.attr(bt, "data-frames", &format!("{}", l.frames));
         w.game.attr(bt, "data-game", info.game);
+        w.desc.text(&d.board_desc, &v.description);
         w.aria.attr(
             &d.board,
             "aria-label",
             &format!("{}, frame {k}: {status}", info.title),
         );
+        // One sentence a frame for screen readers; not during playback, which would flood them.
+        if !playing {
+            let text = format!("Frame {k} of {}. {status}", l.frames - 1);
+            w.announce.text(&d.announce, &text);
+        }
+        let reveal = show_result || self.seen_end;
+        if w.result_shown != Some(reveal) {
+            w.result_shown = Some(reveal);
+            let (head, text) = if reveal {
+                (info.result_head.as_str(), info.result_text.as_str())
+            } else {
+                ("Result hidden", "It is shown at the last frame (End).")
+            };
+            set_text(&d.result_head, head);
+            set_text(&d.result_text, text);
+            let _ = d
+                .result
+                .class_list()
+                .toggle_with_force("hidden-result", !reveal);
+        }
         // move list: keep the current move in view
         let top = k as f64 * ROW;
         if top < self.list_top || top + ROW > self.list_top + LIST_H {
@@ -868,18 +977,45 @@ impl App {
         self.update_controls();
     }
 
+    /// The coordinates of the square or point under the pointer, as the canvas's tooltip: the
+    /// move list's notation and the protocol's.
+    pub fn hover(&mut self, x: f64, y: f64) {
+        let (Some(l), Some(g)) = (&self.loaded, &self.geom) else {
+            return;
+        };
+        let text = g
+            .cell_at(x, y)
+            .map(|c| crate::failure::hover_text(l.info.game, l.info.size, c))
+            .unwrap_or_default();
+        self.written.hover.attr(&self.dom.board, "title", &text);
+    }
+
     pub fn update_controls(&mut self) {
         let (k, frames) = self.loaded.as_ref().map_or((0, 0), |l| (l.k, l.frames));
         self.dom.slider.set_value(&format!("{k}"));
+        let failure = self
+            .loaded
+            .as_ref()
+            .is_some_and(|l| l.info.failure.is_some());
         let w = &mut self.written;
         w.frameno.text(
             &self.dom.frameno,
             &format!("{k} / {}", frames.saturating_sub(1)),
         );
-        w.play.text(
-            &self.dom.b_play,
-            if self.playing.is_some() { "⏸" } else { "▶" },
-        );
+        let playing = self.playing.is_some();
+        if w.playing != Some(playing) {
+            w.playing = Some(playing);
+            let b = &self.dom.b_play;
+            let _ = b.class_list().toggle_with_force("playing", playing);
+            let _ = b.set_attribute("aria-label", if playing { "Pause" } else { "Play" });
+        }
+        // Named for the failure only once the result is known: the name would give it away.
+        let end = if failure && (self.show_result || self.seen_end) {
+            "Jump to the failure"
+        } else {
+            "Jump to the end"
+        };
+        w.end_label.text(&self.dom.b_end, end);
     }
 
     /// The frame of `#frame=K` in the address, else 0.
@@ -888,16 +1024,19 @@ impl App {
         let Some(at) = hash.find("frame=") else {
             return 0;
         };
-        let digits: String = hash
-            .get(at + 6..)
-            .unwrap_or("")
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        if digits.is_empty() {
-            0
-        } else {
-            digits.parse().unwrap_or(usize::MAX)
+        // `#frame=fail` (or `end`, `last`): the last frame, where a failure is shown.
+        let word = hash.get(at + 6..).unwrap_or("");
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        match word.get(..digits).map(str::parse::<usize>) {
+            Some(Ok(k)) => k,
+            _ if digits > 0 => usize::MAX,
+            _ if word.starts_with("fail")
+                || word.starts_with("end")
+                || word.starts_with("last") =>
+            {
+                usize::MAX
+            }
+            _ => 0,
         }
     }
 }

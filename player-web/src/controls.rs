@@ -134,6 +134,13 @@ pub fn bind(app: &App) {
     seek_button(&d.b_prev, |a| a.current() - 1);
     seek_button(&d.b_next, |a| a.current() + 1);
     seek_button(&d.b_last, App::last);
+    seek_button(&d.b_end, App::last);
+    on(&d.board, "mousemove", |e| {
+        if let Some(e) = e.dyn_ref::<web_sys::MouseEvent>() {
+            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+            with_app(|app| app.hover(x, y));
+        }
+    });
     on(&d.b_play, "click", |_| {
         with_app(App::toggle_play);
     });

@@ -2,12 +2,48 @@
 //! Text always goes in as text (`textContent`), never as HTML: names come from strangers.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::cell::RefCell;
 use std::collections::HashMap;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, Window};
+
+/// The ids of the elements [`Dom::find`] looks up, in the order it takes them.
+const IDS: [&str; 31] = [
+    "error",
+    "welcome",
+    "view",
+    "players",
+    "board",
+    "board-text",
+    "board-desc",
+    "announce",
+    "status",
+    "moveinfo",
+    "log",
+    "result",
+    "result-head",
+    "result-text",
+    "numbers-opt",
+    "numbers",
+    "moves",
+    "moves-spacer",
+    "moves-bar",
+    "controls",
+    "b-first",
+    "b-prev",
+    "b-play",
+    "b-next",
+    "b-last",
+    "b-end",
+    "slider",
+    "frameno",
+    "speed",
+    "b-open",
+    "file",
+];
 
 /// Every element of `player.html` the player touches.
 pub struct Dom {
@@ -21,9 +57,14 @@ pub struct Dom {
     pub players: HtmlElement,
     pub board: HtmlCanvasElement,
     pub board_text: HtmlElement,
+    /// The board in words (the canvas's description).
+    pub board_desc: HtmlElement,
+    /// A polite live region: each frame shown, announced.
+    pub announce: HtmlElement,
     pub status: HtmlElement,
     pub moveinfo: HtmlElement,
     pub log: HtmlElement,
+    pub result: HtmlElement,
     pub result_head: HtmlElement,
     pub result_text: HtmlElement,
     pub numbers_opt: HtmlElement,
@@ -38,6 +79,8 @@ pub struct Dom {
     pub b_play: HtmlElement,
     pub b_next: HtmlElement,
     pub b_last: HtmlElement,
+    /// Jump to the end (to the failure).
+    pub b_end: HtmlElement,
     pub slider: HtmlInputElement,
     pub frameno: HtmlElement,
     pub speed: web_sys::HtmlSelectElement,
@@ -50,42 +93,50 @@ impl Dom {
     pub fn find() -> Option<Dom> {
         let window = web_sys::window()?;
         let document = window.document()?;
-        let id = |name: &str| document.get_element_by_id(name);
-        let el = |name: &str| id(name).map(JsCast::unchecked_into::<HtmlElement>);
-        let result = id("result")?;
-        let moves = el("moves")?;
-        let spacer: HtmlElement = moves.first_element_child()?.unchecked_into();
-        let bar: HtmlElement = spacer.first_element_child()?.unchecked_into();
+        let root = document.document_element()?.unchecked_into();
+        let body = document.body()?;
+        // One fallible step for all of them: each `?` after values are held would need its own
+        // path dropping them, which costs the wasm kilobytes for this one function.
+        let found: Vec<HtmlElement> = IDS
+            .iter()
+            .map(|name| by_id(&document, name))
+            .collect::<Option<_>>()?;
+        let [error, welcome, view, players, board, board_text, board_desc, announce, status, moveinfo, log, result, result_head, result_text, numbers_opt, numbers, moves, spacer, bar, controls, b_first, b_prev, b_play, b_next, b_last, b_end, slider, frameno, speed, b_open, file] =
+            <[HtmlElement; IDS.len()]>::try_from(found).ok()?;
         Some(Dom {
-            root: document.document_element()?.unchecked_into(),
-            body: document.body()?,
-            error: el("error")?,
-            welcome: el("welcome")?,
-            view: el("view")?,
-            players: el("players")?,
-            board: id("board")?.dyn_into().ok()?,
-            board_text: el("board-text")?,
-            status: el("status")?,
-            moveinfo: el("moveinfo")?,
-            log: el("log")?,
-            result_head: result.query_selector(".head").ok()??.unchecked_into(),
-            result_text: result.query_selector(".text").ok()??.unchecked_into(),
-            numbers_opt: el("numbers-opt")?,
-            numbers: id("numbers")?.dyn_into().ok()?,
+            root,
+            body,
+            error,
+            welcome,
+            view,
+            players,
+            board: board.unchecked_into(),
+            board_text,
+            board_desc,
+            announce,
+            status,
+            moveinfo,
+            log,
+            result,
+            result_head,
+            result_text,
+            numbers_opt,
+            numbers: numbers.unchecked_into(),
             moves,
             spacer,
             bar,
-            controls: el("controls")?,
-            b_first: el("b-first")?,
-            b_prev: el("b-prev")?,
-            b_play: el("b-play")?,
-            b_next: el("b-next")?,
-            b_last: el("b-last")?,
-            slider: id("slider")?.dyn_into().ok()?,
-            frameno: el("frameno")?,
-            speed: id("speed")?.dyn_into().ok()?,
-            b_open: el("b-open")?,
-            file: id("file")?.dyn_into().ok()?,
+            controls,
+            b_first,
+            b_prev,
+            b_play,
+            b_next,
+            b_last,
+            b_end,
+            slider: slider.unchecked_into(),
+            frameno,
+            speed: speed.unchecked_into(),
+            b_open,
+            file: file.unchecked_into(),
             window,
             document,
         })
@@ -109,6 +160,15 @@ impl Dom {
     pub fn page_height(&self) -> f64 {
         js_sys::Math::ceil(self.root.get_bounding_client_rect().height())
     }
+}
+
+/// The element with id `name` (not inlined: called for every element of the page, and each
+/// inlined copy costs the wasm a few hundred bytes).
+#[inline(never)]
+fn by_id(document: &Document, name: &str) -> Option<HtmlElement> {
+    document
+        .get_element_by_id(name)
+        .map(JsCast::unchecked_into::<HtmlElement>)
 }
 
 /// Sets the text of an element (as text).

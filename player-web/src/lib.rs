@@ -10,7 +10,9 @@ extern crate alloc;
 #[cfg(target_arch = "wasm32")]
 extern crate std;
 
+pub mod failure;
 pub mod session;
+pub mod units;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

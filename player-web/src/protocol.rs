@@ -106,6 +106,18 @@ impl Origins {
     }
 }
 
+/// A page option: the query parameter `param`, else the attribute `attr` of the
+/// `arbiter-origins` meta tag (a site embedding by srcdoc has no query string).
+pub fn option(window: &Window, param: &str, attr: &str) -> Option<String> {
+    query_param(window, param).or_else(|| {
+        window
+            .document()?
+            .query_selector("meta[name=\"arbiter-origins\"]")
+            .ok()??
+            .get_attribute(attr)
+    })
+}
+
 /// A query parameter of the page's address.
 pub fn query_param(window: &Window, name: &str) -> Option<String> {
     let search = window.location().search().ok()?;

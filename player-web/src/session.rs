@@ -10,6 +10,7 @@ use arbiter_engine::replay::{Reason, Replay, ReplayError};
 use arbiter_engine::{EndReason, Game};
 use serde::Serialize;
 
+use crate::failure::{self, FailureInfo};
 use crate::view::{self, FrameView};
 
 /// A checkpoint every this many frames: seeking costs at most this many engine moves.
@@ -34,6 +35,8 @@ pub struct Session {
     moves: Vec<AnyMove>,
     /// Position of frame `i * CHECKPOINT_EVERY`.
     checkpoints: Vec<AnyGame>,
+    /// A failure verdict, shown on the last frame.
+    failure: Option<FailureInfo>,
 }
 
 /// Whatever does not change from frame to frame: players, moves, result.
@@ -57,8 +60,11 @@ pub struct Info {
     pub winner: Option<u8>,
     /// `White wins` or `Draw`.
     pub result_head: String,
-    /// `Black: move time exceeded (1000 ms) at move 57` or `no moves left, discs 40 to 24`.
+    /// `Black ran out of its move clock: 1.06 s used of 1 s (move 57)` or `no moves left,
+    /// discs 40 to 24`.
     pub result_text: String,
+    /// A failure verdict: the words and the log panel's text of the last frame.
+    pub failure: Option<FailureInfo>,
 }
 
 #[derive(Serialize)]
@@ -92,12 +98,14 @@ impl Session {
             })?;
         }
         if rebuilt.moves.len() % CHECKPOINT_EVERY == 0 {
-            checkpoints.push(g);
+            checkpoints.push(g.clone());
         }
+        let failure = failure::read(&replay, &g, view::seat_labels(replay.game.name()));
         Ok(Session {
             replay,
             moves: rebuilt.moves,
             checkpoints,
+            failure,
         })
     }
 
@@ -124,15 +132,31 @@ impl Session {
 
     /// Everything drawn for frame `k`; `None` out of range.
     pub fn frame(&self, k: usize) -> Option<FrameView> {
-        if k == 0 {
+        let (mut v, after) = if k == 0 {
             let g = self.position(0)?;
-            return Some(view::frame_view(0, None, &g));
+            (view::frame_view(0, None, &g), g)
+        } else {
+            let before = self.position(k - 1)?;
+            let mv = *self.moves.get(k - 1)?;
+            let mut after = before.clone();
+            after.play(mv).ok()?;
+            (view::frame_view(k, Some((&before, mv)), &after), after)
+        };
+        if let (Some(f), true) = (&self.failure, k == self.moves.len()) {
+            v.status = f.verdict.clone();
+            v.failure = Some(f.mark.clone());
+            v.description = view::describe(&v, &after);
+            if let Some(a) = &f.mark.attempt {
+                v.description
+                    .push_str(&format!(" Attempted move, not played: {a}."));
+            }
         }
-        let before = self.position(k - 1)?;
-        let mv = *self.moves.get(k - 1)?;
-        let mut after = before.clone();
-        after.play(mv).ok()?;
-        Some(view::frame_view(k, Some((&before, mv)), &after))
+        Some(v)
+    }
+
+    /// The failure verdict, if the game ended by one.
+    pub fn failure(&self) -> Option<&FailureInfo> {
+        self.failure.as_ref()
     }
 
     pub fn info(&self) -> Info {
@@ -182,6 +206,11 @@ impl Session {
                     None => String::from("normal end"),
                 }
             }
+            (_, Some(_)) if self.failure.is_some() => self
+                .failure
+                .as_ref()
+                .map(|f| format!("{} at move {}", f.mark.caption, r.moves.len() + 1))
+                .unwrap_or_default(),
             (reason, Some(culprit)) => format!(
                 "{}: {reason} at move {}",
                 seats[culprit.index()],
@@ -203,6 +232,7 @@ impl Session {
             winner,
             result_head,
             result_text,
+            failure: self.failure.clone(),
         }
     }
 }
@@ -239,8 +269,22 @@ pub fn end_reason_text(r: &EndReason) -> String {
         EndReason::Levels {
             level: Some(l),
             counts,
-        } => format!("level {l} decides, {} tiles to {}", counts[0], counts[1]),
-        EndReason::Levels { level: None, .. } => String::from("all levels equal"),
+        } => format!(
+            "decided at {}: {} tiles to {}",
+            tile_value(*l),
+            counts[0],
+            counts[1]
+        ),
+        EndReason::Levels { level: None, .. } => String::from("all tiles equal"),
+    }
+}
+
+/// A 2048-duel tile's number: `64` for level 6.
+pub fn tile_value(level: u8) -> String {
+    if level < 40 {
+        format!("{}", 1u64 << level)
+    } else {
+        format!("2^{level}")
     }
 }
 

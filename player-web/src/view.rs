@@ -13,6 +13,8 @@ use arbiter_engine::reversi::{Move as ReversiMove, Reversi};
 use arbiter_engine::{ForbiddenKind, Game, Seat};
 use serde::Serialize;
 
+use crate::failure::{cell_name, FailureMark};
+
 /// One frame, ready to draw. Cells are `[row, col]` (Gomoku: `[y, x]`, row 0 at the top).
 #[derive(Serialize, Default)]
 pub struct FrameView {
@@ -52,6 +54,11 @@ pub struct FrameView {
     pub next_cell: Option<[u8; 2]>,
     /// Duel: the player about to place (0/1), when the next step is a placement.
     pub next_placer: Option<u8>,
+    /// The last frame of a failure verdict: the attempted move and the words drawn.
+    pub failure: Option<FailureMark>,
+    /// The board in words, for screen readers: pieces by side in the move list's notation,
+    /// the moves allowed, the last move, the marks.
+    pub description: String,
 }
 
 /// Seat labels per game: colours for the board games, `+`/`-` for the duel.
@@ -119,6 +126,7 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
         AnyGame::Gomoku(g) => gomoku(&mut v, g),
         AnyGame::Duel2048(g) => duel(&mut v, last, g),
     }
+    v.description = describe(&v, after);
     v
 }
 
@@ -201,4 +209,121 @@ fn duel(v: &mut FrameView, last: Option<(&AnyGame, AnyMove)>, g: &Duel) {
 
 fn direction_name(d: Direction) -> &'static str {
     d.as_str()
+}
+
+/// The board in words: `Black to move. Black, 12 discs: d4 e5; White, 10 discs: ...; legal
+/// for Black: c3 d6. Last move: White f5, turned e5.`
+pub fn describe(v: &FrameView, g: &AnyGame) -> String {
+    let labels = seat_labels(g.name());
+    let mut out = String::new();
+    if !v.status.is_empty() {
+        out.push_str(&v.status);
+        out.push_str(". ");
+    }
+    if let AnyGame::Duel2048(_) = g {
+        out.push_str(&duel_pieces(v, labels));
+    } else {
+        out.push_str(&pieces(v, g, labels));
+    }
+    let names = |cells: &[[u8; 2]]| -> String {
+        let list: Vec<String> = cells.iter().map(|&c| cell_name(g, c)).collect();
+        list.join(" ")
+    };
+    if let (Some(seat), false) = (v.to_move, v.legal.is_empty()) {
+        let who = labels[usize::from(seat & 1)];
+        out.push_str(&format!(" Legal for {who}: {}.", names(&v.legal)));
+    }
+    if let (Some(seat), Some(text)) = (v.last_seat, &v.last_text) {
+        out.push_str(&format!(
+            " Last move: {} {text}",
+            labels[usize::from(seat & 1)]
+        ));
+        if !v.flipped.is_empty() {
+            out.push_str(&format!(", turned {}", names(&v.flipped)));
+        }
+        out.push('.');
+    }
+    if !v.forbidden.is_empty() {
+        let list: Vec<String> = v
+            .forbidden
+            .iter()
+            .map(|&(y, x, k)| format!("{} ({})", cell_name(g, [y, x]), forbidden_word(k)))
+            .collect();
+        out.push_str(&format!(" Forbidden for Black: {}.", list.join(", ")));
+    }
+    if !v.winning.is_empty() {
+        out.push_str(&format!(" Winning line: {}.", names(&v.winning)));
+    }
+    out
+}
+
+fn forbidden_word(k: char) -> &'static str {
+    match k {
+        '3' => "double-three",
+        '4' => "double-four",
+        _ => "overline",
+    }
+}
+
+/// `Black, 2 discs: d5 e4; White, 2 discs: d4 e5.` (stones for Gomoku).
+fn pieces(v: &FrameView, g: &AnyGame, labels: [&str; 2]) -> String {
+    let unit = if let AnyGame::Reversi(_) = g {
+        "disc"
+    } else {
+        "stone"
+    };
+    let mut lists = [Vec::new(), Vec::new()];
+    for (r, line) in v.board.iter().enumerate() {
+        for (c, ch) in line.bytes().enumerate() {
+            let seat = match ch {
+                b'X' => 0,
+                b'O' => 1,
+                _ => continue,
+            };
+            lists[seat].push(cell_name(g, [r as u8, c as u8]));
+        }
+    }
+    let side = |s: usize| {
+        let n = lists[s].len();
+        let plural = if n == 1 { "" } else { "s" };
+        let list = if n == 0 {
+            String::from("none")
+        } else {
+            lists[s].join(" ")
+        };
+        format!("{}, {n} {unit}{plural}: {list}", labels[s])
+    };
+    format!("{}; {}.", side(0), side(1))
+}
+
+/// `First (+) tiles: 0,1 = 2, 2,3 = 8; Second (−) tiles: none. Next placement: 1,2.`
+fn duel_pieces(v: &FrameView, labels: [&str; 2]) -> String {
+    let mut lists = [Vec::new(), Vec::new()];
+    for (i, &[owner, level]) in v.cells.iter().enumerate() {
+        if level == 0 {
+            continue;
+        }
+        let value = if level < 40 {
+            format!("{}", 1u64 << level)
+        } else {
+            format!("2^{level}")
+        };
+        lists[usize::from(owner & 1)].push(format!("{},{} = {value}", i / 8, i % 8));
+    }
+    let side = |s: usize| {
+        let list = if lists[s].is_empty() {
+            String::from("none")
+        } else {
+            lists[s].join(", ")
+        };
+        format!("{} tiles: {list}", labels[s])
+    };
+    let mut out = format!("{}; {}.", side(0), side(1));
+    if let (Some([r, c]), Some(p)) = (v.next_cell, v.next_placer) {
+        out.push_str(&format!(
+            " Next placement for {} in its half: {r},{c}.",
+            labels[usize::from(p & 1)]
+        ));
+    }
+    out
 }

@@ -4,7 +4,7 @@
 
 use arbiter_engine::any::{AnyGame, GameConfig};
 use arbiter_engine::duel2048::{self, RandomSource};
-use arbiter_engine::replay::{MoveRecord, Player, Reason, Replay};
+use arbiter_engine::replay::{Exit, Failure, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::{gomoku, reversi, Game, Seat};
 use arbiter_player::session::{Session, CHECKPOINT_EVERY};
 
@@ -125,7 +125,7 @@ fn failure_verdicts_read_in_words() {
     assert_eq!(info.result_head, "Black wins");
     assert_eq!(
         info.result_text,
-        "White: move time exceeded (1000 ms) at move 10"
+        "White ran out of its move clock (1 s a move) at move 10"
     );
 }
 
@@ -175,4 +175,236 @@ fn duel_views_show_the_next_cell_of_the_placer() {
         }
         assert_eq!(v.cells.len(), 32);
     }
+}
+
+/// 8x8 Reversi after `n` deterministic moves, ended by `reason` against the side to move,
+/// with a failure record.
+fn failed(n: usize, reason: impl Fn(Seat) -> Reason, failure: Option<Failure>) -> String {
+    let mut r = game(GameConfig::Reversi(reversi::Config { size: 8 }), n);
+    let (_, rebuilt) = Replay::read(&r.to_json()).unwrap();
+    let seat = rebuilt.end.to_move().unwrap();
+    r.result.winner = Some(seat.other());
+    r.result.reason = reason(seat);
+    r.failure = failure.map(|mut f| {
+        f.seat = seat;
+        f
+    });
+    r.to_json()
+}
+
+fn record() -> Failure {
+    Failure {
+        seat: Seat::First,
+        log: Some("depth 3 eval +2".into()),
+        stderr: Some("Traceback (most recent call last):\n  File \"b.py\"\nKeyError: 7\n".into()),
+        exit: None,
+        time_ms: Some(5051.0),
+        clock_ms: Some(812.0),
+    }
+}
+
+#[test]
+fn an_illegal_move_on_the_board_is_marked_on_the_last_frame_only() {
+    // d4 (row 3, col 3) holds a disc from the start: occupied.
+    let text = failed(
+        6,
+        |seat| Reason::IllegalMove {
+            seat,
+            mv: "d4".into(),
+            why: "the point is already occupied".into(),
+            line: Some("3 3".into()),
+        },
+        Some(record()),
+    );
+    let s = Session::load(&text).unwrap();
+    let last = s.frame_count() - 1;
+    let v = s.frame(last).unwrap();
+    let mark = v
+        .failure
+        .as_ref()
+        .expect("a failure mark on the last frame");
+    assert_eq!(mark.cell, Some([3, 3]));
+    assert_eq!(mark.attempt.as_deref(), Some("d4"));
+    assert!(
+        v.status
+            .contains("sent \"3 3\" (d4): the point is already occupied"),
+        "{}",
+        v.status
+    );
+    assert!(
+        v.description.contains("Attempted move, not played: d4"),
+        "{}",
+        v.description
+    );
+    assert!(s.frame(last - 1).unwrap().failure.is_none());
+    let panel = &s.failure().unwrap().panel;
+    assert!(
+        panel.contains("depth 3 eval +2") && panel.contains("KeyError: 7"),
+        "{panel}"
+    );
+}
+
+#[test]
+fn a_square_off_the_board_is_said_in_words() {
+    let text = failed(
+        5,
+        |seat| Reason::IllegalMove {
+            seat,
+            mv: "Reversi(Place { row: 107, col: 6 })".into(),
+            why: "the point is off the board".into(),
+            line: Some("107 6".into()),
+        },
+        None,
+    );
+    let s = Session::load(&text).unwrap();
+    let v = s.frame(s.frame_count() - 1).unwrap();
+    let mark = v.failure.unwrap();
+    assert_eq!((mark.cell, mark.direction), (None, None));
+    assert!(
+        mark.caption
+            .contains("sent \"107 6\", which is not on the 8×8 board"),
+        "{}",
+        mark.caption
+    );
+}
+
+#[test]
+fn timeouts_name_the_clock_and_crashes_the_error_line() {
+    let text = failed(
+        7,
+        |seat| Reason::GameTime {
+            seat,
+            limit_ms: 180_000,
+        },
+        Some(record()),
+    );
+    let s = Session::load(&text).unwrap();
+    let mark = s.frame(7).unwrap().failure.unwrap();
+    assert_eq!(mark.clock, Some("game"));
+    assert!(
+        mark.caption.contains(
+            "ran out of its game clock (180 s a game): 812 ms left when asked, 5.05 s used"
+        ),
+        "{}",
+        mark.caption
+    );
+    let text = failed(
+        7,
+        |seat| Reason::Crash {
+            seat,
+            exit_code: Some(1),
+            signal: None,
+        },
+        Some(Failure {
+            exit: Some(Exit {
+                code: Some(1),
+                ..Exit::default()
+            }),
+            ..record()
+        }),
+    );
+    let s = Session::load(&text).unwrap();
+    let info = s.info();
+    assert_eq!(info.result_head, "Black wins");
+    assert!(
+        info.result_text
+            .contains("crashed with exit code 1: KeyError: 7 at move 8"),
+        "{}",
+        info.result_text
+    );
+}
+
+#[test]
+fn a_duel_direction_is_located_and_levels_read_in_words() {
+    let mut r = game(
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 10,
+            random: RandomSource::Seed(1),
+        }),
+        400,
+    );
+    let s = Session::load(&r.to_json()).unwrap();
+    assert!(
+        s.info().result_text.starts_with("decided at "),
+        "{}",
+        s.info().result_text
+    );
+    // Cut the game at a slide with a direction that changes nothing: that direction is illegal.
+    let (_, rebuilt) = Replay::read(&r.to_json()).unwrap();
+    let k = (0..rebuilt.frame_count())
+        .find(|&k| {
+            let g = rebuilt.frame(k).unwrap();
+            let AnyGame::Duel2048(d) = &g else {
+                return false;
+            };
+            g.to_move().is_some()
+                && d.step_kind() == arbiter_engine::error::StepKind::Slide
+                && !g.legal_moves().is_empty()
+                && g.legal_moves().len() < 4
+        })
+        .expect("a slide with a blocked direction");
+    let g = rebuilt.frame(k).unwrap();
+    let blocked = ["up", "down", "left", "right"]
+        .into_iter()
+        .find(|d| g.clone().play_text(d).is_err())
+        .unwrap();
+    r.moves.truncate(k);
+    let seat = g.to_move().unwrap();
+    r.result.winner = Some(seat.other());
+    r.result.reason = Reason::IllegalMove {
+        seat,
+        mv: blocked.into(),
+        why: "not achievable direction".into(),
+        line: None,
+    };
+    let s = Session::load(&r.to_json()).unwrap();
+    let mark = s.frame(k).unwrap().failure.unwrap();
+    assert_eq!(mark.direction, Some(blocked));
+    assert!(
+        mark.caption.contains(&format!("played {blocked}")),
+        "{}",
+        mark.caption
+    );
+}
+
+#[test]
+fn the_board_is_described_in_words() {
+    let replay = game(GameConfig::Reversi(reversi::Config { size: 8 }), 3);
+    let s = Session::load(&replay.to_json()).unwrap();
+    let v = s.frame(0).unwrap();
+    // The start position: d5 e4 black, d4 e5 white (a1 = row 0, col 0).
+    assert!(
+        v.description
+            .starts_with("Black to move. Black, 2 discs: e4 d5; White, 2 discs: d4 e5."),
+        "{}",
+        v.description
+    );
+    assert!(
+        v.description.contains("Legal for Black: d3 c4 f5 e6."),
+        "{}",
+        v.description
+    );
+    let v = s.frame(1).unwrap();
+    assert!(
+        v.description.contains("Last move: Black "),
+        "{}",
+        v.description
+    );
+    assert!(v.description.contains(", turned "), "{}", v.description);
+
+    let replay = game(
+        GameConfig::Gomoku(gomoku::Config {
+            size: 15,
+            rule: gomoku::Rule::Renju,
+        }),
+        2,
+    );
+    let s = Session::load(&replay.to_json()).unwrap();
+    let v = s.frame(2).unwrap();
+    assert!(
+        v.description.contains("Black, 1 stone: "),
+        "{}",
+        v.description
+    );
+    assert!(!v.description.contains("..."), "{}", v.description);
 }

@@ -19,14 +19,16 @@ mkdirSync(ARTIFACTS, { recursive: true });
 // by the browser has no address and Chromium then blocks iframes from the loopback server).
 writeFileSync(path.join(WWW_DIR, "test-host.html"), "<!DOCTYPE html><title>host</title><body></body>\n");
 
-export async function launch() {
+/** Chromium; `fileAccess: false` leaves out --allow-file-access-from-files, as a person's
+ * browser is (a page from disk cannot fetch other files). */
+export async function launch({ fileAccess = true } = {}) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: [
       "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
       "--disable-component-update", "--disable-sync", "--no-first-run",
-      "--allow-file-access-from-files",
+      ...(fileAccess ? ["--allow-file-access-from-files"] : []),
     ],
   });
 }
@@ -66,14 +68,15 @@ export async function until(fn, what, timeoutMs = 10000) {
 
 /**
  * A blank page on the server's origin holding the player in an iframe, as a contest site
- * does. `mode` is "srcdoc" (the player's text) or a URL for `src`. Messages the player sends
+ * does. `mode` is "srcdoc" (the player's text) or a URL for `src`; `metaOrigins` and
+ * `metaAttrs` fill the player's meta tag (srcdoc). Messages the player sends
  * are collected in `window.got`; `window.post(msg)` sends one.
  */
-export async function hostPage(browser, mode = "srcdoc", { origin = BASE, metaOrigins = null } = {}) {
+export async function hostPage(browser, mode = "srcdoc", { origin = BASE, metaOrigins = null, metaAttrs = "" } = {}) {
   const page = await browser.newPage();
   page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
   await page.goto(origin + "/test-host.html");
-  await page.evaluate(async ({ mode, metaOrigins }) => {
+  await page.evaluate(async ({ mode, metaOrigins, metaAttrs }) => {
     window.got = [];
     const frame = document.createElement("iframe");
     frame.id = "player"; frame.style.width = "900px"; frame.style.height = "700px";
@@ -84,15 +87,16 @@ export async function hostPage(browser, mode = "srcdoc", { origin = BASE, metaOr
     document.body.appendChild(frame);
     let text = mode === "srcdoc" ? await (await fetch("/player.html")).text() : null;
     // A site embedding by srcdoc sets its allow-list in the player's meta tag.
-    if (text != null && metaOrigins != null) {
-      text = text.replace('<meta name="arbiter-origins" content="">', '<meta name="arbiter-origins" content="' + metaOrigins + '">');
+    if (text != null && (metaOrigins != null || metaAttrs)) {
+      // and, on the same tag, its options (data-controls, data-result)
+      text = text.replace('<meta name="arbiter-origins" content="">', '<meta name="arbiter-origins" content="' + (metaOrigins || "") + '"' + metaAttrs + ">");
     }
     if (text != null) {
       frame.srcdoc = text;
     } else {
       frame.src = mode;
     }
-  }, { mode, metaOrigins });
+  }, { mode, metaOrigins, metaAttrs });
   return page;
 }
 

@@ -180,7 +180,7 @@ describe("drawing matches the engine", () => {
       if (want.result.reason.kind !== "normal") {
         const seat = want.result.reason.seat;
         const label = name.startsWith("duel") ? ["First (+)", "Second (−)"][seat] : ["Black", "White"][seat];
-        assert.ok(result.includes(`${label}: `) && result.includes(`at move ${want.frames.length}`), result);
+        assert.ok(result.includes(`${label} `) && result.includes(`at move ${want.frames.length}`), result);
       }
       await frame.$eval("#board", (c) => c.scrollIntoView());
       await page.screenshot({ path: path.join(ARTIFACTS, name.replace(".json", ".png")) });
@@ -449,13 +449,14 @@ describe("standalone controls (Rust event handlers)", () => {
     await page.goto(BASE + "/player.html?replay=samples/gomoku-freestyle.json");
     const frame = page.mainFrame();
     await boardAt(frame, 0);
-    assert.equal(await page.$eval("#b-play", (e) => e.textContent), "▶");
+    const playState = () => page.$eval("#b-play", (e) => [e.getAttribute("aria-label"), e.classList.contains("playing")]);
+    assert.deepEqual(await playState(), ["Play", false]);
     await page.selectOption("#speed", "16");
     await page.click("#b-play");
-    assert.equal(await page.$eval("#b-play", (e) => e.textContent), "⏸");
+    assert.deepEqual(await playState(), ["Pause", true]);
     await frame.waitForFunction(() => Number(document.getElementById("board-text").dataset.frame) >= 3);
     await page.click("#b-play");
-    assert.equal(await page.$eval("#b-play", (e) => e.textContent), "▶");
+    assert.deepEqual(await playState(), ["Play", false]);
     const paused = await page.$eval("#board-text", (e) => e.dataset.frame);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(await page.$eval("#board-text", (e) => e.dataset.frame), paused, "paused stays put");

@@ -50,7 +50,7 @@ export ARTIFACTS_DIR="$ROOT/tests/artifacts/web"
 mkdir -p "$ARTIFACTS_DIR"
 
 log "node --test (artifacts in $ARTIFACTS_DIR)"
-node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs"
+node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs" "$WEB/failures.test.mjs"
 
 if [ "${BENCH:-1}" != "0" ]; then
   log "benchmark"

@@ -1,5 +1,6 @@
 //! The 2048 duel: two 4x4 halves in the players' colours, tiles deeper with their level, the
-//! cell the next placement gets, the last placement, the last slide as an arrow, a skip.
+//! cell the next placement gets, the last placement, the last slide as an arrow, a skip (said
+//! under the skipper's half, never over the tiles), a refused placement or direction.
 
 use alloc::format;
 use alloc::string::String;
@@ -8,7 +9,7 @@ use core::f64::consts::PI;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use super::{banner, fill, font, num, round, stroke, text, Board, Palette};
+use super::{cross, fill, font, num, round, stroke, text, Board, Geom, Palette};
 use crate::view::FrameView;
 
 /// From this level up, tiles have the deepest colour.
@@ -26,7 +27,13 @@ pub(super) fn tile_color(owner: u8, level: u8, dark: bool) -> String {
     format!("hsl({hue}, {}%, {}%)", num(60.0 + 25.0 * t), num(light))
 }
 
-pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Board, v: &FrameView) {
+pub(super) fn draw(
+    ctx: &CanvasRenderingContext2d,
+    w: f64,
+    p: &Palette,
+    b: &Board,
+    v: &FrameView,
+) -> Geom {
     let m = round(w * 0.05).max(16.0);
     let cell = (w - 2.0 * m) / 8.0;
     let (ox, oy) = (m, m);
@@ -148,18 +155,62 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         );
     }
     if v.passed {
-        let who = v
-            .last_seat
-            .map(|s| b.seats[usize::from(s & 1)])
-            .unwrap_or("");
-        banner(
+        // Under the skipper's half, in the label row: the tiles stay visible.
+        let seat = v.last_seat.unwrap_or(0);
+        font(ctx, "600 ", m * 0.55);
+        fill(ctx, &p.fg);
+        let half = if seat == 0 { 2.0 } else { 6.0 };
+        text(
             ctx,
-            p,
-            ox + 4.0 * cell,
-            oy + 2.0 * cell,
-            &format!("{who} skips"),
-            cell * 0.5,
+            "skipped a step",
+            ox + cell * half,
+            oy + cell * 4.0 + m * 1.45,
         );
+    }
+    if let Some(f) = &v.failure {
+        refused(ctx, p, f, ox, oy, cell);
+    }
+    Geom {
+        ox,
+        oy,
+        cell,
+        rows: 4,
+        cols: 8,
+    }
+}
+
+/// The refused move: a red cross on the cell, or the direction as a red arrow crossed out in
+/// the mover's half.
+fn refused(
+    ctx: &CanvasRenderingContext2d,
+    p: &Palette,
+    f: &crate::failure::FailureMark,
+    ox: f64,
+    oy: f64,
+    cell: f64,
+) {
+    stroke(ctx, &p.accent);
+    if let Some([r, c]) = f.cell {
+        let (x, y) = (
+            ox + (f64::from(c) + 0.5) * cell,
+            oy + (f64::from(r) + 0.5) * cell,
+        );
+        ctx.set_line_width(3.0);
+        ctx.stroke_rect(
+            x - cell / 2.0 + 2.0,
+            y - cell / 2.0 + 2.0,
+            cell - 4.0,
+            cell - 4.0,
+        );
+        cross(ctx, x, y, cell * 0.3, (cell * 0.08).max(2.5));
+    }
+    if let Some(dir) = f.direction {
+        let half = if f.seat == 0 { 0.0 } else { 4.0 };
+        let (x, y) = (ox + (half + 2.0) * cell, oy + 2.0 * cell);
+        // An outline, so that the tiles under it stay readable.
+        outline_arrow(ctx, x, y, dir, cell * 1.6);
+        stroke(ctx, &p.accent);
+        cross(ctx, x, y, cell * 0.3, (cell * 0.08).max(3.0));
     }
 }
 
@@ -172,19 +223,38 @@ fn arrow(
     len: f64,
     color: &str,
 ) {
+    ctx.save();
+    arrow_path(ctx, x, y, dir, len);
+    ctx.set_global_alpha(0.55);
+    fill(ctx, color);
+    stroke(ctx, &p.bg);
+    ctx.set_line_width(2.0);
+    ctx.fill();
+    ctx.stroke();
+    ctx.restore();
+}
+
+/// The refused direction: an arrow's outline in the current stroke colour.
+fn outline_arrow(ctx: &CanvasRenderingContext2d, x: f64, y: f64, dir: &str, len: f64) {
+    ctx.save();
+    arrow_path(ctx, x, y, dir, len);
+    ctx.set_line_width(3.0);
+    ctx.set_line_join("round");
+    ctx.stroke();
+    ctx.restore();
+}
+
+/// An arrow of length `len` centred on `(x, y)`, pointing `dir`, as the current path (the
+/// context is left translated and rotated: callers save and restore it).
+fn arrow_path(ctx: &CanvasRenderingContext2d, x: f64, y: f64, dir: &str, len: f64) {
     let a = match dir {
         "up" => -PI / 2.0,
         "down" => PI / 2.0,
         "left" => PI,
         _ => 0.0,
     };
-    ctx.save();
     let _ = ctx.translate(x, y);
     let _ = ctx.rotate(a);
-    ctx.set_global_alpha(0.55);
-    fill(ctx, color);
-    stroke(ctx, &p.bg);
-    ctx.set_line_width(2.0);
     let t = len * 0.22;
     ctx.begin_path();
     ctx.move_to(-len / 2.0, -t / 2.0);
@@ -195,7 +265,4 @@ fn arrow(
     ctx.line_to(len / 6.0, t / 2.0);
     ctx.line_to(-len / 2.0, t / 2.0);
     ctx.close_path();
-    ctx.fill();
-    ctx.stroke();
-    ctx.restore();
 }

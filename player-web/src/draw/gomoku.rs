@@ -1,16 +1,23 @@
 //! Gomoku: wooden board, letters A.. left to right and row 1 at the bottom (seed 003), star
 //! points on 15x15, renju forbidden points for black, stones with move numbers (optional),
-//! the last move, the winning five.
+//! the last move, the winning five (under the stones, so their numbers stay readable), a
+//! refused move.
 
 use alloc::format;
 use alloc::vec;
 
 use web_sys::CanvasRenderingContext2d;
 
-use super::{circle, disc, fill, font, round, stroke, text, Board, Palette};
+use super::{attempt_mark, circle, disc, fill, font, round, stroke, text, Board, Geom, Palette};
 use crate::view::FrameView;
 
-pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Board, v: &FrameView) {
+pub(super) fn draw(
+    ctx: &CanvasRenderingContext2d,
+    w: f64,
+    p: &Palette,
+    b: &Board,
+    v: &FrameView,
+) -> Geom {
     let n = usize::from(b.size);
     let nf = n as f64;
     let m = round(w * 0.055).max(16.0);
@@ -68,6 +75,19 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         font(ctx, "600 ", r * 0.6);
         text(ctx, &format!("{kind}"), px + r * 0.55, py - r * 0.5);
     }
+    // The winning five: a band under the stones, so their move numbers stay readable.
+    if let (Some(&[ay, ax]), Some(&[by, bx])) = (v.winning.first(), v.winning.last()) {
+        stroke(ctx, &p.accent);
+        ctx.set_line_width(cell * 0.5);
+        ctx.set_line_cap("round");
+        ctx.set_global_alpha(0.6);
+        ctx.begin_path();
+        ctx.move_to(cx(ax.into()), cy(ay.into()));
+        ctx.line_to(cx(bx.into()), cy(by.into()));
+        ctx.stroke();
+        ctx.set_global_alpha(1.0);
+        ctx.set_line_cap("butt");
+    }
     // move number of each point (0 = none)
     let mut number_of = vec![0usize; n * n];
     for (i, &[y, x]) in v.order.iter().enumerate() {
@@ -119,16 +139,21 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         circle(ctx, cx(x.into()), cy(y.into()), r + 1.5);
         ctx.stroke();
     }
-    if let (Some(&[ay, ax]), Some(&[by, bx])) = (v.winning.first(), v.winning.last()) {
+    for &[y, x] in &v.winning {
         stroke(ctx, &p.accent);
-        ctx.set_line_width((cell * 0.14).max(3.0));
-        ctx.set_line_cap("round");
-        ctx.set_global_alpha(0.75);
-        ctx.begin_path();
-        ctx.move_to(cx(ax.into()), cy(ay.into()));
-        ctx.line_to(cx(bx.into()), cy(by.into()));
+        ctx.set_line_width((cell * 0.08).max(2.0));
+        circle(ctx, cx(x.into()), cy(y.into()), r + 1.0);
         ctx.stroke();
-        ctx.set_global_alpha(1.0);
-        ctx.set_line_cap("butt");
+    }
+    if let Some([y, x]) = v.failure.as_ref().and_then(|f| f.cell) {
+        let seat = v.failure.as_ref().map_or(0, |f| f.seat);
+        attempt_mark(ctx, p, cx(x.into()), cy(y.into()), r, seat);
+    }
+    Geom {
+        ox,
+        oy,
+        cell,
+        rows: b.size,
+        cols: b.size,
     }
 }

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
 
+use crate::failure::FailureMark;
 use crate::view::FrameView;
 
 /// The colours of the page, read from its CSS custom properties (`--bg` ...): they follow the
@@ -56,20 +57,26 @@ impl Palette {
                 .map(|v| String::from(v.trim()))
                 .unwrap_or_default()
         };
-        p.bg = css("--bg");
-        p.fg = css("--fg");
-        p.muted = css("--muted");
-        p.line = css("--line");
-        p.accent = css("--accent");
-        p.hl = css("--hl");
-        p.rv_board = css("--rv-board");
-        p.rv_grid = css("--rv-grid");
-        p.go_board = css("--go-board");
-        p.go_grid = css("--go-grid");
-        p.p0 = css("--p0");
-        p.p1 = css("--p1");
-        p.half0 = css("--half0");
-        p.half1 = css("--half1");
+        // In a loop: one call site instead of fourteen inlined copies.
+        let fields: [(&str, &mut String); 14] = [
+            ("--bg", &mut p.bg),
+            ("--fg", &mut p.fg),
+            ("--muted", &mut p.muted),
+            ("--line", &mut p.line),
+            ("--accent", &mut p.accent),
+            ("--hl", &mut p.hl),
+            ("--rv-board", &mut p.rv_board),
+            ("--rv-grid", &mut p.rv_grid),
+            ("--go-board", &mut p.go_board),
+            ("--go-grid", &mut p.go_grid),
+            ("--p0", &mut p.p0),
+            ("--p1", &mut p.p1),
+            ("--half0", &mut p.half0),
+            ("--half1", &mut p.half1),
+        ];
+        for (name, field) in fields {
+            *field = css(name);
+        }
         p.dark = window
             .match_media("(prefers-color-scheme: dark)")
             .ok()
@@ -91,29 +98,190 @@ pub struct Board<'a> {
     pub seats: [&'a str; 2],
     /// Gomoku: move numbers on the stones.
     pub numbers: bool,
+    /// The replay ends by a failure: a strip under the board holds its words on the last frame
+    /// (every frame keeps the strip, so the page does not jump).
+    pub caption: bool,
 }
 
-/// Draws `view` on `canvas` (its width follows its parent, at most 720 CSS pixels).
-pub fn draw(canvas: &HtmlCanvasElement, palette: &Palette, board: &Board, view: &FrameView) {
-    let aspect = if board.game == "duel2048" { 0.6 } else { 1.0 };
-    let Some((ctx, w)) = setup_canvas(canvas, aspect) else {
-        return;
-    };
-    match board.game {
-        "reversi" => reversi::draw(&ctx, w, palette, board, view),
-        "gomoku" => gomoku::draw(&ctx, w, palette, board, view),
-        _ => duel::draw(&ctx, w, palette, board, view),
+/// Where the board's cells are, in CSS pixels: for the coordinates shown on hover.
+#[derive(Clone, Copy, Default)]
+pub struct Geom {
+    pub ox: f64,
+    pub oy: f64,
+    pub cell: f64,
+    pub rows: u8,
+    pub cols: u8,
+}
+
+impl Geom {
+    /// The `[row, col]` under the point `(x, y)`.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<[u8; 2]> {
+        if self.cell <= 0.0 || x < self.ox || y < self.oy {
+            return None;
+        }
+        let (c, r) = ((x - self.ox) / self.cell, (y - self.oy) / self.cell);
+        let (r, c) = (r as u32, c as u32);
+        (r < u32::from(self.rows) && c < u32::from(self.cols)).then_some([r as u8, c as u8])
     }
 }
 
+/// Draws `view` on `canvas` (its width follows its parent, at most 720 CSS pixels).
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    palette: &Palette,
+    board: &Board,
+    view: &FrameView,
+) -> Option<Geom> {
+    let aspect = if board.game == "duel2048" { 0.6 } else { 1.0 };
+    let (ctx, w, h) = setup_canvas(canvas, aspect, board.caption)?;
+    let geom = match board.game {
+        "reversi" => reversi::draw(&ctx, w, palette, board, view),
+        "gomoku" => gomoku::draw(&ctx, w, palette, board, view),
+        _ => duel::draw(&ctx, w, palette, board, view),
+    };
+    if let (true, Some(f)) = (board.caption, &view.failure) {
+        let strip = strip_height(w);
+        caption(&ctx, palette, f, 8.0, h - strip, w - 16.0, strip);
+    }
+    Some(geom)
+}
+
+/// The height of the caption strip under the board.
+fn strip_height(w: f64) -> f64 {
+    round(w * 0.075).max(42.0)
+}
+
+/// The failure's words under the board, after an icon: a clock for a timeout, a cross for
+/// anything else. Two lines at most, the font shrinking before a word is cut.
+fn caption(
+    ctx: &CanvasRenderingContext2d,
+    p: &Palette,
+    f: &FailureMark,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+) {
+    let icon = (h * 0.5).min(26.0);
+    let (ix, iy) = (x + icon / 2.0 + 2.0, y + h / 2.0);
+    if f.clock.is_some() {
+        clock_icon(ctx, p, ix, iy, icon / 2.0);
+    } else if f.kind == "illegal_move" {
+        stroke(ctx, &p.accent);
+        cross(ctx, ix, iy, icon * 0.38, (icon * 0.14).max(2.0));
+    } else {
+        alert_icon(ctx, p, ix, iy, icon / 2.0);
+    }
+    let tx = x + icon + 10.0;
+    let tw = w - icon - 10.0;
+    let mut px = (h * 0.34).min(16.0);
+    let mut lines = wrap(ctx, &f.caption, px, tw);
+    while lines.len() > 2 && px > 10.0 {
+        px -= 1.0;
+        lines = wrap(ctx, &f.caption, px, tw);
+    }
+    lines.truncate(2);
+    fill(ctx, &p.accent);
+    font(ctx, "600 ", px);
+    ctx.set_text_align("left");
+    ctx.set_text_baseline("middle");
+    let lh = px * 1.25;
+    let top = iy - lh * (lines.len() as f64 - 1.0) / 2.0;
+    for (i, line) in lines.iter().enumerate() {
+        text(ctx, line, tx, top + lh * i as f64);
+    }
+}
+
+/// Words of `s` in lines of at most `width` pixels at `px`.
+fn wrap(ctx: &CanvasRenderingContext2d, s: &str, px: f64, width: f64) -> alloc::vec::Vec<String> {
+    font(ctx, "600 ", px);
+    let fits = |t: &str| ctx.measure_text(t).map(|m| m.width()).unwrap_or(0.0) <= width;
+    let mut lines = alloc::vec::Vec::new();
+    let mut line = String::new();
+    for word in s.split(' ') {
+        let candidate = if line.is_empty() {
+            String::from(word)
+        } else {
+            format!("{line} {word}")
+        };
+        if fits(&candidate) || line.is_empty() {
+            line = candidate;
+        } else {
+            lines.push(core::mem::replace(&mut line, String::from(word)));
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A clock face whose hand stands at twelve: the clock that ran out.
+fn clock_icon(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f64) {
+    circle(ctx, x, y, r);
+    fill(ctx, &p.bg);
+    ctx.fill();
+    stroke(ctx, &p.accent);
+    ctx.set_line_width((r * 0.18).max(2.0));
+    ctx.stroke();
+    ctx.begin_path();
+    ctx.move_to(x, y);
+    ctx.line_to(x, y - r * 0.7);
+    ctx.move_to(x, y);
+    ctx.line_to(x + r * 0.45, y + r * 0.2);
+    ctx.stroke();
+}
+
+/// A red disc with `!`: a failure that is not a move (a crash, memory, a malformed line).
+fn alert_icon(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f64) {
+    circle(ctx, x, y, r);
+    fill(ctx, &p.accent);
+    ctx.fill();
+    fill(ctx, &p.bg);
+    font(ctx, "700 ", r * 1.5);
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    text(ctx, "!", x, y + r * 0.08);
+}
+
+/// An X of half-size `d` centred on `(x, y)`, in the current stroke colour.
+fn cross(ctx: &CanvasRenderingContext2d, x: f64, y: f64, d: f64, width: f64) {
+    ctx.set_line_width(width);
+    ctx.set_line_cap("round");
+    ctx.begin_path();
+    ctx.move_to(x - d, y - d);
+    ctx.line_to(x + d, y + d);
+    ctx.move_to(x + d, y - d);
+    ctx.line_to(x - d, y + d);
+    ctx.stroke();
+    ctx.set_line_cap("butt");
+}
+
+/// The attempted move on a square or point: the mover's piece, faint, under a red cross with
+/// a ring (a cross alone is lost on a busy board).
+fn attempt_mark(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f64, seat: u8) {
+    ctx.set_global_alpha(0.45);
+    disc(ctx, x, y, r, seat);
+    ctx.set_global_alpha(1.0);
+    stroke(ctx, &p.accent);
+    circle(ctx, x, y, r + 2.0);
+    ctx.set_line_width((r * 0.16).max(2.0));
+    ctx.stroke();
+    cross(ctx, x, y, r * 0.62, (r * 0.24).max(2.5));
+}
+
 /// Sizes the canvas in device pixels for its CSS width and clears it; the context is scaled
-/// so that drawing is in CSS pixels.
-fn setup_canvas(c: &HtmlCanvasElement, aspect: f64) -> Option<(CanvasRenderingContext2d, f64)> {
+/// so that drawing is in CSS pixels. Returns the context, the width and the height.
+fn setup_canvas(
+    c: &HtmlCanvasElement,
+    aspect: f64,
+    strip: bool,
+) -> Option<(CanvasRenderingContext2d, f64, f64)> {
     let parent_w = c.parent_element().map(|p| p.client_width()).unwrap_or(0);
     let parent_w = if parent_w > 0 { parent_w } else { 320 };
     let w = f64::from(parent_w.max(120));
     let css_w = w.min(720.0);
-    let css_h = round(css_w * aspect);
+    let css_h = round(css_w * aspect) + if strip { strip_height(css_w) } else { 0.0 };
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0);
@@ -134,7 +302,7 @@ fn setup_canvas(c: &HtmlCanvasElement, aspect: f64) -> Option<(CanvasRenderingCo
         .ok()?;
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, css_w, css_h);
-    Some((ctx, css_w))
+    Some((ctx, css_w, css_h))
 }
 
 /// A number as JavaScript writes it (`String(x)`), without Rust's float formatting code.

@@ -1,15 +1,24 @@
-//! Reversi: green board, the protocol's 0-based row and column labels, discs, the discs the
-//! last move turned over, the side to move's legal places, the last move, a pass.
+//! Reversi: green board, the move list's coordinates (column letters a.., rows 1.. from the
+//! top; the protocol's `ROW COL` is shown on hover), discs, the discs the last move turned
+//! over, the side to move's legal places, the last move, a pass, a refused move.
 
 use alloc::format;
 use core::f64::consts::PI;
 
 use web_sys::CanvasRenderingContext2d;
 
-use super::{banner, circle, disc, fill, font, round, stroke, text, Board, Palette};
+use super::{
+    attempt_mark, banner, circle, disc, fill, font, round, stroke, text, Board, Geom, Palette,
+};
 use crate::view::FrameView;
 
-pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Board, v: &FrameView) {
+pub(super) fn draw(
+    ctx: &CanvasRenderingContext2d,
+    w: f64,
+    p: &Palette,
+    b: &Board,
+    v: &FrameView,
+) -> Geom {
     let n = usize::from(b.size);
     let nf = n as f64;
     let m = round(w * 0.05).max(14.0);
@@ -29,15 +38,15 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
         ctx.line_to(ox + nf * cell, oy + d);
     }
     ctx.stroke();
-    // labels: the protocol's 0-based ROW (left) and COL (top)
+    // labels as the move list writes squares: column letters (top), rows from 1 (left)
     fill(ctx, &p.fg);
     font(ctx, "", (m * 0.6).min(cell * 0.45));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     for i in 0..n {
-        let label = format!("{i}");
-        text(ctx, &label, ox + at(i), oy / 2.0);
-        text(ctx, &label, ox / 2.0, oy + at(i));
+        let letter = format!("{}", char::from(b'a' + i as u8));
+        text(ctx, &letter, ox + at(i), oy / 2.0);
+        text(ctx, &format!("{}", i + 1), ox / 2.0, oy + at(i));
     }
     let r = cell * 0.42;
     for (row, line) in v.board.iter().enumerate().take(n) {
@@ -83,5 +92,16 @@ pub(super) fn draw(ctx: &CanvasRenderingContext2d, w: f64, p: &Palette, b: &Boar
             .unwrap_or("");
         let half = nf * cell / 2.0;
         banner(ctx, p, ox + half, oy + half, &format!("{who} passes"), cell);
+    }
+    if let Some([row, col]) = v.failure.as_ref().and_then(|f| f.cell) {
+        let seat = v.failure.as_ref().map_or(0, |f| f.seat);
+        attempt_mark(ctx, p, ox + at(col.into()), oy + at(row.into()), r, seat);
+    }
+    Geom {
+        ox,
+        oy,
+        cell,
+        rows: b.size,
+        cols: b.size,
     }
 }
