@@ -14,6 +14,7 @@ use arbiter_engine::replay::{
 };
 use arbiter_engine::Seat;
 
+use crate::live::{Endpoint, Live};
 use crate::protocol::{
     Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
 };
@@ -222,6 +223,18 @@ pub fn play(
     seats: &Seats,
     containment: &Containment,
 ) -> Played {
+    play_live(spec, bots, seats, containment, Live::none())
+}
+
+/// [`play`], followed by an observer (spectators) and with seats played from outside (people
+/// in a browser) where `live.remote` has them; such a seat's `BotSpec` gives only its name.
+pub fn play_live(
+    spec: &GameSpec,
+    bots: [&BotSpec; 2],
+    seats: &Seats,
+    containment: &Containment,
+    mut live: Live<'_>,
+) -> Played {
     let mut warnings = Vec::new();
     let players = [player(bots[0], Seat::First), player(bots[1], Seat::Second)];
     let mut replay = Replay::new(spec.config.clone(), players);
@@ -245,15 +258,22 @@ pub fn play(
         }
     };
 
+    if let Some(o) = live.observer.as_mut() {
+        o.started(&replay, &spec.limits);
+    }
     let mut sides: Vec<Side> = Vec::with_capacity(2);
     for seat in Seat::BOTH {
         let bot = bots[seat.index()];
         let scratch = seats
             .scratch_root
             .join(format!("seat{}-{}", seat.index(), unique()));
+        let protocol: Box<dyn Protocol> = match live.remote[seat.index()] {
+            Some(_) => Box::new(crate::protocol::remote::Remote),
+            None => bot.protocol.start(),
+        };
         sides.push(Side {
             wire: None,
-            protocol: bot.protocol.start(),
+            protocol,
             used: Duration::ZERO,
             cpu_seen: Duration::ZERO,
             scratch,
@@ -274,6 +294,7 @@ pub fn play(
         &mut replay,
         &mut warnings,
         &mut timing,
+        &mut live,
     );
     replay.result = outcome;
     let t1 = Instant::now();
@@ -288,6 +309,9 @@ pub fn play(
     }
     for side in &sides {
         let _ = std::fs::remove_dir_all(&side.scratch);
+    }
+    if let Some(o) = live.observer.as_mut() {
+        o.ended(&replay);
     }
     let exits = [sides[0].exit.take(), sides[1].exit.take()];
     Played {
@@ -309,6 +333,7 @@ fn run(
     replay: &mut Replay,
     warnings: &mut Vec<String>,
     timing: &mut Timing,
+    live: &mut Live<'_>,
 ) -> GameResult {
     let setup_start = Instant::now();
     let limits = &spec.limits;
@@ -323,6 +348,10 @@ fn run(
     let mut failed: [Option<Reason>; 2] = [None, None];
     for seat in Seat::BOTH {
         let i = seat.index();
+        if let Some(remote) = live.remote[i].take() {
+            sides[i].wire = Some(Wire::over(Endpoint::Remote(remote), limits.log_caps));
+            continue;
+        }
         match spawn(
             bots[i],
             &sides[i].scratch,
@@ -367,7 +396,9 @@ fn run(
             };
             failed[i] = Some(verdict(seat, fault, side, limits, Phase::Handshake));
         } else if !limits.ponder {
-            side.wire.as_mut().map(|w| w.process.freeze());
+            if let Some(w) = side.wire.as_mut() {
+                w.process.freeze();
+            }
         }
     }
     match failed {
@@ -399,6 +430,9 @@ fn run(
             replay
                 .moves
                 .push(MoveRecord::new(seat, before.format_move(forced)));
+            if let Some(o) = live.observer.as_mut() {
+                o.moved(replay);
+            }
             if let Err(r) = tell(sides, me, &before, forced, limits) {
                 return GameResult::lost_by(r);
             }
@@ -500,6 +534,9 @@ fn run(
         record.log = side.request.log.take();
         side.request = Request::default();
         replay.moves.push(record);
+        if let Some(o) = live.observer.as_mut() {
+            o.moved(replay);
+        }
         if let Err(r) = tell(sides, me, &before, mv, limits) {
             return GameResult::lost_by(r);
         }

@@ -7,10 +7,12 @@
 //!   bridge, Gomocup, the 2048 duel's line protocol).
 //! - [`series`]: a match of several games with colours alternating and openings.
 //! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
+//! - [`live`]: observers of games in progress, and seats played from outside (people).
 //! - [`input`]: reading the files a user names, within a size limit.
 
 pub mod game;
 pub mod input;
+pub mod live;
 pub mod protocol;
 pub mod series;
 pub mod spec;

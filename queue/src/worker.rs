@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use arbiter_engine::any::GameConfig;
 use arbiter_match::game::{self, BotSpec, GameSpec, Seats};
+use arbiter_match::live::{Live, Observer};
 use arbiter_sandbox::Containment;
 use tokio::sync::{mpsc, watch, Mutex, Notify};
 
@@ -82,6 +83,10 @@ pub enum WorkerEvent {
     },
 }
 
+/// Makes an observer for a game a worker is about to play (a live hub's), or none.
+pub type Observe =
+    Arc<dyn Fn(&Claimed, &GameSpec, &[BotSpec; 2]) -> Option<Box<dyn Observer>> + Send + Sync>;
+
 /// Why a worker cannot join a queue.
 #[derive(Debug, thiserror::Error)]
 pub enum JoinError {
@@ -108,6 +113,7 @@ pub struct Worker {
     configs: Mutex<HashMap<i64, CompetitionConfig>>,
     wake: Arc<Notify>,
     events: Option<mpsc::UnboundedSender<WorkerEvent>>,
+    observe: Option<Observe>,
 }
 
 impl Worker {
@@ -138,12 +144,19 @@ impl Worker {
             configs: Mutex::new(HashMap::new()),
             wake: Arc::new(Notify::new()),
             events: None,
+            observe: None,
         })
     }
 
     /// Sends progress to `tx`.
     pub fn with_events(mut self, tx: mpsc::UnboundedSender<WorkerEvent>) -> Worker {
         self.events = Some(tx);
+        self
+    }
+
+    /// Lets every game be followed live: `observe` makes each game's observer.
+    pub fn with_observer(mut self, observe: Observe) -> Worker {
+        self.observe = Some(observe);
         self
     }
 
@@ -366,18 +379,21 @@ impl Worker {
             self.bot_spec(&spec.bots[0], &config).await?,
             self.bot_spec(&spec.bots[1], &config).await?,
         ];
+        let spec = GameSpec {
+            config,
+            opening: spec.opening,
+            limits,
+            event: spec.event,
+        };
+        let observer = self.observe.as_ref().and_then(|f| f(job, &spec, &bots));
         Ok(PreparedGame {
-            spec: GameSpec {
-                config,
-                opening: spec.opening,
-                limits,
-                event: spec.event,
-            },
+            spec,
             bots,
             seats: Seats {
                 cores: self.opts.slots[slot],
                 scratch_root: self.opts.scratch_dir.join(format!("slot{slot}")),
             },
+            observer,
         })
     }
 
@@ -443,6 +459,7 @@ struct PreparedGame {
     spec: GameSpec,
     bots: [BotSpec; 2],
     seats: Seats,
+    observer: Option<Box<dyn Observer>>,
 }
 
 struct PreparedCompile {
@@ -454,9 +471,19 @@ struct PreparedCompile {
 impl Prepared {
     fn run(self, containment: &Containment) -> Finished {
         match self {
-            Prepared::Game(g) => {
+            Prepared::Game(mut g) => {
                 let t0 = Instant::now();
-                let played = game::play(&g.spec, [&g.bots[0], &g.bots[1]], &g.seats, containment);
+                let live = Live {
+                    observer: g.observer.as_deref_mut().map(|o| o as &mut dyn Observer),
+                    remote: [None, None],
+                };
+                let played = game::play_live(
+                    &g.spec,
+                    [&g.bots[0], &g.bots[1]],
+                    &g.seats,
+                    containment,
+                    live,
+                );
                 let wall = t0.elapsed().as_secs_f64() * 1000.0;
                 let outcome = GameOutcome::of(&played.replay, wall, played.warnings.clone());
                 (

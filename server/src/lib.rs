@@ -159,6 +159,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
     if player.is_none() {
         eprintln!("warning: no web player found (build it with scripts/build-web.sh, or pass --player): games are shown as text only");
     }
+    let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
     Ok(Arc::new(AppState {
         db,
         queue,
@@ -174,6 +175,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         limiter: Default::default(),
         player,
         secure_cookies: opts.secure_cookies,
+        hub,
     }))
 }
 
@@ -273,9 +275,16 @@ async fn start_worker(
     let mut wopts = WorkerOptions::local(id, slots, opts.dir.join("work"));
     wopts.kinds = vec![JobKind::Compile, JobKind::Game];
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let hub = Arc::clone(&state.hub);
+    let observe: arbiter_queue::worker::Observe = Arc::new(move |job, _spec, bots| {
+        let title = format!("Game {}: {} vs {}", job.id, bots[0].name, bots[1].name);
+        let game = hub.open_as(job.id as u64, title);
+        Some(Box::new(game.observer()) as Box<dyn arbiter_match::live::Observer>)
+    });
     let worker = Worker::join(state.queue.clone(), wopts, containment)
         .await?
-        .with_events(events_tx);
+        .with_events(events_tx)
+        .with_observer(observe);
     // The server's enqueues wake the worker; the worker's results wake the reconciler and
     // the scoreboard.
     let wake = worker.waker();

@@ -39,6 +39,8 @@ pub struct AppState {
     pub player: Option<Arc<String>>,
     /// Cookies marked Secure (the site is served over HTTPS by a proxy).
     pub secure_cookies: bool,
+    /// Games played by this server's workers, followed live (`/live`).
+    pub hub: Arc<arbiter_live::Hub>,
 }
 
 impl AppState {

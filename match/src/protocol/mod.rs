@@ -13,6 +13,7 @@
 pub mod duel;
 pub mod gobang;
 pub mod gomocup;
+pub mod remote;
 pub mod reversi;
 mod wire;
 

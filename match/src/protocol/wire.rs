@@ -5,6 +5,8 @@ use std::time::{Duration, Instant};
 
 use arbiter_sandbox::{BotProcess, ReadEvent, SendError};
 
+use crate::live::Endpoint;
+
 /// Caps on kept log text (seed 001: one message over 16 KB is cut; past 32 KB in total the rest
 /// is dropped, which is not an error).
 #[derive(Clone, Copy, Debug)]
@@ -40,9 +42,9 @@ pub enum Fault {
     Protocol(String),
 }
 
-/// A bot process with its protocol-independent line handling.
+/// A bot process (or a remote seat) with its protocol-independent line handling.
 pub struct Wire {
-    pub process: BotProcess,
+    pub process: Endpoint,
     caps: LogCaps,
     log_total: usize,
     /// Log lines since the last [`Wire::take_log`].
@@ -62,6 +64,11 @@ pub enum Line<'a> {
 
 impl Wire {
     pub fn new(process: BotProcess, caps: LogCaps) -> Wire {
+        Wire::over(Endpoint::Bot(Box::new(process)), caps)
+    }
+
+    /// A wire over any endpoint (a remote seat's channels).
+    pub fn over(process: Endpoint, caps: LogCaps) -> Wire {
         Wire {
             process,
             caps,

@@ -62,6 +62,7 @@ pub fn router(state: Shared) -> Router {
         .route("/admin/users/{id}/reset", post(admin::reset_password))
         .route("/admin/submissions/{id}/rejudge", post(admin::rejudge))
         .nest("/api", api)
+        .nest_service("/live", state.hub.router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .layer(CompressionLayer::new())

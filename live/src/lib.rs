@@ -1,0 +1,204 @@
+//! The live hub: games followed as they are played. Seed 002's online mode (a person takes a
+//! seat in the browser) and spectator mode, over websockets named by Base64 tokens, as
+//! specified in `docs/live.md`. One hub serves `arbiter match --live`, `arbiter tournament
+//! --live`, the contest server and `arbiter judge --live`.
+//!
+//! - [`game`]: one game: its contents (history and news), its position, its people's seats.
+//! - [`ws`]: the websocket protocol; [`token`]: seed 002's tokens; [`pages`]: the list of games,
+//!   the watch page and the play page, each embedding the web player by `srcdoc`.
+//!
+//! The referee feeds a game through an observer (`LiveGame::observer`) that never blocks, and
+//! plays a person's seat through `LiveGame::human_seat` (an `arbiter_match::live::RemoteSeat`).
+
+pub mod game;
+pub mod pages;
+pub mod token;
+pub mod ws;
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use axum::routing::get;
+use axum::Router;
+use serde::Serialize;
+
+pub use game::LiveGame;
+
+/// How a hub behaves.
+#[derive(Clone, Debug)]
+pub struct HubOptions {
+    /// Spectators receive moves at least this far apart (seed 000's live tool slept between
+    /// moves so people could follow a 2048 duel); the game itself is not slowed.
+    pub delay: Duration,
+    /// Websocket connections one address may hold.
+    pub per_address: usize,
+    /// How long a finished game stays listed.
+    pub keep_finished: Duration,
+}
+
+impl Default for HubOptions {
+    fn default() -> Self {
+        HubOptions {
+            delay: Duration::ZERO,
+            per_address: 64,
+            keep_finished: Duration::from_secs(600),
+        }
+    }
+}
+
+/// Games in progress and recently finished.
+pub struct Hub {
+    games: RwLock<BTreeMap<u64, (Arc<LiveGame>, Instant)>>,
+    next: AtomicU64,
+    pub options: HubOptions,
+    connections: Mutex<HashMap<IpAddr, usize>>,
+    /// The web player the pages embed.
+    pub player: Option<Arc<String>>,
+}
+
+/// A game in the list.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub id: u64,
+    pub title: String,
+    pub players: Vec<String>,
+    pub moves: usize,
+    pub finished: bool,
+    pub result: Option<String>,
+    /// Seats played by people.
+    pub human_seats: Vec<usize>,
+}
+
+impl Hub {
+    pub fn new(options: HubOptions, player: Option<Arc<String>>) -> Arc<Hub> {
+        Arc::new(Hub {
+            games: RwLock::new(BTreeMap::new()),
+            next: AtomicU64::new(1),
+            options,
+            connections: Mutex::new(HashMap::new()),
+            player,
+        })
+    }
+
+    /// Adds a game to follow; its number is the hub's next.
+    pub fn open(&self, title: impl Into<String>) -> Arc<LiveGame> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.open_as(id, title)
+    }
+
+    /// Adds a game under a number the caller chose (a contest's game number).
+    pub fn open_as(&self, id: u64, title: impl Into<String>) -> Arc<LiveGame> {
+        let game = Arc::new(LiveGame::new(id, title.into()));
+        let mut games = self.games.write().unwrap_or_else(|p| p.into_inner());
+        self.prune(&mut games);
+        games.insert(id, (Arc::clone(&game), Instant::now()));
+        game
+    }
+
+    pub fn game(&self, id: u64) -> Option<Arc<LiveGame>> {
+        let games = self.games.read().unwrap_or_else(|p| p.into_inner());
+        games.get(&id).map(|(g, _)| Arc::clone(g))
+    }
+
+    /// The games, newest first.
+    pub fn summaries(&self) -> Vec<Summary> {
+        let mut games = self.games.write().unwrap_or_else(|p| p.into_inner());
+        self.prune(&mut games);
+        games
+            .values()
+            .rev()
+            .map(|(g, _)| {
+                let st = g.lock();
+                Summary {
+                    id: g.id,
+                    title: g.title.clone(),
+                    players: st.players.clone(),
+                    moves: st.moves,
+                    finished: st.finished,
+                    result: st.result.clone(),
+                    human_seats: (0..2)
+                        .filter(|&i| {
+                            g.seats[i]
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .is_some()
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// Forgets games finished longer ago than `keep_finished` (their replays are saved by
+    /// whoever played them).
+    fn prune(&self, games: &mut BTreeMap<u64, (Arc<LiveGame>, Instant)>) {
+        let keep = self.options.keep_finished;
+        games.retain(|_, (g, _)| g.lock().finished_at.is_none_or(|t| t.elapsed() < keep));
+    }
+
+    /// Counts a new connection from `addr`, or refuses it past the per-address limit.
+    pub fn admit(self: &Arc<Self>, addr: SocketAddr) -> Option<ConnectionGuard> {
+        let mut c = self.connections.lock().unwrap_or_else(|p| p.into_inner());
+        let n = c.entry(addr.ip()).or_insert(0);
+        if *n >= self.options.per_address {
+            return None;
+        }
+        *n += 1;
+        Some(ConnectionGuard {
+            hub: Arc::clone(self),
+            ip: addr.ip(),
+        })
+    }
+
+    /// The hub's routes, to nest under `/live`: the list (`/`, `/games.json`), a game's watch
+    /// page (`/{id}`), a seat's play page (`/{id}/play?seat=S&key=K`), and the websockets
+    /// (`/ws/_{id}`, `/ws/{id}.{key}/{seat}`). Serve with `into_make_service_with_connect_info`.
+    pub fn router(self: &Arc<Self>) -> Router {
+        Router::new()
+            .route("/", get(pages::list))
+            .route("/games.json", get(pages::list_json))
+            .route("/{id}", get(pages::watch))
+            .route("/{id}/play", get(pages::play))
+            .route("/ws/{matching}", get(ws::spectator))
+            .route("/ws/{matching}/{seat}", get(ws::seat))
+            .with_state(Arc::clone(self))
+    }
+}
+
+/// Serves `hub` under `/live` (with `/` leading there) on `listener` until the process ends:
+/// for commands that have no site of their own (`arbiter match --live`).
+pub async fn serve(hub: Arc<Hub>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+    let app = Router::new()
+        .route("/", get(|| async { axum::response::Redirect::to("/live") }))
+        .nest_service("/live", hub.router());
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+}
+
+/// Releases a connection's place in the per-address count.
+pub struct ConnectionGuard {
+    hub: Arc<Hub>,
+    ip: IpAddr,
+}
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        let mut c = self
+            .hub
+            .connections
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = c.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                c.remove(&self.ip);
+            }
+        }
+    }
+}

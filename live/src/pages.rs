@@ -1,0 +1,176 @@
+//! The hub's pages: the games in progress, a game to watch, a seat to play. Each embeds the web
+//! player by `srcdoc` and starts it with seed 002's `init_spectator_player` or
+//! `init_player_player`, the token built from the page's own address.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Json, Response};
+use serde::Deserialize;
+
+use crate::Hub;
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JSON value safe inside a `<script>`.
+fn script_json(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+const STYLE: &str = "<style>:root{color-scheme:light dark}body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px 16px}\
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #8884}\
+.muted{color:#888}iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
+
+fn page(title: &str, body: &str) -> Response {
+    Html(format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title>{STYLE}</head><body>{body}</body></html>",
+        escape(title)
+    ))
+    .into_response()
+}
+
+pub async fn list(State(hub): State<Arc<Hub>>) -> Response {
+    let games = hub.summaries();
+    let mut rows = String::new();
+    for g in &games {
+        let status = if g.finished {
+            g.result.clone().unwrap_or_else(|| "finished".into())
+        } else {
+            format!("playing, move {}", g.moves)
+        };
+        rows.push_str(&format!(
+            "<tr><td><a href=\"/live/{id}\">{id}</a></td><td>{title}</td><td>{players}</td><td>{status}</td><td><a href=\"/live/{id}\">watch</a></td></tr>",
+            id = g.id,
+            title = escape(&g.title),
+            players = escape(&g.players.join(" vs ")),
+            status = escape(&status),
+        ));
+    }
+    let table = if games.is_empty() {
+        "<p>No game is being played right now. This page refreshes itself.</p>".to_string()
+    } else {
+        format!("<table><thead><tr><th>#</th><th>Game</th><th>Players</th><th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table>")
+    };
+    page(
+        "Live games",
+        &format!("<meta http-equiv=\"refresh\" content=\"5\"><h1>Live games</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">as JSON</a></p>"),
+    )
+}
+
+pub async fn list_json(State(hub): State<Arc<Hub>>) -> Response {
+    Json(hub.summaries()).into_response()
+}
+
+/// The player in an iframe and the script that starts it with `message` (built from the
+/// page's address) and the players' names.
+fn player_page(hub: &Hub, title: &str, heading: &str, init: &str, names: &[String]) -> Response {
+    let Some(player) = &hub.player else {
+        return page(title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
+    };
+    let body = format!(
+        "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
+         <iframe id=\"player\" title=\"live game\" srcdoc=\"{srcdoc}\"></iframe>\
+         <p class=\"muted\"><a href=\"/live\">all live games</a></p>\
+         <script>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
+         const base=location.origin.replace(/^http/,\"ws\")+\"/live/ws\";\
+         f.addEventListener(\"load\",()=>{{const w=f.contentWindow;{init}\
+         w.postMessage({{message:\"load_players\",players:{names}}},\"*\");\
+         document.getElementById(\"status\").textContent=\"\";}});\
+         window.addEventListener(\"message\",(e)=>{{if(e.source!==f.contentWindow||!e.data)return;\
+         if(e.data.message===\"resized\"&&e.data.height>0)f.style.height=Math.min(e.data.height+4,2000)+\"px\";\
+         if(e.data.message===\"error\")document.getElementById(\"status\").textContent=\"error: \"+e.data.reason;}});}})();</script>",
+        heading = heading,
+        srcdoc = escape(player),
+        names = script_json(&names),
+        init = init,
+    );
+    page(title, &body)
+}
+
+pub async fn watch(State(hub): State<Arc<Hub>>, Path(id): Path<u64>) -> Response {
+    let Some(game) = hub.game(id) else {
+        return (
+            StatusCode::NOT_FOUND,
+            page(
+                "Not found",
+                "<h1>No such live game</h1><p><a href=\"/live\">live games</a></p>",
+            ),
+        )
+            .into_response();
+    };
+    let names = game.lock().players.clone();
+    let init = format!(
+        "w.postMessage({{message:\"init_spectator_player\",token:btoa(base+\"/_{id}\")}},\"*\");"
+    );
+    player_page(
+        &hub,
+        &game.title,
+        &format!("Watching: {}", escape(&game.title)),
+        &init,
+        &names,
+    )
+}
+
+#[derive(Deserialize)]
+pub struct PlayQuery {
+    seat: usize,
+    key: String,
+}
+
+pub async fn play(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<u64>,
+    Query(q): Query<PlayQuery>,
+) -> Response {
+    let Some(game) = hub.game(id) else {
+        return (
+            StatusCode::NOT_FOUND,
+            page("Not found", "<h1>No such live game</h1>"),
+        )
+            .into_response();
+    };
+    let valid = q.seat <= 1
+        && q.key.len() == 22
+        && q.key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !valid {
+        return (
+            StatusCode::BAD_REQUEST,
+            page("Bad link", "<h1>This play link is malformed</h1>"),
+        )
+            .into_response();
+    }
+    let names = game.lock().players.clone();
+    let init = format!(
+        "w.postMessage({{message:\"init_player_player\",token:btoa(base+\"/{id}.{key}/{seat}\")}},\"*\");",
+        key = q.key,
+        seat = q.seat
+    );
+    let heading = format!(
+        "{} — you play {}",
+        escape(&game.title),
+        if q.seat == 0 { "first" } else { "second" }
+    );
+    player_page(&hub, &game.title, &heading, &init, &names)
+}

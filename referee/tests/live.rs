@@ -1,0 +1,529 @@
+//! The live hub with real games and real websockets (seed 002's online and spectator modes):
+//! a spectator who joins mid-game sees exactly the replay's moves; a person plays a whole game
+//! through a seat; hostile traffic is refused while the game and other clients carry on.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use arbiter_engine::any::{AnyGame, GameConfig};
+use arbiter_engine::replay::{Reason, Replay};
+use arbiter_engine::Seat;
+use arbiter_live::{token, Hub, HubOptions, LiveGame};
+use arbiter_match::game::{play_live, BotSpec, GameSpec, LimitOverrides, Played, Seats};
+use arbiter_match::live::Live;
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_sandbox::Containment;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+fn rbot() -> &'static Path {
+    static BOT: OnceLock<PathBuf> = OnceLock::new();
+    BOT.get_or_init(|| {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c");
+        let dir = std::env::temp_dir().join(format!("arbiter-live-rbot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("rbot");
+        let status = arbiter_sandbox::spawn_guarded(
+            std::process::Command::new("cc")
+                .args(["-O2", "-o"])
+                .arg(&out)
+                .arg(&src),
+        )
+        .expect("cc")
+        .wait()
+        .unwrap();
+        assert!(status.success());
+        out
+    })
+}
+
+fn bot(name: &str, args: &str) -> BotSpec {
+    BotSpec {
+        name: name.into(),
+        command: format!("{} 8 {args}", rbot().display()),
+        protocol: ProtocolKind::Reversi,
+        working_dir: None,
+    }
+}
+
+fn spec(move_ms: u64) -> GameSpec {
+    let config = GameConfig::default_for("reversi").unwrap();
+    let config = match config {
+        GameConfig::Reversi(mut c) => {
+            c.size = 8;
+            GameConfig::Reversi(c)
+        }
+        other => other,
+    };
+    let limits = LimitOverrides {
+        move_ms: Some(move_ms),
+        game_ms: Some(0),
+        ..Default::default()
+    }
+    .apply(&config);
+    GameSpec {
+        config,
+        opening: Vec::new(),
+        limits,
+        event: Some("live test".into()),
+    }
+}
+
+/// A hub served on a free loopback port; returns it and its websocket base.
+async fn hub(options: HubOptions) -> (Arc<Hub>, String) {
+    let hub = Hub::new(options, None);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(arbiter_live::serve(Arc::clone(&hub), listener));
+    (hub, format!("ws://{addr}/live/ws"))
+}
+
+/// Plays a game on its own thread, with `game` observing and the given remote seats.
+fn play_in_thread(
+    spec: GameSpec,
+    bots: [BotSpec; 2],
+    game: Arc<LiveGame>,
+    human: Option<Seat>,
+) -> std::thread::JoinHandle<Played> {
+    let remote = human.map(|s| (s, game.human_seat(s)));
+    std::thread::spawn(move || {
+        let containment = Containment::detect();
+        let scratch = tempfile::tempdir().unwrap();
+        let seats = Seats {
+            cores: [None, None],
+            scratch_root: scratch.path().to_path_buf(),
+        };
+        let mut observer = game.observer();
+        let mut live = Live {
+            observer: Some(&mut observer),
+            remote: [None, None],
+        };
+        if let Some((s, (seat, _))) = remote {
+            live.remote[s.index()] = Some(seat);
+        }
+        play_live(&spec, [&bots[0], &bots[1]], &seats, &containment, live)
+    })
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(url: &str) -> Socket {
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket")
+        .0
+}
+
+async fn send(ws: &mut Socket, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// The next JSON message, or `None` when the socket closed.
+async fn next(ws: &mut Socket) -> Option<Value> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .expect("a message within 60 s")
+        {
+            Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// Rebuilds the game from contents: the start's replay skeleton and each move.
+#[derive(Default)]
+struct Follower {
+    replay: Option<Replay>,
+    game: Option<AnyGame>,
+    end: Option<Value>,
+}
+
+impl Follower {
+    fn take(&mut self, content: &str) {
+        let c: Value = serde_json::from_str(content).expect("a content is JSON");
+        match c["type"].as_str() {
+            Some("start") => {
+                let r: Replay =
+                    serde_json::from_value(c["replay"].clone()).expect("a replay skeleton");
+                self.game = Some(r.start_position().unwrap());
+                self.replay = Some(r);
+            }
+            Some("move") => {
+                let m: arbiter_engine::replay::MoveRecord =
+                    serde_json::from_value(c["move"].clone()).unwrap();
+                self.game
+                    .as_mut()
+                    .unwrap()
+                    .play_text(&m.mv)
+                    .expect("a legal move");
+                self.replay.as_mut().unwrap().moves.push(m);
+            }
+            Some("end") => self.end = Some(c),
+            other => panic!("unknown content {other:?}"),
+        }
+    }
+}
+
+fn same_moves(followed: &Replay, played: &Replay) {
+    let a: Vec<(Seat, &str)> = followed
+        .moves
+        .iter()
+        .map(|m| (m.seat, m.mv.as_str()))
+        .collect();
+    let b: Vec<(Seat, &str)> = played
+        .moves
+        .iter()
+        .map(|m| (m.seat, m.mv.as_str()))
+        .collect();
+    assert_eq!(a, b);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_spectator_who_joins_mid_game_sees_exactly_the_replay() {
+    let (hub, base) = hub(HubOptions::default()).await;
+    let game = hub.open("rbot vs rbot");
+    let handle = play_in_thread(
+        spec(2000),
+        [bot("a", "1 slow"), bot("b", "2 slow")],
+        Arc::clone(&game),
+        None,
+    );
+    let t0 = Instant::now();
+    while game.history(None).len() < 21 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the game did not reach move 20"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let mut ws = connect(&format!("{base}/_{}", game.id)).await;
+    send(
+        &mut ws,
+        json!({"request": "connect", "token": token::spectator(&base, game.id)}),
+    )
+    .await;
+    let history = next(&mut ws).await.unwrap();
+    assert_eq!(history["request"], "history");
+    let mut f = Follower::default();
+    let joined_at = history["content"].as_array().unwrap().len() - 1;
+    assert!(joined_at >= 20, "joined at move {joined_at}");
+    for c in history["content"].as_array().unwrap() {
+        f.take(c.as_str().unwrap());
+    }
+    while f.end.is_none() {
+        let m = next(&mut ws)
+            .await
+            .expect("the game's end before the socket closes");
+        assert_eq!(m["request"], "watch", "{m}");
+        f.take(m["content"].as_str().unwrap());
+    }
+    let played = handle.join().unwrap().replay;
+    same_moves(f.replay.as_ref().unwrap(), &played);
+    assert_eq!(
+        f.end.unwrap()["result"],
+        serde_json::to_value(&played.result).unwrap()
+    );
+    assert!(
+        f.replay
+            .unwrap()
+            .players
+            .iter()
+            .all(|p| p.command.is_none()),
+        "machine paths sent live"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_person_plays_a_whole_game_through_a_seat() {
+    let (hub, base) = hub(HubOptions::default()).await;
+    let game = hub.open("person vs rbot");
+    let human = BotSpec {
+        name: "Ada".into(),
+        command: String::new(),
+        protocol: ProtocolKind::Reversi,
+        working_dir: None,
+    };
+    // The person's seat secret is only in the seat itself: find it through the play link.
+    let handle = play_in_thread(
+        spec(20_000),
+        [human, bot("rbot", "3")],
+        Arc::clone(&game),
+        Some(Seat::First),
+    );
+    let secret = {
+        let t0 = Instant::now();
+        loop {
+            if let Some(s) = seat_secret(&game, Seat::First) {
+                break s;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(10));
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    let url = format!("{base}/{}.{secret}/0", game.id);
+    let tok = token::seat(&base, game.id, &secret, 0);
+    let mut ws = connect(&url).await;
+    send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    let mut f = Follower::default();
+    let mut mine = Vec::new();
+    let mut my_turn = false;
+    let mut acted_at = usize::MAX;
+    loop {
+        let Some(m) = next(&mut ws).await else { break };
+        match m["request"].as_str().unwrap() {
+            "history" => {
+                f = Follower::default();
+                for c in m["content"].as_array().unwrap() {
+                    f.take(c.as_str().unwrap());
+                }
+                assert_eq!(
+                    serde_json::from_str::<Value>(m["content"][0].as_str().unwrap()).unwrap()
+                        ["seat"],
+                    0
+                );
+            }
+            "action" => f.take(m["content"].as_str().unwrap()),
+            "time" => my_turn = m["content"].as_i64().unwrap() > 0,
+            "error" => panic!("refused: {m}"),
+            other => panic!("unexpected {other}"),
+        }
+        if f.end.is_some() {
+            break;
+        }
+        let g = f.game.as_ref().unwrap();
+        let ply = f.replay.as_ref().unwrap().moves.len();
+        // Once per position: a heartbeat can arrive before the hub has echoed our move.
+        if my_turn
+            && acted_at != ply
+            && g.to_move() == Some(Seat::First)
+            && g.forced_move().is_none()
+        {
+            let mv = g.legal_moves().into_iter().next().expect("a legal move");
+            let text = g.format_move(mv);
+            mine.push(text.clone());
+            send(
+                &mut ws,
+                json!({"request": "action", "token": tok, "content": text}),
+            )
+            .await;
+            my_turn = false;
+            acted_at = ply;
+        }
+    }
+    let played = handle.join().unwrap().replay;
+    assert_eq!(played.result.reason, Reason::Normal, "{:?}", played.result);
+    assert_eq!(played.players[0].name, "Ada");
+    let by_person: Vec<&str> = played
+        .moves
+        .iter()
+        .filter(|m| m.seat == Seat::First && m.mv != "pass")
+        .map(|m| m.mv.as_str())
+        .collect();
+    assert_eq!(
+        by_person,
+        mine.iter().map(String::as_str).collect::<Vec<_>>(),
+        "the saved replay is what the person played"
+    );
+    assert!(
+        played
+            .moves
+            .iter()
+            .filter(|m| m.seat == Seat::First && m.mv != "pass")
+            .all(|m| m.time_ms.is_some()),
+        "a person's moves carry their times"
+    );
+    same_moves(f.replay.as_ref().unwrap(), &played);
+}
+
+fn seat_secret(game: &LiveGame, seat: Seat) -> Option<String> {
+    game.seat_secret(seat)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn hostile_websocket_traffic_is_refused_and_the_game_carries_on() {
+    let (hub, base) = hub(HubOptions::default()).await;
+    let game = hub.open("person vs rbot");
+    let human = BotSpec {
+        name: "Ada".into(),
+        command: String::new(),
+        protocol: ProtocolKind::Reversi,
+        working_dir: None,
+    };
+    let handle = play_in_thread(
+        spec(30_000),
+        [human, bot("rbot", "3")],
+        Arc::clone(&game),
+        Some(Seat::First),
+    );
+    let secret = loop {
+        if let Some(s) = seat_secret(&game, Seat::First) {
+            break s;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let id = game.id;
+    let seat_url = format!("{base}/{id}.{secret}/0");
+    let tok = token::seat(&base, id, &secret, 0);
+
+    // Garbage instead of connect: refused and closed.
+    let mut ws = connect(&format!("{base}/_{id}")).await;
+    ws.send(Message::Text("garbage".into())).await.unwrap();
+    let m = next(&mut ws).await.unwrap();
+    assert_eq!(m["request"], "error");
+    assert!(
+        next(&mut ws).await.is_none(),
+        "closed after a bad first message"
+    );
+
+    // A token naming another game: refused. A guessed secret: no such seat.
+    let mut ws = connect(&format!("{base}/_{id}")).await;
+    send(
+        &mut ws,
+        json!({"request": "connect", "token": token::spectator(&base, id + 1)}),
+    )
+    .await;
+    assert_eq!(next(&mut ws).await.unwrap()["request"], "error");
+    let guessed = format!("{base}/{id}.{}/0", "A".repeat(22));
+    let mut ws = connect(&guessed).await;
+    send(
+        &mut ws,
+        json!({"request": "connect", "token": token::seat(&base, id, &"A".repeat(22), 0)}),
+    )
+    .await;
+    let m = next(&mut ws).await.unwrap();
+    assert_eq!(m["request"], "error");
+    assert!(m["content"].as_str().unwrap().contains("not valid"), "{m}");
+    // The other seat is a bot's: its secret opens nothing.
+    let mut ws = connect(&format!("{base}/{id}.{secret}/1")).await;
+    send(
+        &mut ws,
+        json!({"request": "connect", "token": token::seat(&base, id, &secret, 1)}),
+    )
+    .await;
+    assert_eq!(next(&mut ws).await.unwrap()["request"], "error");
+
+    // A 10 MB frame closes the connection.
+    let mut big = connect(&format!("{base}/_{id}")).await;
+    send(
+        &mut big,
+        json!({"request": "connect", "token": token::spectator(&base, id)}),
+    )
+    .await;
+    next(&mut big).await.unwrap();
+    let _ = big.send(Message::Text("x".repeat(10 << 20).into())).await;
+    assert!(
+        next(&mut big).await.is_none(),
+        "a 10 MB frame must close the socket"
+    );
+
+    // A spectator cannot act; the seat cannot act with another seat's token, out of turn, or
+    // with an illegal move.
+    let mut spectator = connect(&format!("{base}/_{id}")).await;
+    send(
+        &mut spectator,
+        json!({"request": "connect", "token": token::spectator(&base, id)}),
+    )
+    .await;
+    next(&mut spectator).await.unwrap();
+    send(
+        &mut spectator,
+        json!({"request": "action", "token": tok, "content": "d3"}),
+    )
+    .await;
+    assert!(next(&mut spectator).await.unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .contains("spectators"));
+    let mut person = connect(&seat_url).await;
+    send(&mut person, json!({"request": "connect", "token": tok})).await;
+    assert_eq!(next(&mut person).await.unwrap()["request"], "history");
+    send(
+        &mut person,
+        json!({"request": "action", "token": token::seat(&base, id, &secret, 1), "content": "d3"}),
+    )
+    .await;
+    let m = loop {
+        let m = next(&mut person).await.unwrap();
+        if m["request"] == "error" {
+            break m;
+        }
+    };
+    assert!(m["content"].as_str().unwrap().contains("token"), "{m}");
+    send(
+        &mut person,
+        json!({"request": "action", "token": tok, "content": "a1"}),
+    )
+    .await;
+    let m = loop {
+        let m = next(&mut person).await.unwrap();
+        if m["request"] == "error" {
+            break m;
+        }
+    };
+    assert!(
+        m["content"].as_str().unwrap().contains("a1"),
+        "an illegal move is refused with the reason: {m}"
+    );
+
+    // 1,000 connections from one address: all but 64 refused.
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for _ in 0..1000 {
+        match tokio_tungstenite::connect_async(format!("{base}/_{id}")).await {
+            Ok((s, _)) => held.push(s),
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(held.len() <= 64, "{} connections accepted", held.len());
+    assert!(refused >= 1000 - 64);
+    drop(held);
+
+    // The game goes on: the person makes a legal move and the game finishes normally.
+    let mut f = Follower::default();
+    let mut my_turn = false;
+    let mut acted_at = usize::MAX;
+    let mut person = connect(&seat_url).await;
+    send(&mut person, json!({"request": "connect", "token": tok})).await;
+    loop {
+        let Some(m) = next(&mut person).await else {
+            break;
+        };
+        match m["request"].as_str().unwrap() {
+            "history" => {
+                f = Follower::default();
+                for c in m["content"].as_array().unwrap() {
+                    f.take(c.as_str().unwrap());
+                }
+            }
+            "action" => f.take(m["content"].as_str().unwrap()),
+            "time" => my_turn = m["content"].as_i64().unwrap() > 0,
+            _ => {}
+        }
+        if f.end.is_some() {
+            break;
+        }
+        let g = f.game.as_ref().unwrap();
+        let ply = f.replay.as_ref().unwrap().moves.len();
+        if my_turn
+            && acted_at != ply
+            && g.to_move() == Some(Seat::First)
+            && g.forced_move().is_none()
+        {
+            let text = g.format_move(g.legal_moves()[0]);
+            send(
+                &mut person,
+                json!({"request": "action", "token": tok, "content": text}),
+            )
+            .await;
+            my_turn = false;
+            acted_at = ply;
+        }
+    }
+    let played = handle.join().unwrap().replay;
+    assert_eq!(played.result.reason, Reason::Normal, "{:?}", played.result);
+}
