@@ -19,6 +19,8 @@ use tokio::sync::broadcast;
 pub enum Event {
     /// A new content (`move`, `end`): for spectators and seats alike.
     Content(Arc<str>),
+    /// The game was set up: connections send its `start` content (with their seat).
+    Start,
     /// It is `seat`'s turn (a person's): the time left for this move, until `deadline`.
     Turn {
         seat: Seat,
@@ -64,6 +66,8 @@ pub(crate) struct State {
     pub players: Vec<String>,
     /// The person whose move the referee waits for, and until when.
     pub turn: Option<(Seat, Option<Instant>)>,
+    /// The ply at which a person last sent a move (one move per position).
+    pub acted_at: Option<usize>,
     pub finished: bool,
     /// When the game ended, for pruning the list.
     pub finished_at: Option<Instant>,
@@ -86,6 +90,16 @@ impl LiveGame {
 
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The `start` content as `seat` sees it, once the game is set up.
+    pub fn start_content(&self, seat: Option<Seat>) -> Option<String> {
+        let st = self.lock();
+        let mut start = st.start.clone()?;
+        if let Some(s) = seat {
+            start["seat"] = json!(s.index());
+        }
+        Some(start.to_string())
     }
 
     /// Everything so far (`seat` for a person's view).
@@ -120,6 +134,44 @@ impl LiveGame {
             true
         });
         (RemoteSeat { send, receive }, secret)
+    }
+
+    /// A content from elsewhere (a Saiblo logic's watch messages under `arbiter judge --live`):
+    /// kept and passed on as it is; a `start`, `move` or `end` of docs/live.md also updates the
+    /// game's state.
+    pub fn feed(&self, content: &str) {
+        let parsed: Option<Value> = serde_json::from_str(content).ok();
+        let kind = parsed
+            .as_ref()
+            .and_then(|v| v["type"].as_str().map(str::to_string));
+        let mut st = self.lock();
+        match (kind.as_deref(), parsed) {
+            (Some("start"), Some(v)) => {
+                if let Ok(replay) = serde_json::from_value::<Replay>(v["replay"].clone()) {
+                    st.game = replay.start_position().ok();
+                    st.players = replay.players.iter().map(|p| p.name.clone()).collect();
+                }
+                st.started_at = Some(Instant::now());
+                st.start = Some(v);
+                let _ = self.events.send(Event::Start);
+                return;
+            }
+            (Some("move"), Some(v)) => {
+                if let (Some(g), Some(mv)) = (st.game.as_mut(), v["move"]["move"].as_str()) {
+                    let _ = g.play_text(mv);
+                }
+                st.moves += 1;
+            }
+            (Some("end"), Some(v)) => {
+                st.finished = true;
+                st.finished_at = Some(Instant::now());
+                st.result = v["result"]["reason"]["kind"].as_str().map(str::to_string);
+            }
+            _ => {}
+        }
+        let text: Arc<str> = Arc::from(content);
+        st.rest.push(Arc::clone(&text));
+        let _ = self.events.send(Event::Content(text));
     }
 
     /// The secret of a person's seat (for the command that prints its play link).
@@ -172,13 +224,18 @@ impl LiveGame {
             if game.to_move() != Some(seat) {
                 return Err("it is not your turn".into());
             }
-            match st.turn {
-                Some((s, _)) if s == seat => {}
-                _ => return Err("it is not your turn yet: wait for the referee".into()),
+            if game.forced_move().is_some() {
+                return Err("you have no choice here: the referee plays it for you".into());
             }
             let mut probe = game.clone();
             let mv = probe.play_text(text).map_err(|e| format!("{text}: {e}"))?;
+            if st.acted_at == Some(st.moves) {
+                return Err("your move is already on its way".into());
+            }
+            // The referee asks for exactly this position (the observer runs on its thread
+            // before it asks), so a move sent before its request is simply waiting for it.
             let canonical = game.format_move(mv);
+            st.acted_at = Some(st.moves);
             st.turn = None;
             canonical
         };
@@ -242,6 +299,7 @@ impl Observer for GameObserver {
         st.players = replay.players.iter().map(|p| p.name.clone()).collect();
         st.start = Some(start);
         st.started_at = Some(Instant::now());
+        let _ = self.game.events.send(Event::Start);
     }
 
     fn moved(&mut self, replay: &Replay) {

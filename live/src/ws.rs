@@ -158,6 +158,13 @@ async fn serve(mut socket: WebSocket, hub: Arc<Hub>, game: Arc<LiveGame>, target
                         tokio::time::sleep(delay).await;
                     }
                 }
+                Ok(Event::Start) => {
+                    if let Some(c) = game.start_content(seat) {
+                        if !send(&mut socket, json!({"request": news, "content": c})).await {
+                            return;
+                        }
+                    }
+                }
                 Ok(Event::Turn { seat: s, deadline }) if Some(s) == seat => {
                     my_turn = Some(deadline);
                     if !send_time(&mut socket, deadline).await {

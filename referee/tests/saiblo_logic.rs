@@ -106,6 +106,15 @@ fn a_short_game_message_by_message() {
     let replay = dir.path().join("r.json");
     let mut l = Logic::start(&["reversi", "--size", "4", "--move-time", "1500", "--watch"]);
     l.send(init(&[1, 1], &replay));
+    // Spectators first get the game (docs/live.md's contents in watch messages).
+    let w = l.next_json();
+    let start: Value = serde_json::from_str(w["watch"].as_str().unwrap()).unwrap();
+    assert_eq!(start["type"], "start");
+    assert_eq!(
+        start["replay"]["game"],
+        json!({"name": "reversi", "size": 4})
+    );
+    assert_eq!(start["replay"]["players"][1]["name"], "bob");
     assert_eq!(
         l.next_json(),
         json!({"state": 0, "time": 1.5, "length": 2048})
@@ -128,7 +137,13 @@ fn a_short_game_message_by_message() {
     l.send(json!({"player": 0, "content": "DEBUG thinking\n0 1", "time": 12}));
     let w = l.next_json();
     let watched: Value = serde_json::from_str(w["watch"].as_str().unwrap()).unwrap();
-    assert_eq!(watched, json!({"ply": 1, "seat": 0, "move": "b1"}));
+    assert_eq!(watched["type"], "move");
+    assert_eq!(watched["move"]["seat"], 0);
+    assert_eq!(watched["move"]["move"], "b1");
+    assert!(
+        watched["move"].get("log").is_none(),
+        "DEBUG output is not sent live"
+    );
     assert_eq!(l.next(), (1, "00000010PLACE 0 1\n".to_string()));
     assert_eq!(
         l.next_json(),
@@ -136,6 +151,10 @@ fn a_short_game_message_by_message() {
     );
     // White answers an occupied square: illegal action.
     l.send(json!({"player": 1, "content": "1 1", "time": 2}));
+    let w = l.next_json();
+    let end: Value = serde_json::from_str(w["watch"].as_str().unwrap()).unwrap();
+    assert_eq!(end["type"], "end");
+    assert_eq!(end["result"]["reason"]["kind"], "illegal_move");
     assert_eq!(l.next(), (0, "00000006END 1\n".to_string()));
     assert_eq!(l.next(), (1, "00000006END 2\n".to_string()));
     assert_eq!(l.next_json(), json!({"action": "request_end_state"}));

@@ -319,6 +319,8 @@ struct Slot {
 
 struct Run<'a> {
     spec: &'a JudgeSpec,
+    /// Told each watch message as it arrives (spectators of `arbiter judge --live`).
+    on_watch: &'a mut dyn FnMut(&str),
     events: Receiver<Event>,
     logic_in: ChildStdin,
     slots: Vec<Slot>,
@@ -613,7 +615,10 @@ impl Run<'_> {
                         }
                     }
                 }
-                LogicMessage::Watch(w) => self.outcome.watch.push(w),
+                LogicMessage::Watch(w) => {
+                    (self.on_watch)(&w);
+                    self.outcome.watch.push(w);
+                }
                 LogicMessage::RequestEndState => {
                     self.finish_all(END_SETTLE, END_GRACE);
                     let states = self.judged_states();
@@ -653,6 +658,15 @@ fn spawn_logic(command: &str) -> Result<Child, JudgeError> {
 
 /// Runs one game: the logic and the AIs, until the logic's end message.
 pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome, JudgeError> {
+    judge_watched(spec, containment, &mut |_| {})
+}
+
+/// [`judge`], telling `on_watch` each of the logic's watch messages as it arrives.
+pub fn judge_watched(
+    spec: &JudgeSpec,
+    containment: &Containment,
+    on_watch: &mut dyn FnMut(&str),
+) -> Result<JudgeOutcome, JudgeError> {
     let (tx, events) = mpsc::channel::<Event>();
     let scratch_root = std::env::temp_dir().join(format!("arbiter-judge-{}", std::process::id()));
     let mut slots = Vec::with_capacity(spec.ais.len());
@@ -737,6 +751,7 @@ pub fn judge(spec: &JudgeSpec, containment: &Containment) -> Result<JudgeOutcome
     let player_list = slots.iter().map(|s| i64::from(s.started)).collect();
     let mut run = Run {
         spec,
+        on_watch,
         events,
         logic_in,
         slots,

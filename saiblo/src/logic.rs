@@ -582,11 +582,26 @@ pub fn run<R: Read + Send + 'static, W: Write>(
             .map_err(|e| LogicError::Protocol(format!("opening move {mv}: {e}")))?;
         replay.opening.push(mv.clone());
     }
+    watch(
+        &mut judger,
+        options,
+        json!({"type": "start", "replay": &replay}),
+    )?;
     let result = play(options, &types, &mut judger, &mut game, &mut replay)?;
     replay.result = result;
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
     }
+    let failure = replay.failure.clone().map(|mut f| {
+        f.log = None;
+        f.stderr = None;
+        f
+    });
+    watch(
+        &mut judger,
+        options,
+        json!({"type": "end", "result": &replay.result, "scores": replay.scores, "failure": failure}),
+    )?;
 
     // Tell both AIs the end, then ask the judger how they ended.
     let script = Script::for_game(&game);
@@ -722,7 +737,7 @@ fn play<W: Write>(
                 )));
             }
             let record = MoveRecord::new(seat, before.format_move(forced));
-            watch(judger, options, replay.moves.len(), &record)?;
+            watch_move(judger, options, &record)?;
             replay.moves.push(record);
             if let Some(text) = script.own_forced(&before) {
                 judger.tell(seat, &text)?;
@@ -806,7 +821,7 @@ fn play<W: Write>(
         let mut record = MoveRecord::new(seat, before.format_move(mv));
         record.time_ms = Some(time as f64);
         record.log = log;
-        watch(judger, options, replay.moves.len(), &record)?;
+        watch_move(judger, options, &record)?;
         replay.moves.push(record);
         if let Some(text) = script.opponent_moved(seat.other(), mv) {
             judger.tell(seat.other(), &text)?;
@@ -814,19 +829,29 @@ fn play<W: Write>(
     }
 }
 
-/// Spectators get each ply as `{"ply":k,"seat":s,"move":"..."}` (JSON in the watch string), so
-/// a live player can rebuild frames with the engine; only when asked (`LogicOptions::watch`).
+/// Spectators get the live contents of docs/live.md in watch messages (JSON in the watch
+/// string), so arbiter's player can follow the game through `arbiter judge --live` as it
+/// follows any live game: `start` (the replay with no moves), one `move` per ply, `end`. Only
+/// when asked (`LogicOptions::watch`).
 fn watch<W: Write>(
     judger: &mut Judger<W>,
     options: &LogicOptions,
-    ply: usize,
-    record: &MoveRecord,
+    content: serde_json::Value,
 ) -> Result<(), LogicError> {
     if !options.watch {
         return Ok(());
     }
-    let text = json!({"ply": ply + 1, "seat": record.seat.index(), "move": record.mv}).to_string();
-    judger.send_message(&LogicMessage::Watch(text))
+    judger.send_message(&LogicMessage::Watch(content.to_string()))
+}
+
+fn watch_move<W: Write>(
+    judger: &mut Judger<W>,
+    options: &LogicOptions,
+    record: &MoveRecord,
+) -> Result<(), LogicError> {
+    let mut record = record.clone();
+    record.log = None;
+    watch(judger, options, json!({"type": "move", "move": record}))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod doctor;
 pub mod import;
 pub mod inspect;
+pub mod live;
 pub mod matches;
 pub mod perft;
 pub mod replay;

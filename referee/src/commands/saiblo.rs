@@ -93,6 +93,10 @@ pub struct JudgeArgs {
     /// Print the outcome as JSON
     #[arg(long)]
     pub json: bool,
+    /// Serve the logic's watch messages to spectators in the browser (seed 002's spectator
+    /// mode) on ADDR (default 127.0.0.1:8090)
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = super::live::DEFAULT_ADDR)]
+    pub live: Option<std::net::SocketAddr>,
 }
 
 pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
@@ -162,7 +166,24 @@ pub fn run_judge(a: &JudgeArgs) -> anyhow::Result<ExitCode> {
         cores: a.cores.clone(),
     };
     let containment = Containment::detect();
-    let outcome = judge::judge(&spec, &containment).map_err(anyhow::Error::msg)?;
+    let live = match a.live {
+        Some(addr) => Some(super::live::LiveServer::start(addr, Duration::ZERO)?),
+        None => None,
+    };
+    let watched = live.as_ref().map(|l| {
+        let game = l.hub.open("Saiblo judge");
+        eprintln!("watch live: {}/live/{}", l.base, game.id);
+        game
+    });
+    let outcome = judge::judge_watched(&spec, &containment, &mut |w| {
+        if let Some(g) = &watched {
+            g.feed(w);
+        }
+    })
+    .map_err(anyhow::Error::msg)?;
+    if let Some(l) = &live {
+        l.linger();
+    }
     if let Some(path) = &a.watch {
         let mut text = outcome.watch.join("\n");
         text.push('\n');
