@@ -44,7 +44,7 @@ impl Grid {
         let long_wins = match game.rule() {
             Rule::Freestyle => [true, true],
             Rule::Standard => [false, false],
-            Rule::Renju => [false, true],
+            Rule::Renju | Rule::RenjuGomocup => [false, true],
         };
         Grid {
             n,

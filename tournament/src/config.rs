@@ -84,7 +84,7 @@ pub struct GameSection {
     pub name: String,
     #[serde(default)]
     pub size: Option<u8>,
-    /// Gomoku: freestyle, standard or renju.
+    /// Gomoku: freestyle, standard, renju or renju-gomocup.
     #[serde(default)]
     pub rule: Option<String>,
     /// 2048 duel: the random sequence's seed (pairs of games advance it).
@@ -156,14 +156,14 @@ impl TournamentConfig {
         let bad = |m: String| Err(ConfigError::Invalid(m));
         let rule = match self.game.rule.as_deref() {
             None => None,
-            Some("freestyle") => Some(Rule::Freestyle),
-            Some("standard") => Some(Rule::Standard),
-            Some("renju") => Some(Rule::Renju),
-            Some(other) => {
-                return bad(format!(
-                    "game.rule {other:?}: expected freestyle, standard or renju"
-                ))
-            }
+            Some(name) => match Rule::from_name(name) {
+                Some(rule) => Some(rule),
+                None => {
+                    return bad(format!(
+                        "game.rule {name:?}: expected freestyle, standard, renju or renju-gomocup"
+                    ))
+                }
+            },
         };
         let args = GameChoice {
             game: self.game.name.clone(),
@@ -172,8 +172,8 @@ impl TournamentConfig {
             seed: self.game.seed,
             rounds: self.game.rounds,
         };
-        let mut game = spec::game_config(&args)
-            .map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
+        let mut game =
+            spec::game_config(&args).map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
         // The duel's random sequence follows the tournament seed unless the game sets one.
         if let (GameConfig::Duel2048(c), None) = (&mut game, self.game.seed) {
             c.random = arbiter_engine::duel2048::RandomSource::Seed(self.seed);

@@ -35,6 +35,15 @@ fn classify(line: &str) -> Line<'_> {
     Line::Content(t)
 }
 
+/// The `INFO rule` bitmask for `rule`. Gomocup has one renju bit: both readings are sent as 4.
+pub fn rule_mask(rule: Rule) -> u32 {
+    match rule {
+        Rule::Freestyle => 0,
+        Rule::Standard => 1,
+        Rule::Renju | Rule::RenjuGomocup => 4,
+    }
+}
+
 fn parse_point(text: &str) -> Option<Point> {
     let (x, y) = text.split_once(',')?;
     Some(Point {
@@ -92,12 +101,7 @@ impl Protocol for Gomocup {
             wire.send(&format!("INFO max_memory {m}"))?;
         }
         wire.send("INFO game_type 1")?;
-        let rule = match g.config().rule {
-            Rule::Freestyle => 0,
-            Rule::Standard => 1,
-            Rule::Renju => 4,
-        };
-        wire.send(&format!("INFO rule {rule}"))?;
+        wire.send(&format!("INFO rule {}", rule_mask(g.config().rule)))?;
         if let Some(folder) = start.folder {
             wire.send(&format!("INFO folder {folder}"))?;
         }
