@@ -62,6 +62,11 @@ fn limits(handshake_ms: u64) -> GameLimits {
 }
 
 fn play(bots: [&BotSpec; 2], limits: GameLimits) -> Replay {
+    play_timed(bots, limits).0
+}
+
+/// The replay and the time the two handshakes took.
+fn play_timed(bots: [&BotSpec; 2], limits: GameLimits) -> (Replay, Duration) {
     let spec = GameSpec {
         config: CONFIG,
         opening: Vec::new(),
@@ -72,7 +77,8 @@ fn play(bots: [&BotSpec; 2], limits: GameLimits) -> Replay {
         cores: [None, None],
         scratch_root: workdir().join("scratch"),
     };
-    game::play(&spec, bots, &seats, &Containment::detect()).replay
+    let played = game::play(&spec, bots, &seats, &Containment::detect());
+    (played.replay, played.timing.setup)
 }
 
 /// The first move `seat` made, as the replay records it.
@@ -111,10 +117,12 @@ fn a_brain_that_sets_up_on_info_keeps_its_whole_first_move() {
 
 #[test]
 fn a_brain_without_about_answers_unknown_and_plays() {
+    // UNKNOWN ends the wait at once: no need to wait out the 5 s handshake time.
     let plain = brain("plain", 0, "unknown", 150);
     let quick = brain("quick", 0, "about", 150);
-    let r = play([&plain, &quick], limits(1000));
+    let (r, setup) = play_timed([&plain, &quick], limits(5000));
     assert_eq!(r.result.reason, Reason::Normal);
+    assert!(setup < Duration::from_secs(2), "handshakes took {setup:?}");
 }
 
 #[test]

@@ -60,9 +60,10 @@ pub fn rule_mask(rule: Rule) -> u32 {
 }
 
 /// Waits for the answer to ABOUT: a content line (`name="...", version="..."`), kept in the
-/// log. ERROR lines may come first (a brain reports an INFO it cannot meet at the next command,
-/// which is ABOUT here), so only a content line ends the wait; so does `UNKNOWN` naming the
-/// command. `false` when the handshake time ran out first (noted in the log).
+/// log, or `UNKNOWN` (a brain without ABOUT). ERROR lines may come first (a brain reports an
+/// INFO it cannot meet at the next command, which is ABOUT here) and do not end the wait.
+/// Returns whether a late ABOUT answer may still come: after the handshake time ran out (noted
+/// in the log), or after an `UNKNOWN` that does not name ABOUT (it may have been about an INFO).
 fn await_about(wire: &mut Wire, deadline: Instant) -> Result<bool, Fault> {
     loop {
         let line = match wire.process.read_line(deadline) {
@@ -72,7 +73,7 @@ fn await_about(wire: &mut Wire, deadline: Instant) -> Result<bool, Fault> {
                     "(arbiter) no answer to ABOUT in the handshake time: the first move's clock \
                      started anyway; answer ABOUT (or UNKNOWN) to start sooner",
                 );
-                return Ok(false);
+                return Ok(true);
             }
             // Closed pipes and oversized output: the wire words the fault.
             _ => {
@@ -85,15 +86,12 @@ fn await_about(wire: &mut Wire, deadline: Instant) -> Result<bool, Fault> {
             Line::Blank => {}
             Line::Content(about) => {
                 wire.keep_log(&format!("ABOUT: {about}"));
-                return Ok(true);
+                return Ok(false);
             }
             Line::Log(m) => {
                 wire.keep_log(m);
-                let names_about = m
-                    .strip_prefix("UNKNOWN")
-                    .is_some_and(|rest| rest.to_ascii_uppercase().contains("ABOUT"));
-                if names_about {
-                    return Ok(true);
+                if let Some(rest) = m.strip_prefix("UNKNOWN") {
+                    return Ok(!rest.to_ascii_uppercase().contains("ABOUT"));
                 }
             }
         }
@@ -181,7 +179,7 @@ impl Protocol for Gomocup {
             wire.send(&format!("INFO folder {folder}"))?;
         }
         wire.send("ABOUT")?;
-        self.about_pending = !await_about(wire, start.deadline)?;
+        self.about_pending = await_about(wire, start.deadline)?;
         self.board_needed = !g.history().is_empty();
         self.started = true;
         Ok(())
