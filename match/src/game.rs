@@ -12,10 +12,10 @@ use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::Seat;
 
-use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
 use crate::protocol::{
     Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
 };
+use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
 
 /// Clocks of one game.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -180,10 +180,7 @@ pub fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let moves: Vec<String> = split_moves(line)
-            .into_iter()
-            .map(String::from)
-            .collect();
+        let moves: Vec<String> = split_moves(line).into_iter().map(String::from).collect();
         // Check now, so a typo stops the match before any game is played.
         let mut g = arbiter_engine::AnyGame::new(config)?;
         for m in &moves {
@@ -201,7 +198,6 @@ pub fn read_openings(path: &Path, config: &GameConfig) -> anyhow::Result<Vec<Vec
     }
     Ok(out)
 }
-
 
 /// The `arbiter` executable that runs built-in bots (`arbiter bot ...`): `$ARBITER_EXE` when set
 /// (tests and other front ends that are not the `arbiter` binary), else this executable.

@@ -8,12 +8,12 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Played, Seats};
-use arbiter_sandbox::Containment;
-use arbiter_match::protocol::ProtocolKind;
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::{Reason, Replay};
 use arbiter_engine::{reversi, Seat};
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Played, Seats};
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_sandbox::Containment;
 
 fn workdir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
-use arbiter_sandbox::{measure_round_trip, BotCommand, BotProcess, Containment, Limits};
-use arbiter_match::protocol::ProtocolKind;
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::reversi;
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_sandbox::{measure_round_trip, BotCommand, BotProcess, Containment, Limits};
 
 fn main() {
     let games: usize = std::env::var("REFEREE_BENCH_GAMES")

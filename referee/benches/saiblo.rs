@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
-use arbiter_sandbox::Containment;
-use arbiter_match::protocol::ProtocolKind;
-use arbiter_saiblo::judge::{judge, JudgeSpec};
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::Replay;
 use arbiter_engine::reversi;
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_saiblo::judge::{judge, JudgeSpec};
+use arbiter_sandbox::Containment;
 
 const GAMES: usize = 10;
 

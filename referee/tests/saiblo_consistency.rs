@@ -6,13 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
-use arbiter_sandbox::Containment;
-use arbiter_match::protocol::ProtocolKind;
-use arbiter_saiblo::judge::{judge, JudgeSpec};
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::replay::Replay;
 use arbiter_engine::{gomoku, reversi};
+use arbiter_match::game::{self, BotSpec, GameLimits, GameSpec, Seats};
+use arbiter_match::protocol::ProtocolKind;
+use arbiter_saiblo::judge::{judge, JudgeSpec};
+use arbiter_sandbox::Containment;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -8,8 +8,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use arbiter_saiblo::frame;
 use arbiter_engine::replay::{Reason, Replay};
+use arbiter_saiblo::frame;
 use serde_json::{json, Value};
 
 struct Logic {

@@ -171,7 +171,10 @@ impl Script {
         let g = match game {
             AnyGame::Gomoku(g) => g,
             AnyGame::Reversi(r) if self.board_needed.contains(&true) => {
-                return Some(format!("{}\n", arbiter_match::protocol::reversi::board_line(r)));
+                return Some(format!(
+                    "{}\n",
+                    arbiter_match::protocol::reversi::board_line(r)
+                ));
             }
             _ => return None,
         };

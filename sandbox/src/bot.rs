@@ -19,12 +19,12 @@ use nix::unistd::Pid;
 use super::command::{BotCommand, ProgramProblem};
 use super::containment::{Containment, Layer};
 use super::framing::{FrameEvent, ReadEvent, StdoutBuffer};
-use super::limits::Limits;
-use super::procfs;
-use super::reaper::{self, TreeMarks};
 use super::layers::cgroup::{BotCgroup, Enforced};
 use super::layers::rlimits::RlimitPlan;
 use super::layers::{self, ChildSetup, SetupStep};
+use super::limits::Limits;
+use super::procfs;
+use super::reaper::{self, TreeMarks};
 use super::stderr::StderrDrain;
 
 /// The environment variable that marks every process of a bot's tree.

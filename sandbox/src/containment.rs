@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use super::reaper;
 use super::layers::cgroup::{CgroupSupport, V1Controller};
 use super::layers::{landlock, seccomp};
+use super::reaper;
 
 /// One containment layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

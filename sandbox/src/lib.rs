@@ -105,10 +105,10 @@ pub mod command;
 pub mod containment;
 pub mod doctor;
 pub mod framing;
+pub mod layers;
 mod procfs;
 pub mod reaper;
 pub mod roundtrip;
-pub mod layers;
 mod stderr;
 
 pub use bot::{
@@ -118,9 +118,9 @@ pub use bot::{
 pub use command::{BotCommand, CommandParseError};
 pub use containment::{Containment, Layer, LayerStatus};
 pub use framing::{FrameEvent, ReadEvent};
+pub use layers::{ChildSetupError, SetupStep};
 pub use limits::Limits;
 pub use reaper::{install_subreaper, spawn_guarded};
 pub use roundtrip::{measure_round_trip, RoundTripError, RoundTripStats};
-pub use layers::{ChildSetupError, SetupStep};
 
 pub mod limits;

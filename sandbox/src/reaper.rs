@@ -30,8 +30,8 @@ use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 
-use super::procfs;
 use super::layers::cgroup::BotCgroup;
+use super::procfs;
 
 static SUBREAPER: OnceLock<Result<(), String>> = OnceLock::new();
 static SPAWN_GATE: RwLock<()> = RwLock::new(());

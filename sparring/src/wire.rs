@@ -77,7 +77,8 @@ pub fn reversi(
                     .as_mut()
                     .ok_or_else(|| anyhow!("BOARD before START"))?;
                 let rest = line.trim_start().strip_prefix("BOARD").unwrap_or_default();
-                *game = arbiter_match::protocol::reversi::parse_board(rest).map_err(|e| anyhow!(e))?;
+                *game =
+                    arbiter_match::protocol::reversi::parse_board(rest).map_err(|e| anyhow!(e))?;
             }
             Some("PLACE") => {
                 let (game, me) = state

@@ -9,9 +9,9 @@ use arbiter_engine::any::GameConfig;
 use serde::{Deserialize, Serialize};
 
 use arbiter_engine::gomoku::Rule;
-use arbiter_match::spec::{self, GameChoice};
 use arbiter_match::game::GameLimits;
 use arbiter_match::protocol::ProtocolKind;
+use arbiter_match::spec::{self, GameChoice};
 
 /// Why a tournament file cannot be used.
 #[derive(Debug, thiserror::Error)]

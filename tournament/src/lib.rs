@@ -105,7 +105,8 @@ impl Tournament {
             anyhow::bail!("empty command");
         }
         if let Some(p) = protocol {
-            let kind: arbiter_match::protocol::ProtocolKind = p.parse().map_err(anyhow::Error::msg)?;
+            let kind: arbiter_match::protocol::ProtocolKind =
+                p.parse().map_err(anyhow::Error::msg)?;
             kind.check(&self.resolved.game, !self.resolved.openings.is_empty())
                 .map_err(anyhow::Error::msg)?;
         }

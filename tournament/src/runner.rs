@@ -23,8 +23,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::config::Resolved;
 use super::store::{GameResultRow, GameRow, Store, Version};
 use arbiter_match::game::{self, BotSpec, GameSpec, Played, Seats};
-use arbiter_sandbox::Containment;
 use arbiter_match::protocol::ProtocolKind;
+use arbiter_sandbox::Containment;
 
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::game_config;
-use arbiter_sparring::{self as builtin, BuiltinOptions};
 use crate::cli::BotArgs;
+use arbiter_sparring::{self as builtin, BuiltinOptions};
 
 pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
     let game = game_config(&a.game)?;

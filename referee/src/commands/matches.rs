@@ -12,12 +12,12 @@ use arbiter_engine::Seat;
 use super::game_config;
 use super::import::write;
 use crate::cli::{LimitArgs, MatchArgs};
+use crate::text;
 use arbiter_match::game::{GameLimits, GameSpec, Played, Seats};
-pub use arbiter_match::spec::{bot_spec, read_openings};
-use arbiter_sandbox::Containment;
 use arbiter_match::protocol::ProtocolKind;
 use arbiter_match::series::{self, MatchSpec, MatchSummary};
-use crate::text;
+pub use arbiter_match::spec::{bot_spec, read_openings};
+use arbiter_sandbox::Containment;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let config = game_config(&a.game)?;

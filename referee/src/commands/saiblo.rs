@@ -10,9 +10,9 @@ use clap::Args;
 
 use super::game_config;
 use crate::cli::GameArgs;
-use arbiter_sandbox::Containment;
 use arbiter_saiblo::judge::{self, JudgeSpec};
 use arbiter_saiblo::logic::{self, LogicOptions};
+use arbiter_sandbox::Containment;
 
 #[derive(Args, Debug)]
 #[command(
