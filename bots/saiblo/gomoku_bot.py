@@ -77,6 +77,8 @@ def main(argv):
             taken.add(mv)
             last = mv
             io.write_line("%d,%d" % mv)
+        elif cmd == "ABOUT":
+            io.write_line('name="saiblo-gomoku-sample", version="1"')
         elif cmd == "END":
             return
         # INFO lines: nothing to do.

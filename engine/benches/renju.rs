@@ -176,7 +176,7 @@ fn main() {
     );
 
     println!("random playouts on 15x15 (uniform over legal moves, 2 s per rule)");
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+    for rule in Rule::ALL {
         let (gps, len) = playouts_per_second(rule, Duration::from_secs(2));
         println!("  {rule:?}: {gps:.0} games/s, {len:.1} plies/game");
     }

@@ -55,12 +55,7 @@ impl fmt::Display for GameConfig {
         match self {
             GameConfig::Reversi(c) => write!(f, "Reversi {0} x {0}", c.size),
             GameConfig::Gomoku(c) => {
-                let rule = match c.rule {
-                    gomoku::Rule::Freestyle => "freestyle",
-                    gomoku::Rule::Standard => "standard",
-                    gomoku::Rule::Renju => "renju",
-                };
-                write!(f, "Gomoku {0} x {0}, {rule}", c.size)
+                write!(f, "Gomoku {0} x {0}, {1}", c.size, c.rule.name())
             }
             GameConfig::Duel2048(c) => match &c.random {
                 duel2048::RandomSource::Seed(s) => {

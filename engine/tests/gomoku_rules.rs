@@ -5,7 +5,7 @@ use arbiter_engine::gomoku::{Config, Gomoku, Point, Rule};
 use arbiter_engine::{EndReason, Game, IllegalMove, Outcome, Seat};
 use proptest::prelude::*;
 
-const RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+const RULES: [Rule; 4] = Rule::ALL;
 
 fn game(size: u8, rule: Rule) -> Gomoku {
     Gomoku::new(&Config { size, rule }).expect("valid config")
@@ -167,7 +167,7 @@ fn overline_by_play_under_each_rule() {
                 assert_eq!(g.outcome(), None);
                 assert_eq!(g.to_move(), Some(Seat::Second));
             }
-            Rule::Renju => {
+            Rule::Renju | Rule::RenjuGomocup => {
                 assert_eq!(
                     result,
                     Err(IllegalMove::Forbidden(
@@ -360,8 +360,7 @@ fn check_invariants(g: &Gomoku) {
             let last = *g.history().last().expect("a move");
             assert!(line.contains(&last));
             assert!(line.iter().all(|&p| g.stone(p) == Some(seat)));
-            let exact =
-                g.rule() == Rule::Standard || (g.rule() == Rule::Renju && seat == Seat::First);
+            let exact = g.rule() == Rule::Standard || (g.rule().is_renju() && seat == Seat::First);
             if exact {
                 assert_eq!(line.len(), 5);
             } else {
@@ -376,7 +375,7 @@ fn check_invariants(g: &Gomoku) {
             let empty = n as usize * n as usize - g.ply();
             if empty > 0 {
                 // Only renju black can be left without a point: every empty one forbidden.
-                assert_eq!(g.rule(), Rule::Renju);
+                assert!(g.rule().is_renju());
                 assert_eq!(
                     g.stone(*g.history().last().expect("a move")),
                     Some(Seat::Second)
@@ -397,7 +396,7 @@ fn random_game(rng: &mut Rng, size: u8, rule: Rule, check_legality_every: usize)
         g.legal_moves(&mut moves);
         assert!(g.forced_move().is_none());
         let forbidden = g.forbidden_points();
-        if rule == Rule::Renju && g.to_move() == Some(Seat::First) {
+        if rule.is_renju() && g.to_move() == Some(Seat::First) {
             for (p, _) in &forbidden {
                 assert!(!moves.contains(p));
             }
@@ -447,7 +446,7 @@ fn random_games_under_every_rule() {
     let mut rng = Rng(7);
     let mut ends = [0usize; 3]; // black wins, white wins, draws
     for round in 0..150 {
-        let rule = RULES[round % 3];
+        let rule = RULES[round % RULES.len()];
         let size = [15u8, 5, 6, 9, 19, 26][round % 6];
         let g = random_game(&mut rng, size, rule, 0);
         match g.outcome().and_then(|o| o.winner) {
@@ -490,14 +489,14 @@ proptest! {
     }
 
     #[test]
-    fn random_playouts_never_panic(seed in any::<u64>(), size in 5u8..=26, rule in 0usize..3) {
+    fn random_playouts_never_panic(seed in any::<u64>(), size in 5u8..=26, rule in 0usize..4) {
         let mut rng = Rng(seed);
         let g = random_game(&mut rng, size, RULES[rule], 0);
         prop_assert!(g.outcome().is_some());
     }
 
     #[test]
-    fn play_unchecked_never_panics(points in proptest::collection::vec((0u8..30, 0u8..30), 0..80), rule in 0usize..3) {
+    fn play_unchecked_never_panics(points in proptest::collection::vec((0u8..30, 0u8..30), 0..80), rule in 0usize..4) {
         let mut g = game(9, RULES[rule]);
         for (x, y) in points {
             g.play_unchecked(pt(x, y));

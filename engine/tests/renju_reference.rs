@@ -1,6 +1,7 @@
 //! Cross-check of the fast renju detector against a slow reference written here straight from
 //! the RIF definitions: place the stone, walk whole lines cell by cell, try every completion,
-//! recurse for threes. Nothing of the engine's window/mask logic is reused.
+//! recurse for threes. Nothing of the engine's window/mask logic is reused. The same reference
+//! with one switch (`five_point_counts`) gives the Gomocup judge's reading (`renju-gomocup`).
 
 use arbiter_engine::gomoku::{Config, Gomoku, Point, Rule};
 use arbiter_engine::{ForbiddenKind, Game, Seat};
@@ -18,6 +19,9 @@ struct RefBoard {
     /// Off only to measure how often the recursion changes a verdict: then every three that
     /// can become a straight four counts, allowed point or not.
     recurse: bool,
+    /// RIF: a straight-four point that also makes a five keeps its three real. Off for the
+    /// Gomocup reading, where such a point does not count.
+    five_point_counts: bool,
 }
 
 impl RefBoard {
@@ -26,6 +30,7 @@ impl RefBoard {
             n,
             cells: vec![EMPTY; (n * n) as usize],
             recurse: true,
+            five_point_counts: true,
         }
     }
     fn on(&self, x: i32, y: i32) -> bool {
@@ -73,6 +78,23 @@ impl RefBoard {
         let five = self.black_run(qx, qy, dx, dy).len() == 5;
         self.set(qx, qy, EMPTY);
         five
+    }
+
+    /// Whether black on the empty (qx, qy) makes an exact five in any direction.
+    fn makes_any_five(&mut self, qx: i32, qy: i32) -> bool {
+        DIRS.iter()
+            .any(|&(dx, dy)| self.makes_exact_five(qx, qy, dx, dy))
+    }
+
+    /// Whether the straight-four point (qx, qy) keeps its three real.
+    fn point_counts(&mut self, qx: i32, qy: i32) -> bool {
+        if !self.recurse {
+            return true;
+        }
+        if !self.five_point_counts && self.makes_any_five(qx, qy) {
+            return false;
+        }
+        self.forbidden(qx, qy).is_none()
     }
 
     /// RIF: why black may not play the empty (x, y), straight from the definitions.
@@ -144,7 +166,7 @@ impl RefBoard {
                     });
                 }
                 self.set(qx, qy, EMPTY);
-                if straight && (!self.recurse || self.forbidden(qx, qy).is_none()) {
+                if straight && self.point_counts(qx, qy) {
                     real = true;
                 }
             }
@@ -174,12 +196,13 @@ impl Rng {
     }
 }
 
-/// What one board held: forbidden points per kind, and points where judging threes without
-/// the recursion would give another verdict.
+/// What one board held: forbidden points per kind, points where judging threes without the
+/// recursion would give another verdict, and points the other renju reading judges otherwise.
 #[derive(Default, Debug)]
 struct Tally {
     kinds: [usize; 3],
     recursion_mattered: usize,
+    readings_differ: usize,
 }
 
 impl Tally {
@@ -188,21 +211,25 @@ impl Tally {
             self.kinds[i] += other.kinds[i];
         }
         self.recursion_mattered += other.recursion_mattered;
+        self.readings_differ += other.readings_differ;
     }
     fn total(&self) -> usize {
         self.kinds.iter().sum()
     }
 }
 
-/// Checks every empty point of `stones` on an `n` x `n` renju board, both through
+/// Checks every empty point of `stones` on an `n` x `n` RIF renju board, both through
 /// `forbidden_kind` and `forbidden_points`.
 fn check(n: u8, stones: &[(Point, Seat)]) -> Tally {
-    let config = Config {
-        size: n,
-        rule: Rule::Renju,
-    };
+    check_rule(n, stones, Rule::Renju)
+}
+
+/// [`check`] under `rule`, either renju reading.
+fn check_rule(n: u8, stones: &[(Point, Seat)], rule: Rule) -> Tally {
+    let config = Config { size: n, rule };
     let game = Gomoku::from_stones(&config, stones, Seat::First).expect("valid setup");
     let mut reference = RefBoard::new(n as i32);
+    reference.five_point_counts = rule == Rule::Renju;
     for &(p, s) in stones {
         reference.set(
             p.x as i32,
@@ -234,6 +261,11 @@ fn check(n: u8, stones: &[(Point, Seat)]) -> Tally {
             naive.recurse = false;
             if naive.forbidden(x as i32, y as i32) != want {
                 tally.recursion_mattered += 1;
+            }
+            let mut other = reference.clone();
+            other.five_point_counts = !reference.five_point_counts;
+            if other.forbidden(x as i32, y as i32).is_some() != want.is_some() {
+                tally.readings_differ += 1;
             }
         }
     }
@@ -384,5 +416,37 @@ proptest! {
         let mut rng = Rng(seed);
         let stones = random_stones(&mut rng, 15, count, 5, black_pct);
         check(15, &stones);
+    }
+}
+
+#[test]
+fn gomocup_reading_matches_reference_on_random_boards() {
+    let mut rng = Rng(0x5EED_0004);
+    let mut tally = Tally::default();
+    for round in 0..120 {
+        let stones = if round % 2 == 0 {
+            let count = rng.below(90) as usize + 10;
+            let spread = 3 + rng.below(5) as u8;
+            let black_pct = 45 + rng.below(30);
+            random_stones(&mut rng, 15, count, spread, black_pct)
+        } else {
+            random_game_stones(&mut rng, 15, [40, 70, 100, 110][round % 4])
+        };
+        tally.add(check_rule(15, &stones, Rule::RenjuGomocup));
+    }
+    // Boards where the readings part must occur, or this would test RIF twice.
+    println!("{tally:?}");
+    assert!(tally.kinds.iter().all(|&k| k > 20), "{tally:?}");
+    assert!(tally.readings_differ > 0, "{tally:?}");
+}
+
+#[test]
+fn gomocup_reading_matches_reference_on_small_and_edge_boards() {
+    let mut rng = Rng(0x5EED_0005);
+    for round in 0..100 {
+        let n = 5 + (round % 8) as u8;
+        let count = rng.below((n as u64 * n as u64) / 2) as usize;
+        let stones = random_stones(&mut rng, n, count, n, 65);
+        check_rule(n, &stones, Rule::RenjuGomocup);
     }
 }

@@ -117,6 +117,10 @@ fn written_replays_match_the_schema() {
             size: 9,
             rule: gomoku::Rule::Renju,
         }),
+        GameConfig::Gomoku(gomoku::Config {
+            size: 9,
+            rule: gomoku::Rule::RenjuGomocup,
+        }),
         GameConfig::Duel2048(duel2048::Config {
             rounds: 3,
             random: RandomSource::Seed(1),

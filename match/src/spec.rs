@@ -195,12 +195,7 @@ fn builtin_command(
     match config {
         GameConfig::Reversi(c) => cmd.push_str(&format!(" --size {}", c.size)),
         GameConfig::Gomoku(c) => {
-            let rule = match c.rule {
-                Rule::Freestyle => "freestyle",
-                Rule::Standard => "standard",
-                Rule::Renju => "renju",
-            };
-            cmd.push_str(&format!(" --size {} --rule {rule}", c.size));
+            cmd.push_str(&format!(" --size {} --rule {}", c.size, c.rule.name()));
         }
         GameConfig::Duel2048(_) => {}
     }

@@ -238,12 +238,7 @@ impl Session {
 }
 
 fn rule_name(rule: arbiter_engine::gomoku::Rule) -> &'static str {
-    use arbiter_engine::gomoku::Rule;
-    match rule {
-        Rule::Freestyle => "freestyle",
-        Rule::Standard => "standard",
-        Rule::Renju => "renju",
-    }
+    rule.name()
 }
 
 /// Reversi moves also in the protocol's 0-based `ROW COL`.

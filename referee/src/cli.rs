@@ -172,9 +172,14 @@ pub struct GameArgs {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleArg {
+    /// Five or more in a row wins
     Freestyle,
+    /// Exactly five wins
     Standard,
+    /// RIF renju: black may not make double-threes, double-fours or overlines
     Renju,
+    /// Renju as Piskvork's judge reads it (the Gomocup renju leagues; docs/rules.md)
+    RenjuGomocup,
 }
 
 #[derive(Args, Debug)]

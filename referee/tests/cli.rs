@@ -257,3 +257,40 @@ fn a_bot_that_cannot_start_stops_the_match_before_the_first_game() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("unknown game \"othello\""), "{err}");
 }
+
+#[test]
+fn the_gomocup_renju_reading_is_a_rule_option() {
+    // docs/rules.md's worked position: H8 is a double-three under RIF only.
+    let moves = "H10 A1 H9 A15 I7 O1 I6 O15 I5 A8 I4 O8 J8 C15 K8 I3";
+    let inspect = |rule: &str| {
+        let out = arbiter()
+            .args(["inspect", "gomoku", "--rule", rule, "--moves", moves])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(inspect("renju").contains("forbidden for black (1): H8 double-three"));
+    assert!(!inspect("renju-gomocup").contains("forbidden for black"));
+    // Matches write the rule into every replay, and the replays read back.
+    let dir = tempfile::tempdir().unwrap();
+    let status = arbiter()
+        .args(["match", "gomoku", "--rule", "renju-gomocup", "builtin:1"])
+        .args(["builtin:random", "-n", "2", "-q", "-o"])
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for game in ["game-0001.json", "game-0002.json"] {
+        let text = std::fs::read_to_string(dir.path().join(game)).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["game"]["rule"], "renju-gomocup", "{text}");
+        let out = arbiter()
+            .args(["replay", "show"])
+            .arg(dir.path().join(game))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+}

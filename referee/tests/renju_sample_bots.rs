@@ -3,7 +3,8 @@
 //! - Their forbidden-point test (the same short function in all eight files) is compared with
 //!   the engine's on random positions: every point the engine forbids must be refused (the
 //!   bots may refuse more: they count every three as real), no refused point makes a five,
-//!   and the eight copies agree with each other.
+//!   and the eight copies agree with each other. The same holds for the points the Gomocup
+//!   judge's reading (`renju-gomocup`) forbids: counting every three as real covers both.
 //! - Whole renju games through `arbiter match`: no game may end in an illegal move. The
 //!   positions are chosen so that the bots without the check lose some of these games by a
 //!   forbidden point (the random bots about one game in three as black; the greedy bots every
@@ -198,12 +199,13 @@ fn positions(count: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// The engine's view of a position; black (`X`) to move.
+/// The engine's view of a position under RIF renju; black (`X`) to move.
 fn engine(cells: &[u8]) -> Gomoku {
-    let config = Config {
-        size: 15,
-        rule: Rule::Renju,
-    };
+    engine_under(cells, Rule::Renju)
+}
+
+fn engine_under(cells: &[u8], rule: Rule) -> Gomoku {
+    let config = Config { size: 15, rule };
     let stones: Vec<(Point, Seat)> = (0..225)
         .filter(|&i| cells[i] != b'.')
         .map(|i| {
@@ -250,6 +252,18 @@ fn forbidden_check_covers_the_engines_forbidden_points() {
     for (cells, flags) in boards.iter().zip(flags) {
         let game = engine(cells);
         let flags = flags.as_bytes();
+        // Points only the Gomocup judge's reading forbids must be refused too.
+        for (p, kind) in engine_under(cells, Rule::RenjuGomocup).forbidden_points() {
+            let i = p.y as usize * 15 + p.x as usize;
+            assert_eq!(
+                flags[i],
+                b'1',
+                "the bots allow {kind:?} point ({}, {}) of renju-gomocup in\n{}",
+                p.x,
+                p.y,
+                show(cells)
+            );
+        }
         for (p, kind) in game.forbidden_points() {
             let i = p.y as usize * 15 + p.x as usize;
             assert_eq!(

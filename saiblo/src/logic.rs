@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::duel2048::RandomSource;
 use arbiter_engine::error::StepKind;
-use arbiter_engine::gomoku::{Point, Rule};
+use arbiter_engine::gomoku::Point;
 use arbiter_engine::replay::{Failure, GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::reversi::Move as ReversiMove;
 use arbiter_engine::{Game, Seat};
@@ -193,11 +193,7 @@ impl Script {
             }
             _ => return None,
         };
-        let rule = match g.config().rule {
-            Rule::Freestyle => 0,
-            Rule::Standard => 1,
-            Rule::Renju => 4,
-        };
+        let rule = arbiter_match::protocol::gomocup::rule_mask(g.config().rule);
         Some(format!(
             "INFO timeout_turn {}\r\nINFO timeout_match {}\r\nINFO game_type 1\r\nINFO rule {rule}\r\n",
             options.move_time.as_millis(),

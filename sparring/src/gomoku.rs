@@ -2,7 +2,8 @@
 //! both sides) and a shallow negamax over the best few candidate points near the stones.
 //!
 //! Renju is the engine's business: a candidate is only kept when the engine accepts it (black's
-//! forbidden points are refused by `Gomoku::forbidden_kind` / `Game::play`).
+//! forbidden points are refused by `Gomoku::forbidden_kind` / `Game::play`) and, as black, when
+//! neither renju reading forbids it (`allowed`).
 
 use arbiter_engine::gomoku::{Gomoku, Point, Rule};
 use arbiter_engine::{Game, Seat};
@@ -44,7 +45,7 @@ impl Grid {
         let long_wins = match game.rule() {
             Rule::Freestyle => [true, true],
             Rule::Standard => [false, false],
-            Rule::Renju => [false, true],
+            Rule::Renju | Rule::RenjuGomocup => [false, true],
         };
         Grid {
             n,
@@ -170,9 +171,15 @@ impl Grid {
     }
 }
 
-/// Whether `seat` may play `p` in `game` by the engine's renju rule (any point otherwise).
+/// Whether `seat` may play `p` in `game`. Under renju black keeps off the points that either
+/// reading forbids (RIF's and the Gomocup judge's): through the Gomocup protocol the bot only
+/// hears "renju" (`INFO rule 4`), not which reading the referee applies.
 fn allowed(game: &Gomoku, seat: Seat, p: Point) -> bool {
-    !(game.rule() == Rule::Renju && seat == Seat::First && game.forbidden_kind(p).is_some())
+    seat != Seat::First
+        || !game.rule().is_renju()
+        || [Rule::Renju, Rule::RenjuGomocup]
+            .into_iter()
+            .all(|rule| game.forbidden_kind_under(p, rule).is_none())
 }
 
 /// What the side to move should consider: either a verdict (a forced win or loss found by the
@@ -221,6 +228,15 @@ pub fn choose(game: &Gomoku, depth: u32, rng: &mut Rng) -> Option<Point> {
     let me = game.to_move()?;
     let mut legal = Vec::new();
     game.legal_moves(&mut legal);
+    // Points safe under both renju readings, unless there are none (see `allowed`).
+    let safe: Vec<Point> = legal
+        .iter()
+        .copied()
+        .filter(|&p| allowed(game, me, p))
+        .collect();
+    if !safe.is_empty() {
+        legal = safe;
+    }
     if depth == 0 {
         return rng.pick(&legal);
     }
@@ -236,7 +252,7 @@ pub fn choose(game: &Gomoku, depth: u32, rng: &mut Rng) -> Option<Point> {
     let mut children: Vec<(Point, Gomoku)> = Vec::new();
     for (_, p) in scored {
         let mut child = game.clone();
-        if child.play(p).is_ok() {
+        if allowed(game, me, p) && child.play(p).is_ok() {
             if child.outcome().is_some_and(|o| o.winner == Some(me)) {
                 return Some(p);
             }

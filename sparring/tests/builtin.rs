@@ -774,3 +774,73 @@ fn reversi_search_plays_endgames_perfectly() {
     }
     assert!(checked >= 20, "only {checked} positions were checked");
 }
+
+/// A position where J8 (9,7) makes a four and two threes: RIF allows it (one three is fake,
+/// through a nested five point), the Gomocup judge's reading (`renju-gomocup`) forbids it as a
+/// double-three (`engine/tests/renju_gomocup.rs` works it). White's stones are far away, but
+/// one at K10 (10,5) stops a black five.
+const NESTED_BLACK: [&str; 10] = [
+    "6,3", "9,4", "7,5", "8,5", "9,5", "11,5", "8,6", "11,6", "8,8", "7,9",
+];
+const NESTED_WHITE: [&str; 10] = [
+    "10,5", "0,14", "14,0", "14,14", "0,7", "14,7", "2,14", "12,14", "2,0", "12,0",
+];
+
+fn nested_under(rule: Rule) -> Gomoku {
+    let stones: Vec<(Point, Seat)> = NESTED_BLACK
+        .iter()
+        .map(|s| (s, Seat::First))
+        .chain(NESTED_WHITE.iter().map(|s| (s, Seat::Second)))
+        .map(|(s, seat)| (gomocup_point(s), seat))
+        .collect();
+    let config = gomoku::Config { size: 15, rule };
+    Gomoku::from_stones(&config, &stones, Seat::First).expect("position")
+}
+
+#[test]
+fn renju_black_keeps_off_points_either_reading_forbids() {
+    // `INFO rule 4` cannot say which reading the referee applies, so the bot plays renju as
+    // RIF and must still never pick J8. At depth 0 it picks at random among its points.
+    let j8 = Point::new(9, 7);
+    let rif = nested_under(Rule::Renju);
+    assert!(rif.forbidden_kind(j8).is_none());
+    assert!(nested_under(Rule::RenjuGomocup)
+        .forbidden_kind(j8)
+        .is_some());
+    for seed in 0..2000 {
+        let p = arbiter_sparring::gomoku::choose(&rif, 0, &mut Rng::new(seed)).expect("a move");
+        assert_ne!(p, j8, "seed {seed} picked the point renju-gomocup forbids");
+    }
+}
+
+#[test]
+fn gomocup_renju_black_plays_points_both_readings_allow() {
+    for depth in [1, 2, 3] {
+        let bot = Bot::start(opts(
+            GameConfig::Gomoku(gomoku::Config::default()),
+            "gomocup",
+            depth,
+            depth.into(),
+        ));
+        bot.send("START 15");
+        assert_eq!(bot.answer(), "OK");
+        bot.send("INFO rule 4");
+        bot.send("BOARD");
+        for (b, w) in NESTED_BLACK.iter().zip(NESTED_WHITE.iter()) {
+            bot.send(&format!("{b},1"));
+            bot.send(&format!("{w},2"));
+        }
+        bot.send("DONE");
+        let p = gomocup_point(&bot.answer());
+        for rule in [Rule::Renju, Rule::RenjuGomocup] {
+            nested_under(rule).play(p).unwrap_or_else(|e| {
+                panic!(
+                    "depth {depth} played {p:?}, refused under {}: {e}",
+                    rule.name()
+                )
+            });
+        }
+        bot.send("END");
+        bot.finish().expect("clean end");
+    }
+}

@@ -84,7 +84,7 @@ pub struct GameSection {
     pub name: String,
     #[serde(default)]
     pub size: Option<u8>,
-    /// Gomoku: freestyle, standard or renju.
+    /// Gomoku: freestyle, standard, renju or renju-gomocup.
     #[serde(default)]
     pub rule: Option<String>,
     /// 2048 duel: the random sequence's seed (pairs of games advance it).
@@ -137,14 +137,14 @@ impl GameSection {
         let bad = |m: String| Err(ConfigError::Invalid(m));
         let rule = match self.rule.as_deref() {
             None => None,
-            Some("freestyle") => Some(Rule::Freestyle),
-            Some("standard") => Some(Rule::Standard),
-            Some("renju") => Some(Rule::Renju),
-            Some(other) => {
-                return bad(format!(
-                    "game.rule {other:?}: expected freestyle, standard or renju"
-                ))
-            }
+            Some(name) => match Rule::from_name(name) {
+                Some(rule) => Some(rule),
+                None => {
+                    return bad(format!(
+                        "game.rule {name:?}: expected freestyle, standard, renju or renju-gomocup"
+                    ))
+                }
+            },
         };
         let args = GameChoice {
             game: self.name.clone(),

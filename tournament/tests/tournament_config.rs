@@ -217,3 +217,26 @@ fn the_example_config_is_valid() {
     let r = c.resolve(path.parent().unwrap()).unwrap();
     assert_eq!(schedule::plan(&r, |_| true).len(), 3 * 4);
 }
+
+#[test]
+fn every_gomoku_rule_resolves_by_name() {
+    use arbiter_engine::gomoku::Rule;
+    use arbiter_engine::GameConfig;
+    for rule in Rule::ALL {
+        let text = BASE.replace(
+            "name = \"reversi\"\nsize = 8",
+            &format!("name = \"gomoku\"\nrule = \"{}\"", rule.name()),
+        );
+        let r = resolve(&text).unwrap();
+        assert!(
+            matches!(r.game, GameConfig::Gomoku(c) if c.rule == rule),
+            "{rule:?}"
+        );
+    }
+    let e = resolve(&BASE.replace(
+        "name = \"reversi\"\nsize = 8",
+        "name = \"gomoku\"\nrule = \"renju_gomocup\"",
+    ))
+    .unwrap_err();
+    assert!(e.contains("renju-gomocup"), "{e}");
+}

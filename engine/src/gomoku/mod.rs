@@ -1,4 +1,5 @@
-//! Gomoku on an N x N board (5 <= N <= 26, default 15) under freestyle, standard or renju rules.
+//! Gomoku on an N x N board (5 <= N <= 26, default 15) under freestyle, standard or renju rules
+//! (renju in the RIF reading or in the Gomocup judge's, [`Rule::RenjuGomocup`]).
 //!
 //! Black ([`Seat::First`]) moves first; there are no passes. A five wins: five or more in a row
 //! under freestyle, exactly five under standard (an overline wins for nobody, play goes on),
@@ -22,7 +23,8 @@ use crate::error::{ConfigError, ForbiddenKind, IllegalMove, ParseMoveError};
 use crate::game::{EndReason, Game, Outcome, Seat};
 use lines::{run_through_center, Lines, CENTER, DIRS, MAX_SIZE};
 
-/// The rule variant (Gomocup's `INFO rule` bitmask: 0 freestyle, 1 standard, 4 renju).
+/// The rule variant (Gomocup's `INFO rule` bitmask: 0 freestyle, 1 standard, 4 renju; both
+/// renju readings are announced as 4).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -35,6 +37,49 @@ pub enum Rule {
     /// RIF renju: black may not make double-threes, double-fours or overlines; white wins with
     /// five or more.
     Renju,
+    /// Renju as Piskvork's judge reads it (the Gomocup renju leagues, GomocupJudge, Rapfi):
+    /// the same, except that a three whose only straight-four points also complete a five on
+    /// another line is fake (see [`renju`]).
+    #[cfg_attr(feature = "serde", serde(rename = "renju-gomocup"))]
+    RenjuGomocup,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 4] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::RenjuGomocup,
+    ];
+
+    /// The name on command lines, in configs and in replays.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+            Rule::RenjuGomocup => "renju-gomocup",
+        }
+    }
+
+    /// The rule called `name` (as [`Rule::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether black is barred from forbidden points (either renju reading).
+    pub const fn is_renju(self) -> bool {
+        matches!(self, Rule::Renju | Rule::RenjuGomocup)
+    }
+
+    /// The renju reading, under a renju rule.
+    fn reading(self) -> Option<renju::Reading> {
+        match self {
+            Rule::Renju => Some(renju::Reading::Rif),
+            Rule::RenjuGomocup => Some(renju::Reading::Gomocup),
+            Rule::Freestyle | Rule::Standard => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -151,10 +196,10 @@ impl Gomoku {
     /// Under renju, every empty point forbidden for black (whoever is to move), with why, in
     /// row-major order (top row first). Empty under other rules.
     pub fn forbidden_points(&self) -> Vec<(Point, ForbiddenKind)> {
-        if self.config.rule != Rule::Renju {
+        let Some(reading) = self.config.rule.reading() else {
             return Vec::new();
-        }
-        renju::forbidden_points(&self.lines)
+        };
+        renju::forbidden_points(&self.lines, reading)
             .into_iter()
             .map(|((x, y), k)| (Point { x, y }, k))
             .collect()
@@ -163,11 +208,19 @@ impl Gomoku {
     /// Under renju, why black may not play `p` now (whoever is to move); `None` when black may,
     /// when `p` is taken or off the board, and under other rules.
     pub fn forbidden_kind(&self, p: Point) -> Option<ForbiddenKind> {
-        if self.config.rule != Rule::Renju || !self.on_board(p) || !self.lines.is_empty(p.x, p.y) {
+        self.forbidden_kind_under(p, self.config.rule)
+    }
+
+    /// Why black may not play `p` on this board under `rule`, whatever this game's rule is:
+    /// `None` under freestyle and standard, as [`Gomoku::forbidden_kind`] otherwise. A bot that
+    /// is told only "renju" can keep clear of both readings' forbidden points with it.
+    pub fn forbidden_kind_under(&self, p: Point, rule: Rule) -> Option<ForbiddenKind> {
+        let reading = rule.reading()?;
+        if !self.on_board(p) || !self.lines.is_empty(p.x, p.y) {
             return None;
         }
         let mut scratch = self.lines.clone();
-        renju::forbidden_at(&mut scratch, p.x, p.y)
+        renju::forbidden_at(&mut scratch, p.x, p.y, reading)
     }
 
     /// The winning line (every stone of the run the last move made), once someone has made it.
@@ -195,8 +248,10 @@ impl Gomoku {
     /// Whether a run of `len` (6 meaning 6 or more) wins for `seat` under the rule.
     fn run_wins(&self, seat: Seat, len: u32) -> bool {
         match (self.config.rule, seat) {
-            (Rule::Freestyle, _) | (Rule::Renju, Seat::Second) => len >= 5,
-            (Rule::Standard, _) | (Rule::Renju, Seat::First) => len == 5,
+            (Rule::Freestyle, _) => len >= 5,
+            (Rule::Standard, _) => len == 5,
+            (Rule::Renju | Rule::RenjuGomocup, Seat::First) => len == 5,
+            (Rule::Renju | Rule::RenjuGomocup, Seat::Second) => len >= 5,
         }
     }
 
@@ -260,16 +315,17 @@ impl Gomoku {
     /// on a board with empty points (all of them forbidden); with no passes, that ends the
     /// game as a full board would.
     fn side_to_move_has_a_point(&self) -> bool {
-        if self.config.rule != Rule::Renju || self.to_move != Seat::First {
-            return !self.is_full();
-        }
+        let reading = match self.config.rule.reading() {
+            Some(r) if self.to_move == Seat::First => r,
+            _ => return !self.is_full(),
+        };
         let mut scratch = self.lines.clone();
         (0..self.config.size).any(|y| {
             let mut empty = self.lines.empty_row(y);
             while empty != 0 {
                 let x = empty.trailing_zeros() as u8;
                 empty &= empty - 1;
-                if renju::forbidden_at(&mut scratch, x, y).is_none() {
+                if renju::forbidden_at(&mut scratch, x, y, reading).is_none() {
                     return true;
                 }
             }
@@ -329,19 +385,19 @@ impl Game for Gomoku {
         if self.outcome.is_some() {
             return;
         }
-        let restricted = self.config.rule == Rule::Renju && self.to_move == Seat::First;
-        let mut scratch = if restricted {
-            Some(self.lines.clone())
-        } else {
-            None
-        };
+        let reading = self
+            .config
+            .rule
+            .reading()
+            .filter(|_| self.to_move == Seat::First);
+        let mut scratch = reading.map(|_| self.lines.clone());
         for y in 0..self.config.size {
             let mut empty = self.lines.empty_row(y);
             while empty != 0 {
                 let x = empty.trailing_zeros() as u8;
                 empty &= empty - 1;
-                if let Some(scratch) = scratch.as_mut() {
-                    if renju::forbidden_at(scratch, x, y).is_some() {
+                if let (Some(scratch), Some(reading)) = (scratch.as_mut(), reading) {
+                    if renju::forbidden_at(scratch, x, y, reading).is_some() {
                         continue;
                     }
                 }

@@ -1,4 +1,4 @@
-//! RIF renju restrictions for black: double-three, double-four, overline.
+//! Renju restrictions for black: double-three, double-four, overline, in two readings.
 //!
 //! Definitions (RIF), all about black and about the lines through the new stone:
 //! - five: exactly five in an unbroken row; overline: six or more.
@@ -12,6 +12,12 @@
 //! elsewhere. Otherwise: overline, then double-four (two fours, possibly in one line as in
 //! `X.XXX.X`), then double-three.
 //!
+//! The two readings differ on one point, [`Reading`]: whether a straight-four point that also
+//! completes a five on another line keeps a three real. RIF judges that point by the rule
+//! above (a five is never forbidden, so the three is real); Piskvork's judge, which the
+//! Gomocup renju leagues, GomocupJudge and Rapfi share, counts the point as no straight-four
+//! point at all (the three is fake). `docs/rules.md` works an example.
+//!
 //! The public entry points are [`super::Gomoku::forbidden_points`] and
 //! [`super::Gomoku::forbidden_kind`]; `play` refuses a forbidden point with
 //! [`crate::IllegalMove::Forbidden`] and `legal_moves` leaves it out when black is to move.
@@ -23,6 +29,26 @@
 
 use super::lines::{run_through_center, Lines, BLACK, CENTER, DIRS};
 use crate::error::ForbiddenKind;
+
+/// How a three's straight-four points are judged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Reading {
+    /// RIF: a straight-four point keeps the three real unless it is forbidden itself; a point
+    /// that also makes a five is never forbidden.
+    Rif,
+    /// Piskvork's judge (`renju.cpp`, by Tianyi Hao): a straight-four point that also makes a
+    /// five counts as forbidden for this purpose, at every depth of the recursion.
+    Gomocup,
+}
+
+/// What black's stone on an empty point would do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Judgement {
+    /// Exactly five in a row: a win, whatever else the move makes.
+    Five,
+    Forbidden(ForbiddenKind),
+    Allowed,
+}
 
 /// What one line through a (hypothetical) black stone makes.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -105,7 +131,29 @@ fn line_shape(b: u32, e: u32) -> LineShape {
 /// Why black may not play the empty point (x, y) of `lines`, or `None` when it may (including
 /// when the move makes a five). `lines` is used as scratch for the recursion and is left as
 /// it was.
-pub(crate) fn forbidden_at(lines: &mut Lines, x: u8, y: u8) -> Option<ForbiddenKind> {
+pub(crate) fn forbidden_at(
+    lines: &mut Lines,
+    x: u8,
+    y: u8,
+    reading: Reading,
+) -> Option<ForbiddenKind> {
+    match judge(lines, x, y, reading) {
+        Judgement::Forbidden(kind) => Some(kind),
+        Judgement::Five | Judgement::Allowed => None,
+    }
+}
+
+/// Whether black's stone on the empty (x, y) turns a three into a straight four that counts:
+/// the point is allowed, and under the Gomocup reading it makes no five either.
+fn straight_four_point_counts(lines: &mut Lines, x: u8, y: u8, reading: Reading) -> bool {
+    match judge(lines, x, y, reading) {
+        Judgement::Allowed => true,
+        Judgement::Five => reading == Reading::Rif,
+        Judgement::Forbidden(_) => false,
+    }
+}
+
+fn judge(lines: &mut Lines, x: u8, y: u8, reading: Reading) -> Judgement {
     let mut windows = [(0u32, 0u32); 4];
     let mut busy = 0; // directions with at least two black stones nearby
     let mut crowded = false; // a direction with at least four
@@ -116,9 +164,9 @@ pub(crate) fn forbidden_at(lines: &mut Lines, x: u8, y: u8) -> Option<ForbiddenK
         crowded |= count >= 4;
     }
     if busy < 2 && !crowded {
-        // Two threes or fours need two directions with two stones; an overline or a four
-        // pair in one line needs four stones in it.
-        return None;
+        // Two threes or fours need two directions with two stones; an overline, a five or a
+        // four pair in one line needs four stones in it.
+        return Judgement::Allowed;
     }
     let mut shapes = [LineShape::default(); 4];
     let mut overline = false;
@@ -126,22 +174,22 @@ pub(crate) fn forbidden_at(lines: &mut Lines, x: u8, y: u8) -> Option<ForbiddenK
         let (b, e) = windows[d];
         shapes[d] = line_shape(b | CENTER, e);
         if shapes[d].run == 5 {
-            return None;
+            return Judgement::Five;
         }
         overline |= shapes[d].run > 5;
     }
     if overline {
-        return Some(ForbiddenKind::Overline);
+        return Judgement::Forbidden(ForbiddenKind::Overline);
     }
     if shapes.iter().map(|s| s.fours).sum::<u32>() >= 2 {
-        return Some(ForbiddenKind::DoubleFour);
+        return Judgement::Forbidden(ForbiddenKind::DoubleFour);
     }
     let mut candidates = shapes.iter().filter(|s| s.three_points != 0).count();
     if candidates < 2 {
-        return None;
+        return Judgement::Allowed;
     }
     // Two or more lines look like threes: each is real only if one of its straight-four
-    // points is itself allowed, with this stone on the board.
+    // points counts, with this stone on the board.
     lines.put(BLACK, x, y);
     let mut real = 0;
     for d in 0..4 {
@@ -157,7 +205,7 @@ pub(crate) fn forbidden_at(lines: &mut Lines, x: u8, y: u8) -> Option<ForbiddenK
             // The point is on the board: its window bit is empty.
             let qx = (x as i32 + k * dx as i32) as u8;
             let qy = (y as i32 + k * dy as i32) as u8;
-            if forbidden_at(lines, qx, qy).is_none() {
+            if straight_four_point_counts(lines, qx, qy, reading) {
                 real += 1;
                 break;
             }
@@ -169,14 +217,17 @@ pub(crate) fn forbidden_at(lines: &mut Lines, x: u8, y: u8) -> Option<ForbiddenK
     }
     lines.take(BLACK, x, y);
     if real >= 2 {
-        Some(ForbiddenKind::DoubleThree)
+        Judgement::Forbidden(ForbiddenKind::DoubleThree)
     } else {
-        None
+        Judgement::Allowed
     }
 }
 
 /// Every empty point of `lines` that is forbidden for black, in row-major order (y, then x).
-pub(crate) fn forbidden_points(lines: &Lines) -> alloc::vec::Vec<((u8, u8), ForbiddenKind)> {
+pub(crate) fn forbidden_points(
+    lines: &Lines,
+    reading: Reading,
+) -> alloc::vec::Vec<((u8, u8), ForbiddenKind)> {
     let mut out = alloc::vec::Vec::new();
     let mut scratch = lines.clone();
     for y in 0..lines.size() {
@@ -184,7 +235,7 @@ pub(crate) fn forbidden_points(lines: &Lines) -> alloc::vec::Vec<((u8, u8), Forb
         while empty != 0 {
             let x = empty.trailing_zeros() as u8;
             empty &= empty - 1;
-            if let Some(kind) = forbidden_at(&mut scratch, x, y) {
+            if let Some(kind) = forbidden_at(&mut scratch, x, y, reading) {
                 out.push(((x, y), kind));
             }
         }

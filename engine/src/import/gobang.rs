@@ -391,10 +391,7 @@ pub fn log_entry(replay: &Replay, exit_codes: [Option<i32>; 2]) -> Result<Value,
             "ExitCode": exit_codes[i],
         })
     };
-    let rule = match end.rule() {
-        Rule::Renju => "On",
-        _ => "Off",
-    };
+    let rule = if end.rule().is_renju() { "On" } else { "Off" };
     Ok(serde_json::json!({
         "ForbiddenRule": rule,
         "WinPlayer": replay.result.winner.map(|w| w == Seat::First),

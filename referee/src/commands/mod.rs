@@ -34,6 +34,7 @@ pub fn game_choice(a: &GameArgs) -> GameChoice {
             RuleArg::Freestyle => Rule::Freestyle,
             RuleArg::Standard => Rule::Standard,
             RuleArg::Renju => Rule::Renju,
+            RuleArg::RenjuGomocup => Rule::RenjuGomocup,
         }),
         seed: a.seed,
         rounds: a.rounds,
