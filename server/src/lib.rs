@@ -15,6 +15,7 @@
 
 pub mod auth;
 pub mod config;
+pub mod demo;
 pub mod error;
 pub mod export;
 pub mod games;
@@ -52,6 +53,9 @@ pub struct ServeOptions {
     pub player: Option<PathBuf>,
     /// Mark cookies Secure (the site is behind an HTTPS proxy).
     pub secure_cookies: bool,
+    /// `arbiter contest demo`: submit the sample bots under this `bots/` once serving, and print
+    /// how to sign in.
+    pub demo_bots: Option<PathBuf>,
 }
 
 /// `arbiter contest init DIR`: a commented contest.toml and an empty database with one course
@@ -232,6 +236,10 @@ pub async fn serve(
     if let Some(tx) = ready {
         let _ = tx.send(addr);
     }
+    if let Some(bots) = &opts.demo_bots {
+        demo::submit_all(&state, bots).await?;
+        println!("{}", demo::banner(&format!("http://{addr}")));
+    }
     let app = routes::router(Arc::clone(&state));
     let mut shutdown = stop_rx.clone();
     let server = axum::serve(
@@ -357,6 +365,7 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         db: db_url.map(str::to_string),
         player: None,
         secure_cookies: false,
+        demo_bots: None,
     };
     let state = build_state(&opts).await?;
     export::export(&state, out).await

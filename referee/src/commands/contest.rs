@@ -70,6 +70,21 @@ pub enum ContestCommand {
         #[arg(long)]
         secure_cookies: bool,
     },
+    /// A ready contest to try: five students whose submissions are the sample bots, served
+    Demo {
+        /// Where the demo contest goes (default: target/demo-contest in a checkout); an earlier
+        /// demo there is replaced
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: SocketAddr,
+        /// Local judging slots (default: half the cores)
+        #[arg(long)]
+        workers: Option<usize>,
+        /// The web player to embed (default: target/www/player.html from scripts/build-web.sh)
+        #[arg(long)]
+        player: Option<PathBuf>,
+    },
     /// A consistent copy of the SQLite database, safe while the server runs
     Backup {
         dir: PathBuf,
@@ -152,6 +167,31 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     db: db.clone(),
                     player: player.clone(),
                     secure_cookies: *secure_cookies,
+                    demo_bots: None,
+                },
+                None,
+            )
+            .await?;
+        }
+        ContestCommand::Demo { dir, listen, workers, player } => {
+            let bots = sample_bots()?;
+            let dir = dir.clone().unwrap_or_else(|| {
+                let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+                if target.is_dir() { target.join("demo-contest") } else { PathBuf::from("arbiter-demo-contest") }
+            });
+            arbiter_server::demo::prepare(&dir, &bots).await?;
+            let workers = workers.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+            });
+            arbiter_server::serve(
+                arbiter_server::ServeOptions {
+                    dir,
+                    listen: *listen,
+                    workers,
+                    db: None,
+                    player: player.clone(),
+                    secure_cookies: false,
+                    demo_bots: Some(bots),
                 },
                 None,
             )
@@ -171,4 +211,19 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The repository's `bots/` (the sample bots are the demo students' submissions).
+fn sample_bots() -> anyhow::Result<PathBuf> {
+    let mut candidates = vec![PathBuf::from("bots")];
+    if let Ok(exe) = std::env::current_exe() {
+        // target/<profile>/arbiter -> the checkout's bots/
+        if let Some(root) = exe.parent().and_then(|p| p.parent()).and_then(|p| p.parent()) {
+            candidates.push(root.join("bots"));
+        }
+    }
+    candidates
+        .into_iter()
+        .find(|d| d.join("c/reversi_greedy.c").is_file())
+        .ok_or_else(|| anyhow::anyhow!("the sample bots (bots/c, bots/python) are not here: run the demo from the repository"))
 }

@@ -120,6 +120,7 @@ impl TestContest {
             db: db.clone(),
             player: None,
             secure_cookies: false,
+            demo_bots: None,
         };
         tokio::spawn(async move {
             if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {

@@ -1,0 +1,134 @@
+//! `arbiter contest demo`: a ready contest in a minute. Five students with the sample bots as
+//! their submissions (one of them first submits a bot that does not compile), games played by
+//! local workers while you watch the scoreboard, every game live and in the player.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::config::Contest;
+use crate::store;
+
+/// The demo's contest: 8 x 8 Reversi through `reversi-board` (the sample bots learn the board
+/// from its BOARD line), short clocks, no limits on submitting.
+const CONFIG: &str = r#"# The demo contest written by `arbiter contest demo`. See docs/contest.md.
+name = "arbiter demo: Reversi 8 x 8"
+
+[game]
+name = "reversi"
+size = 8
+protocol = "reversi-board"
+
+[limits]
+move_ms = 1000
+game_ms = 30000
+
+[submissions]
+min_interval_s = 0
+daily_budget_s = 0
+games_per_pairing = 2
+
+[scoreboard]
+public = true
+private_logs = true
+
+[languages.c]
+name = "C (gcc, C11)"
+file = "main.c"
+compile = "gcc -O2 -std=gnu11 -o {out} {src} -lm"
+run = "{file}"
+
+[languages.python]
+name = "Python 3"
+file = "main.py"
+compile = "python3 -m py_compile {src}"
+run_source = true
+run = "python3 -u {file}"
+"#;
+
+/// (login, name, nickname, language, sample bot under `bots/`).
+const STUDENTS: [(&str, &str, &str, &str, &str); 5] = [
+    ("2301", "Ada Lovelace", "ada", "c", "c/reversi_greedy.c"),
+    ("2302", "Alan Turing", "alan", "python", "python/reversi_greedy.py"),
+    ("2303", "Grace Hopper", "grace", "c", "c/reversi_random.c"),
+    ("2304", "Edsger Dijkstra", "edsger", "python", "python/reversi_random.py"),
+    ("2305", "Barbara Liskov", "barbara", "c", "c/reversi_greedy.c"),
+];
+
+/// The password of every demo account (students and `admin`).
+pub const PASSWORD: &str = "arbiter-demo";
+
+/// Writes a fresh demo contest in `dir` (replacing an earlier demo there, never anything else)
+/// with its students and their submissions queued. `bots` is the repository's `bots/`.
+pub async fn prepare(dir: &Path, bots: &Path) -> anyhow::Result<()> {
+    let marker = dir.join(".arbiter-demo");
+    if dir.exists() {
+        if !marker.exists() {
+            anyhow::bail!("{} exists and is not an earlier demo: choose another --dir", dir.display());
+        }
+        std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+    }
+    crate::init(dir, "arbiter demo", "reversi", Some(8), None, None).await?;
+    std::fs::write(dir.join("contest.toml"), CONFIG)?;
+    std::fs::write(&marker, "")?;
+    Contest::parse(CONFIG, "demo contest")?;
+    let (db, _) = crate::state::open_db(dir, None).await?;
+    let hash = crate::auth::hash_password(PASSWORD);
+    sqlx::query("UPDATE users SET password = $1, must_change = 0 WHERE login = 'admin'")
+        .bind(&hash)
+        .execute(db.pool())
+        .await?;
+    for (login, name, nickname, _, _) in STUDENTS {
+        sqlx::query(&format!(
+            "INSERT INTO users (login, name, nickname, password, must_change, admin, created_at) \
+             VALUES ($1, $2, $3, $4, 0, 0, {})",
+            db.now()
+        ))
+        .bind(login)
+        .bind(name)
+        .bind(nickname)
+        .bind(&hash)
+        .execute(db.pool())
+        .await?;
+    }
+    db.close().await;
+    let _ = bots;
+    Ok(())
+}
+
+/// Submits the students' bots through the same path as the site (so the compile, the
+/// scheduling and the rules apply): Barbara's first attempt does not compile.
+pub async fn submit_all(state: &crate::state::Shared, bots: &Path) -> anyhow::Result<()> {
+    for (login, _, _, language, file) in STUDENTS {
+        let Some((user, _)) = store::user_by_login(&state.db, login).await? else {
+            continue;
+        };
+        if login == "2305" {
+            let broken = b"#include <stdio.h>\nint main(void) {\n    printf(\"OK\\n\")\n    return 0;\n}\n".to_vec();
+            crate::submissions::submit(state, &user, language, "first_try.c", broken)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        let path = bots.join(file);
+        let source = std::fs::read(&path).with_context(|| format!("the sample bot {} is missing", path.display()))?;
+        let name = path.file_name().map_or("bot".into(), |n| n.to_string_lossy().into_owned());
+        crate::submissions::submit(state, &user, language, &name, source)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    Ok(())
+}
+
+/// What the demo prints once it serves.
+pub fn banner(url: &str) -> String {
+    let students: Vec<String> = STUDENTS.iter().map(|(l, _, n, _, _)| format!("{l} ({n})")).collect();
+    format!(
+        "\nThe demo contest is served on {url}\n\
+         \n  scoreboard      {url}/\n  games live      {url}/live\n  \
+         sign in         {url}/login as a student: {} \n                  or as course staff: admin; every password is {PASSWORD}\n\
+         \nThe five students' sample bots are compiling and playing now: watch the scoreboard fill.\n\
+         Barbara's first submission does not compile: sign in as 2305 to see why.\n\
+         Ctrl-C stops the demo (games in progress finish first).\n",
+        students.join(", ")
+    )
+}
