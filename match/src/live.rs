@@ -165,3 +165,35 @@ impl Live<'_> {
         Live::default()
     }
 }
+
+/// What makes one game of a match or tournament live: its observer and its people's seats.
+#[derive(Default)]
+pub struct LiveSetup {
+    pub observer: Option<Box<dyn Observer>>,
+    pub remote: [Option<RemoteSeat>; 2],
+}
+
+/// Makes the games of a match live, one after another (`arbiter match --live`).
+pub trait LiveGames {
+    /// Called before game `i` (0-based) with what it plays and who sits where.
+    fn setup(
+        &mut self,
+        i: usize,
+        spec: &crate::game::GameSpec,
+        bots: [&crate::game::BotSpec; 2],
+    ) -> LiveSetup;
+}
+
+/// No game is live.
+pub struct NotLive;
+
+impl LiveGames for NotLive {
+    fn setup(
+        &mut self,
+        _: usize,
+        _: &crate::game::GameSpec,
+        _: [&crate::game::BotSpec; 2],
+    ) -> LiveSetup {
+        LiveSetup::default()
+    }
+}

@@ -11,6 +11,7 @@ use arbiter_engine::Seat;
 use serde::Serialize;
 
 use crate::game::{self, BotSpec, GameSpec, Played, Seats};
+use crate::live::{Live, LiveGames, NotLive, Observer};
 use arbiter_sandbox::Containment;
 
 /// What to play.
@@ -77,6 +78,18 @@ pub fn play(
     bots: [&BotSpec; 2],
     seats: &Seats,
     containment: &Containment,
+    on_game: impl FnMut(usize, &Played) -> Option<String>,
+) -> MatchSummary {
+    play_live(spec, bots, seats, containment, &mut NotLive, on_game)
+}
+
+/// [`play`], each game made live by `live` (watched, or with seats played by people).
+pub fn play_live(
+    spec: &MatchSpec,
+    bots: [&BotSpec; 2],
+    seats: &Seats,
+    containment: &Containment,
+    live: &mut dyn LiveGames,
     mut on_game: impl FnMut(usize, &Played) -> Option<String>,
 ) -> MatchSummary {
     let names = [bots[0].name.clone(), bots[1].name.clone()];
@@ -109,11 +122,20 @@ pub fn play(
             cores: seat_cores,
             scratch_root: seats.scratch_root.clone(),
         };
-        let played = game::play(
+        let seated = [bots[order[0]], bots[order[1]]];
+        let mut setup = live.setup(i, &g, seated);
+        let played = game::play_live(
             &g,
-            [bots[order[0]], bots[order[1]]],
+            seated,
             &game_seats,
             containment,
+            Live {
+                observer: setup
+                    .observer
+                    .as_deref_mut()
+                    .map(|o| o as &mut dyn Observer),
+                remote: setup.remote,
+            },
         );
         for w in &played.warnings {
             if !summary.warnings.contains(w) {

@@ -73,10 +73,12 @@ pub struct BotArgs {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "BOT is a command line (\"./my_bot\", \"python3 bot.py 16\") or a built-in \
-bot: builtin (greedy), builtin:random, builtin:N (search depth N).\n\n\
+    after_help = "BOT is a command line (\"./my_bot\", \"python3 bot.py 16\"), a built-in \
+bot: builtin (greedy), builtin:random, builtin:N (search depth N), or human[:NAME]: a person \
+playing in the browser (needs --live; 60 s a move unless --move-time says otherwise).\n\n\
 Examples:\n  arbiter match reversi --size 8 bots/bin/reversi_greedy 'python3 bots/python/reversi_random.py 8' --games 4 -o out/\n  \
 arbiter match gomoku --rule renju builtin:2 ./brain --protocol-b gomocup --games 2\n  \
+arbiter match reversi --size 8 human:Ada builtin:3 --live --games 1\n  \
 arbiter match duel2048 --seed 7 'python3 bots/python/sessdsa_host.py ai.py' builtin:random"
 )]
 pub struct MatchArgs {
@@ -123,6 +125,13 @@ pub struct MatchArgs {
     /// No per-game progress lines
     #[arg(long, short)]
     pub quiet: bool,
+    /// Serve the games live on ADDR (default 127.0.0.1:8090): watch them in the browser, or
+    /// play a `human` seat there
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = commands::live::DEFAULT_ADDR)]
+    pub live: Option<std::net::SocketAddr>,
+    /// With --live: spectators get moves at least MS apart (the game is not slowed)
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub live_delay: u64,
 }
 
 /// Contest limits; defaults come from the seeds (see docs/protocols.md).

@@ -608,3 +608,106 @@ async fn arbiter_judge_live_serves_the_logic_watch_messages_to_spectators() {
     let (saved, _) = Replay::read(&text).unwrap();
     same_moves(f.replay.as_ref().unwrap(), &saved);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn arbiter_match_live_lets_a_person_play_a_builtin_bot() {
+    use std::io::BufRead;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "match",
+            "reversi",
+            "--size",
+            "8",
+            "human:Ada",
+            "builtin:1",
+            "--games",
+            "1",
+            "--quiet",
+        ])
+        .args(["--live", &format!("127.0.0.1:{port}"), "-o"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // "game 1: Ada plays first here: http://127.0.0.1:PORT/live/1/play?seat=0&key=KEY"
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    let link = loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the play link");
+        if let Some(at) = line.find("/live/1/play?") {
+            break line[at..].to_string();
+        }
+    };
+    let key = link.split("key=").nth(1).unwrap().trim().to_string();
+    let base = format!("ws://127.0.0.1:{port}/live/ws");
+    let tok = token::seat(&base, 1, &key, 0);
+    let mut ws = connect(&format!("{base}/1.{key}/0")).await;
+    send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    let mut f = Follower::default();
+    let mut mine = Vec::new();
+    let mut acted_at = usize::MAX;
+    while f.end.is_none() {
+        let Some(m) = next(&mut ws).await else { break };
+        match m["request"].as_str().unwrap() {
+            "history" => {
+                f = Follower::default();
+                for c in m["content"].as_array().unwrap() {
+                    f.take(c.as_str().unwrap());
+                }
+            }
+            "action" => f.take(m["content"].as_str().unwrap()),
+            "error" => panic!("refused: {m}"),
+            _ => {}
+        }
+        let (Some(g), Some(r)) = (f.game.as_ref(), f.replay.as_ref()) else {
+            continue;
+        };
+        let ply = r.moves.len();
+        if f.end.is_none()
+            && acted_at != ply
+            && g.to_move() == Some(Seat::First)
+            && g.forced_move().is_none()
+        {
+            let text = g.format_move(g.legal_moves()[0]);
+            mine.push(text.clone());
+            send(
+                &mut ws,
+                json!({"request": "action", "token": tok, "content": text}),
+            )
+            .await;
+            acted_at = ply;
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let (saved, _) = Replay::read(&text).unwrap();
+    assert_eq!(saved.players[0].name, "Ada");
+    let by_person: Vec<&str> = saved
+        .moves
+        .iter()
+        .filter(|m| m.seat == Seat::First && m.mv != "pass")
+        .map(|m| m.mv.as_str())
+        .collect();
+    assert_eq!(
+        by_person,
+        mine.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    same_moves(f.replay.as_ref().unwrap(), &saved);
+}

@@ -106,6 +106,14 @@ fn default_compile_mb() -> u64 {
     1024
 }
 
+/// The rules the course staff may change while the contest runs (the admin page); stored in
+/// the database over contest.toml's.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Rules {
+    pub submissions: SubmissionRules,
+    pub scoreboard: ScoreboardRules,
+}
+
 /// A checked contest configuration.
 #[derive(Clone, Debug)]
 pub struct Contest {
@@ -172,6 +180,14 @@ impl Contest {
             game,
             protocols,
         })
+    }
+
+    /// The rules as contest.toml gives them.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            submissions: self.file.submissions.clone(),
+            scoreboard: self.file.scoreboard.clone(),
+        }
     }
 
     /// What every game shares, as the queue stores it.

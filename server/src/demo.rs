@@ -49,10 +49,28 @@ run = "python3 -u {file}"
 /// (login, name, nickname, language, sample bot under `bots/`).
 const STUDENTS: [(&str, &str, &str, &str, &str); 5] = [
     ("2301", "Ada Lovelace", "ada", "c", "c/reversi_greedy.c"),
-    ("2302", "Alan Turing", "alan", "python", "python/reversi_greedy.py"),
+    (
+        "2302",
+        "Alan Turing",
+        "alan",
+        "python",
+        "python/reversi_greedy.py",
+    ),
     ("2303", "Grace Hopper", "grace", "c", "c/reversi_random.c"),
-    ("2304", "Edsger Dijkstra", "edsger", "python", "python/reversi_random.py"),
-    ("2305", "Barbara Liskov", "barbara", "c", "c/reversi_greedy.c"),
+    (
+        "2304",
+        "Edsger Dijkstra",
+        "edsger",
+        "python",
+        "python/reversi_random.py",
+    ),
+    (
+        "2305",
+        "Barbara Liskov",
+        "barbara",
+        "c",
+        "c/reversi_greedy.c",
+    ),
 ];
 
 /// The password of every demo account (students and `admin`).
@@ -64,7 +82,10 @@ pub async fn prepare(dir: &Path, bots: &Path) -> anyhow::Result<()> {
     let marker = dir.join(".arbiter-demo");
     if dir.exists() {
         if !marker.exists() {
-            anyhow::bail!("{} exists and is not an earlier demo: choose another --dir", dir.display());
+            anyhow::bail!(
+                "{} exists and is not an earlier demo: choose another --dir",
+                dir.display()
+            );
         }
         std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     }
@@ -104,14 +125,19 @@ pub async fn submit_all(state: &crate::state::Shared, bots: &Path) -> anyhow::Re
             continue;
         };
         if login == "2305" {
-            let broken = b"#include <stdio.h>\nint main(void) {\n    printf(\"OK\\n\")\n    return 0;\n}\n".to_vec();
+            let broken =
+                b"#include <stdio.h>\nint main(void) {\n    printf(\"OK\\n\")\n    return 0;\n}\n"
+                    .to_vec();
             crate::submissions::submit(state, &user, language, "first_try.c", broken)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
         }
         let path = bots.join(file);
-        let source = std::fs::read(&path).with_context(|| format!("the sample bot {} is missing", path.display()))?;
-        let name = path.file_name().map_or("bot".into(), |n| n.to_string_lossy().into_owned());
+        let source = std::fs::read(&path)
+            .with_context(|| format!("the sample bot {} is missing", path.display()))?;
+        let name = path
+            .file_name()
+            .map_or("bot".into(), |n| n.to_string_lossy().into_owned());
         crate::submissions::submit(state, &user, language, &name, source)
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -121,7 +147,10 @@ pub async fn submit_all(state: &crate::state::Shared, bots: &Path) -> anyhow::Re
 
 /// What the demo prints once it serves.
 pub fn banner(url: &str) -> String {
-    let students: Vec<String> = STUDENTS.iter().map(|(l, _, n, _, _)| format!("{l} ({n})")).collect();
+    let students: Vec<String> = STUDENTS
+        .iter()
+        .map(|(l, _, n, _, _)| format!("{l} ({n})"))
+        .collect();
     format!(
         "\nThe demo contest is served on {url}\n\
          \n  scoreboard      {url}/\n  games live      {url}/live\n  \

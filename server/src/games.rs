@@ -96,7 +96,7 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
 
 /// Whether this viewer may see games at all.
 pub fn may_watch(state: &Shared, viewer: Option<&Session>) -> bool {
-    state.contest.file.scoreboard.public || viewer.is_some()
+    state.rules().scoreboard.public || viewer.is_some()
 }
 
 /// The seats whose private output the viewer may see.
@@ -108,7 +108,7 @@ async fn own_seats(
     let Some(s) = viewer else {
         return Ok([false; 2]);
     };
-    if s.user.admin || !state.contest.file.scoreboard.private_logs {
+    if s.user.admin || !state.rules().scoreboard.private_logs {
         return Ok([true; 2]);
     }
     let mut own = [false; 2];

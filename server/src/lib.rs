@@ -164,6 +164,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         eprintln!("warning: no web player found (build it with scripts/build-web.sh, or pass --player): games are shown as text only");
     }
     let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
+    let rules = admin_rules(&db, &contest).await?;
     Ok(Arc::new(AppState {
         db,
         queue,
@@ -180,7 +181,24 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         player,
         secure_cookies: opts.secure_cookies,
         hub,
+        rules: std::sync::RwLock::new(rules),
     }))
+}
+
+/// contest.toml's rules with the changes course staff made on the admin page (which never raise
+/// the size limit past contest.toml's, nor change the games per pairing).
+async fn admin_rules(db: &arbiter_queue::Db, contest: &Contest) -> anyhow::Result<config::Rules> {
+    let mut rules = contest.rules();
+    if let Some(text) = store::setting(db, "rules").await? {
+        if let Ok(saved) = serde_json::from_str::<config::Rules>(&text) {
+            rules.submissions.min_interval_s = saved.submissions.min_interval_s;
+            rules.submissions.daily_budget_s = saved.submissions.daily_budget_s;
+            rules.submissions.max_bytes =
+                saved.submissions.max_bytes.min(rules.submissions.max_bytes);
+            rules.scoreboard = saved.scoreboard;
+        }
+    }
+    Ok(rules)
 }
 
 /// The prefix of this machine's local workers for this contest: jobs they held when a

@@ -41,11 +41,18 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// Games played by this server's workers, followed live (`/live`).
     pub hub: Arc<arbiter_live::Hub>,
+    /// The rules in force: contest.toml's, with the course staff's changes from the admin page.
+    pub rules: RwLock<crate::config::Rules>,
 }
 
 impl AppState {
     pub fn board(&self) -> Arc<Board> {
         Arc::clone(&self.board.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// The submission and scoreboard rules in force now.
+    pub fn rules(&self) -> crate::config::Rules {
+        self.rules.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Asks the scoreboard task to recompute now.

@@ -37,7 +37,7 @@ impl Allowance {
 const DAY_MS: i64 = 86_400_000;
 
 pub async fn allowance(state: &Shared, user_id: i64) -> Result<Allowance, AppError> {
-    let rules = &state.contest.file.submissions;
+    let rules = &state.rules().submissions;
     let now = state.db.now_ms().await?;
     let last: Option<i64> =
         sqlx::query_scalar("SELECT MAX(created_at) FROM submissions WHERE user_id = $1")

@@ -128,6 +128,22 @@ async fn students_submit_bots_that_play_and_the_scoreboard_moves() {
             assert!(page.contains("init_replay_player"));
         }
 
+        // The games were followed live: the hub lists them, finished, under their numbers.
+        let live: Value = reqwest::get(c.url("/live/games.json"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        for g in &games {
+            let id = g["id"].as_i64().unwrap();
+            let listed = live.as_array().unwrap().iter().find(|l| l["id"] == id);
+            assert!(
+                listed.is_some_and(|l| l["finished"] == true),
+                "{which}: game {id} not on /live: {live}"
+            );
+        }
+
         // Sources and logs are private to their author.
         for path in [
             format!("/submissions/{good}/source"),
@@ -407,4 +423,141 @@ async fn the_api_submits_and_reads_with_a_token() {
     let r = http.get(c.url("/api/nothing")).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     assert!(r.json::<Value>().await.unwrap()["error"].is_string());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn course_staff_change_the_rules_freeze_and_disqualify() {
+    let c = TestContest::start(None, "", ROSTER, 1).await;
+    let mut staff = c.client();
+    let (status, to) = staff.sign_in("admin", &c.admin_password).await;
+    assert_eq!((status, to.as_str()), (StatusCode::SEE_OTHER, "/account"));
+    staff.get("/account").await;
+    let csrf = staff.csrf.clone();
+    let pw = c.admin_password.clone();
+    staff
+        .post_form(
+            "/account",
+            &[
+                ("csrf", &csrf),
+                ("nickname", "staff"),
+                ("current", &pw),
+                ("new_password", "staff password"),
+                ("confirm", "staff password"),
+            ],
+        )
+        .await;
+    let (status, page) = staff.get("/admin").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let csrf = staff.csrf.clone();
+    // A private scoreboard and one submission an hour.
+    let (status, _) = staff
+        .post_form(
+            "/admin/rules",
+            &[
+                ("csrf", &csrf),
+                ("min_interval_s", "3600"),
+                ("daily_budget_s", "0"),
+                ("max_kb", "64"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let r = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(c.url("/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status(),
+        StatusCode::SEE_OTHER,
+        "the scoreboard is private now"
+    );
+    let (status, _) = staff
+        .post_form(
+            "/admin/rules",
+            &[
+                ("csrf", &csrf),
+                ("min_interval_s", "3600"),
+                ("daily_budget_s", "0"),
+                ("max_kb", "65536"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "the size limit cannot pass contest.toml's"
+    );
+
+    let mut ada = c.client();
+    ada.first_sign_in("2301", "ada", "correct horse 1").await;
+    ada.submit_file("c", "a.c", source("c/reversi_greedy.c"))
+        .await
+        .expect("the first submission");
+    let err = ada
+        .submit_file("c", "a.c", source("c/reversi_random.c"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.0, StatusCode::TOO_MANY_REQUESTS, "{}", err.1);
+    assert!(err.1.contains("3600"), "{}", err.1);
+    let mut alan = c.client();
+    alan.first_sign_in("2302", "alan", "correct horse 2").await;
+    alan.submit_file("python", "b.py", source("python/reversi_random.py"))
+        .await
+        .unwrap();
+    let (_, t) = ada.api_token("2301", "correct horse 1").await;
+    let ada_token = t["token"].as_str().unwrap().to_string();
+    let board = |token: String| {
+        let url = c.url("/api/scoreboard");
+        async move {
+            reqwest::Client::new()
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
+    wait_for(Duration::from_secs(120), "the pairing played", || async {
+        let b = board(ada_token.clone()).await;
+        (b["board"]["games_done"] == 2).then_some(())
+    })
+    .await;
+
+    // Frozen: students see the board as it was; course staff see it live.
+    let (status, _) = staff.post_form("/admin/freeze", &[("csrf", &csrf)]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(board(ada_token.clone()).await["frozen"], true);
+    let (_, st) = staff.api_token("admin", "staff password").await;
+    let staff_token = st["token"].as_str().unwrap().to_string();
+    assert_eq!(board(staff_token.clone()).await["frozen"], false);
+
+    // Disqualified: the student's bot leaves the (live) board.
+    let users = staff.get("/admin").await.1;
+    let at = users.find("/admin/users/").expect("a user action");
+    let id: i64 = users[at + "/admin/users/".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (status, _) = staff
+        .post_form(&format!("/admin/users/{id}/disqualify"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    wait_for(
+        Duration::from_secs(20),
+        "the board without the disqualified student",
+        || async {
+            let b = board(staff_token.clone()).await;
+            (b["board"]["rows"].as_array()?.len() == 1).then_some(())
+        },
+    )
+    .await;
 }

@@ -173,11 +173,21 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             )
             .await?;
         }
-        ContestCommand::Demo { dir, listen, workers, player } => {
+        ContestCommand::Demo {
+            dir,
+            listen,
+            workers,
+            player,
+        } => {
             let bots = sample_bots()?;
             let dir = dir.clone().unwrap_or_else(|| {
-                let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
-                if target.is_dir() { target.join("demo-contest") } else { PathBuf::from("arbiter-demo-contest") }
+                let target = std::env::var_os("CARGO_TARGET_DIR")
+                    .map_or_else(|| PathBuf::from("target"), PathBuf::from);
+                if target.is_dir() {
+                    target.join("demo-contest")
+                } else {
+                    PathBuf::from("arbiter-demo-contest")
+                }
             });
             arbiter_server::demo::prepare(&dir, &bots).await?;
             let workers = workers.unwrap_or_else(|| {
@@ -218,7 +228,11 @@ fn sample_bots() -> anyhow::Result<PathBuf> {
     let mut candidates = vec![PathBuf::from("bots")];
     if let Ok(exe) = std::env::current_exe() {
         // target/<profile>/arbiter -> the checkout's bots/
-        if let Some(root) = exe.parent().and_then(|p| p.parent()).and_then(|p| p.parent()) {
+        if let Some(root) = exe
+            .parent()
+            .and_then(|p| p.parent())
+            .and_then(|p| p.parent())
+        {
             candidates.push(root.join("bots"));
         }
     }

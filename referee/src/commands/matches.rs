@@ -48,15 +48,25 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             .map_err(anyhow::Error::msg)?;
     }
     let mut bots = [
-        bot_spec(&a.bot_a, a.name_a.as_deref(), protocols[0], &config, "A")?,
-        bot_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
+        seat_spec(&a.bot_a, a.name_a.as_deref(), protocols[0], &config, "A")?,
+        seat_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
     ];
     arbiter_match::spec::distinct_names(&mut bots);
+    let people = bots.iter().any(super::live::is_human);
+    if people && a.live.is_none() {
+        bail!("a human seat is played in the browser: add --live (it prints the page to open)");
+    }
     // Said once, before any game: a bot that cannot start would lose every game for it.
-    for bot in &bots {
+    for bot in bots.iter().filter(|b| !super::live::is_human(b)) {
         arbiter_match::spec::check_bot_starts(bot)?;
     }
-    let limits = limits(&config, &a.limits);
+    let mut limit_args = a.limits.clone();
+    if people {
+        // People think in seconds, not milliseconds.
+        limit_args.move_time.get_or_insert(60_000);
+        limit_args.game_time.get_or_insert(30 * 60_000);
+    }
+    let limits = limits(&config, &limit_args);
     let containment = Containment::detect();
     for w in containment.warnings() {
         eprintln!("warning: {w}");
@@ -92,11 +102,26 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let started = Instant::now();
     let mut save_error = None;
-    let summary = series::play(
+    let live = match a.live {
+        Some(addr) => Some(super::live::LiveServer::start(
+            addr,
+            Duration::from_millis(a.live_delay),
+        )?),
+        None => None,
+    };
+    let mut live_games: Box<dyn arbiter_match::live::LiveGames> = match &live {
+        Some(server) => {
+            eprintln!("live games: {}/live", server.base);
+            Box::new(super::live::HubGames::new(server, a.games))
+        }
+        None => Box::new(arbiter_match::live::NotLive),
+    };
+    let summary = series::play_live(
         &spec,
         [&bots[0], &bots[1]],
         &seats,
         &containment,
+        live_games.as_mut(),
         |i, played| {
             let path = match save_game(a, i, played) {
                 Ok(p) => p,
@@ -115,6 +140,9 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         },
     );
     let _ = std::fs::remove_dir_all(&scratch_root);
+    if let Some(server) = &live {
+        server.linger();
+    }
     if let Some(e) = save_error {
         return Err(e);
     }
@@ -142,6 +170,20 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A seat from the command line: `human[:NAME]` (a person in the browser), or a bot.
+fn seat_spec(
+    text: &str,
+    name: Option<&str>,
+    protocol: ProtocolKind,
+    config: &GameConfig,
+    fallback: &str,
+) -> anyhow::Result<arbiter_match::game::BotSpec> {
+    match super::live::human_name(text) {
+        Some(person) => Ok(super::live::human_spec(name.unwrap_or(person), protocol)),
+        None => bot_spec(text, name, protocol, config, fallback),
+    }
 }
 
 fn parse_protocol(p: Option<&str>) -> anyhow::Result<Option<ProtocolKind>> {

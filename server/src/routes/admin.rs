@@ -35,7 +35,8 @@ struct AdminPage {
     frozen: bool,
     counts: arbiter_queue::jobs::Counts,
     game: String,
-    rules: String,
+    rules: crate::config::Rules,
+    file_max_bytes: u64,
     flash: Option<String>,
 }
 
@@ -68,20 +69,14 @@ pub async fn page(
             latest,
         });
     }
-    let r = &state.contest.file.submissions;
     render(&AdminPage {
         l: Layout::new(&state, Some(&session), "Admin", "admin"),
         users,
         frozen: scoreboard::frozen(&state).await?.is_some(),
         counts: state.queue.counts(Some(state.competition)).await?,
         game: game_name(&state),
-        rules: format!(
-            "{} games a pairing; sources up to {} KB; one submission every {} s; {} s of thinking a day",
-            r.games_per_pairing,
-            r.max_bytes / 1024,
-            r.min_interval_s,
-            r.daily_budget_s
-        ),
+        rules: state.rules(),
+        file_max_bytes: state.contest.file.submissions.max_bytes,
         flash: q.done.map(|d| d.chars().take(200).collect()),
     })
 }
@@ -199,4 +194,52 @@ pub async fn rejudge(
     session.check_csrf(&f.csrf)?;
     let n = submissions::rejudge(&state, id).await?;
     Ok(Redirect::to(&format!("/submissions/{id}?rejudged={n}")).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct RulesForm {
+    csrf: String,
+    min_interval_s: u64,
+    daily_budget_s: u64,
+    max_kb: u64,
+    #[serde(default)]
+    public: Option<String>,
+    #[serde(default)]
+    private_logs: Option<String>,
+}
+
+/// Changes the rules in force (kept in the database; contest.toml stays as written).
+pub async fn rules(
+    State(state): State<Shared>,
+    Admin(session): Admin,
+    Form(f): Form<RulesForm>,
+) -> Result<Response, AppError> {
+    session.check_csrf(&f.csrf)?;
+    let file_max = state.contest.file.submissions.max_bytes;
+    let max_bytes = f.max_kb.saturating_mul(1024);
+    if max_bytes == 0 || max_bytes > file_max {
+        return Err(AppError::BadRequest(format!(
+            "the size limit must be from 1 KB to contest.toml's {} KB (raising it needs contest.toml and a restart)",
+            file_max / 1024
+        )));
+    }
+    if f.min_interval_s > 7 * 86_400 || f.daily_budget_s > 86_400 {
+        return Err(AppError::BadRequest(
+            "an interval of at most a week and a budget of at most a day".into(),
+        ));
+    }
+    let mut rules = state.rules();
+    rules.submissions.min_interval_s = f.min_interval_s;
+    rules.submissions.daily_budget_s = f.daily_budget_s;
+    rules.submissions.max_bytes = max_bytes;
+    rules.scoreboard.public = f.public.is_some();
+    rules.scoreboard.private_logs = f.private_logs.is_some();
+    store::set_setting(
+        &state.db,
+        "rules",
+        &serde_json::to_string(&rules).map_err(anyhow::Error::from)?,
+    )
+    .await?;
+    *state.rules.write().unwrap_or_else(|p| p.into_inner()) = rules;
+    Ok(done("The rules are changed."))
 }

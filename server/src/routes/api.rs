@@ -65,7 +65,7 @@ pub async fn submit(
     headers: HeaderMap,
     form: Multipart,
 ) -> Result<Response, AppError> {
-    let up = read_upload(form, state.contest.file.submissions.max_bytes).await?;
+    let up = read_upload(form, state.rules().submissions.max_bytes).await?;
     let csrf = headers
         .get("x-csrf-token")
         .and_then(|v| v.to_str().ok())
@@ -155,7 +155,7 @@ pub async fn scoreboard(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,
 ) -> Result<Response, AppError> {
-    if !state.contest.file.scoreboard.public && viewer.is_none() {
+    if !state.rules().scoreboard.public && viewer.is_none() {
         return Err(AppError::Unauthenticated);
     }
     let admin = viewer.as_ref().is_some_and(|s| s.user.admin);
@@ -187,7 +187,7 @@ pub async fn replay(
     Viewer(viewer): Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    if viewer.is_none() && !state.contest.file.scoreboard.public {
+    if viewer.is_none() && !state.rules().scoreboard.public {
         return Err(AppError::Unauthenticated);
     }
     let text = games::replay_for(&state, id, viewer.as_ref()).await?;

@@ -36,7 +36,7 @@ pub async fn page(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,
 ) -> Result<Response, AppError> {
-    if !state.contest.file.scoreboard.public && viewer.is_none() {
+    if !state.rules().scoreboard.public && viewer.is_none() {
         return Err(AppError::SignIn { next: "/".into() });
     }
     let admin = viewer.as_ref().is_some_and(|s| s.user.admin);

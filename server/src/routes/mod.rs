@@ -56,6 +56,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/replay.json", get(games::replay))
         .route("/admin", get(admin::page))
         .route("/admin/freeze", post(admin::freeze))
+        .route("/admin/rules", post(admin::rules))
         .route("/admin/unfreeze", post(admin::unfreeze))
         .route("/admin/users/{id}/disqualify", post(admin::disqualify))
         .route("/admin/users/{id}/reinstate", post(admin::reinstate))

@@ -123,7 +123,7 @@ pub async fn submit(
     PageUser(session): PageUser,
     form: Multipart,
 ) -> Result<Response, AppError> {
-    let up = read_upload(form, state.contest.file.submissions.max_bytes).await?;
+    let up = read_upload(form, state.rules().submissions.max_bytes).await?;
     session.check_csrf(&up.csrf)?;
     match submissions::submit(
         &state,
