@@ -347,7 +347,10 @@ fn sessdsa_host_shows_the_rival_clock() {
         let game = &r[0];
         // The fixture stops at round 60 with an exception that reports both clocks.
         assert_eq!(game.result.reason.code(), "crash", "{:?}", game.result);
-        let stderr = game.meta.stderr.clone().unwrap_or_default()[reader].clone();
+        // The failure record keeps the crashing AI's stderr.
+        let failure = game.failure.as_ref().expect("a failure record");
+        assert_eq!(failure.seat.index(), reader);
+        let stderr = failure.stderr.clone().unwrap_or_default();
         let seen = |what: &str| -> f64 {
             let at = stderr
                 .rfind(&format!("{what} "))

@@ -106,7 +106,11 @@ fn a_short_game_message_by_message() {
     let replay = dir.path().join("r.json");
     let mut l = Logic::start(&["reversi", "--size", "4", "--move-time", "1500", "--watch"]);
     l.send(init(&[1, 1], &replay));
-    // Spectators first get the game (docs/live.md's contents in watch messages).
+    assert_eq!(
+        l.next_json(),
+        json!({"state": 0, "time": 1.5, "length": 2048})
+    );
+    // Spectators then get the game (docs/live.md's contents in watch messages).
     let w = l.next_json();
     let start: Value = serde_json::from_str(w["watch"].as_str().unwrap()).unwrap();
     assert_eq!(start["type"], "start");
@@ -115,10 +119,6 @@ fn a_short_game_message_by_message() {
         json!({"name": "reversi", "size": 4})
     );
     assert_eq!(start["replay"]["players"][1]["name"], "bob");
-    assert_eq!(
-        l.next_json(),
-        json!({"state": 0, "time": 1.5, "length": 2048})
-    );
     assert_eq!(
         l.next_json(),
         json!({"state": 1, "listen": [0], "player": [0], "content": ["00000008START 1\n"]})

@@ -225,6 +225,31 @@ async fn hostile_requests_are_refused_and_nothing_is_lost() {
         );
         assert!(!std::path::Path::new("/tmp/evil.c").exists());
 
+        // A build that never ends (the preprocessor reading /dev/zero) is stopped at its limit
+        // and fails with a reason; it harms nobody else.
+        let endless = ada
+            .submit_file(
+                "c",
+                "zero.c",
+                b"#include \"/dev/zero\"\nint main(void) { return 0; }\n".to_vec(),
+            )
+            .await
+            .expect("accepted");
+        let (_, token) = ada.api_token("2301", "correct horse 1").await;
+        let ada_token = token["token"].as_str().unwrap().to_string();
+        let v = wait_for(
+            Duration::from_secs(90),
+            "the endless build to be stopped",
+            || status_of(&c, &ada_token, endless),
+        )
+        .await;
+        assert_eq!(v["status"], "failed", "{which}: {v}");
+        let log = v["compile_log"].as_str().unwrap_or("");
+        assert!(
+            log.contains("stopped") || log.contains("MB") || log.contains("compiler failed"),
+            "{which}: {log}"
+        );
+
         // Forms without their CSRF token.
         let (status, _) = ada
             .post_form("/account", &[("csrf", "forged"), ("nickname", "x")])

@@ -40,6 +40,8 @@ games_per_pairing = 2
 name = "C"
 file = "main.c"
 compile = "gcc -O1 -o {{out}} {{src}}"
+compile_time_ms = 8000
+compile_memory_mb = 512
 run = "{{file}}"
 [languages.python]
 name = "Python 3"
