@@ -183,6 +183,70 @@ fn same_moves(followed: &Replay, played: &Replay) {
     assert_eq!(a, b);
 }
 
+/// Plays `seat` through an open seat socket: the first legal move whenever the position says
+/// it is the seat's turn, once per position, until the end. Returns what it followed and its
+/// moves. Every `start` it gets must name the seat.
+async fn play_first_legal(ws: &mut Socket, tok: &str, seat: Seat) -> (Follower, Vec<String>) {
+    let mut f = Follower::default();
+    let mut mine = Vec::new();
+    let mut acted_at = usize::MAX;
+    let check_start = |c: &str| {
+        if c.contains("\"type\":\"start\"") {
+            let start: Value = serde_json::from_str(c).unwrap();
+            assert_eq!(start["seat"], seat.index(), "a seat's start names the seat");
+        }
+    };
+    while f.end.is_none() {
+        let Some(m) = next(ws).await else { break };
+        match m["request"].as_str().unwrap() {
+            "history" => {
+                f = Follower::default();
+                for c in m["content"].as_array().unwrap() {
+                    check_start(c.as_str().unwrap());
+                    f.take(c.as_str().unwrap());
+                }
+            }
+            "action" => {
+                let c = m["content"].as_str().unwrap();
+                check_start(c);
+                f.take(c);
+            }
+            "time" => {}
+            "error" => panic!("refused: {m}"),
+            other => panic!("unexpected {other}: {m}"),
+        }
+        let (Some(g), Some(r)) = (f.game.as_ref(), f.replay.as_ref()) else {
+            continue;
+        };
+        let ply = r.moves.len();
+        if f.end.is_none()
+            && acted_at != ply
+            && g.to_move() == Some(seat)
+            && g.forced_move().is_none()
+        {
+            let text = g.format_move(g.legal_moves()[0]);
+            mine.push(text.clone());
+            send(
+                ws,
+                json!({"request": "action", "token": tok, "content": text}),
+            )
+            .await;
+            acted_at = ply;
+        }
+    }
+    (f, mine)
+}
+
+/// The moves a seat chose (forced passes left out).
+fn chosen_by(replay: &Replay, seat: Seat) -> Vec<String> {
+    replay
+        .moves
+        .iter()
+        .filter(|m| m.seat == seat && m.mv != "pass")
+        .map(|m| m.mv.clone())
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_spectator_who_joins_mid_game_sees_exactly_the_replay() {
     let (hub, base) = hub(HubOptions::default()).await;
@@ -269,72 +333,13 @@ async fn a_person_plays_a_whole_game_through_a_seat() {
     let tok = token::seat(&base, game.id, &secret, 0);
     let mut ws = connect(&url).await;
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
-    let mut f = Follower::default();
-    let mut mine = Vec::new();
-    let mut my_turn = false;
-    let mut acted_at = usize::MAX;
-    loop {
-        let Some(m) = next(&mut ws).await else { break };
-        match m["request"].as_str().unwrap() {
-            "history" => {
-                f = Follower::default();
-                for c in m["content"].as_array().unwrap() {
-                    f.take(c.as_str().unwrap());
-                }
-                if let Some(first) = m["content"][0].as_str() {
-                    let start: Value = serde_json::from_str(first).unwrap();
-                    assert_eq!(start["seat"], 0, "a seat's start names the seat");
-                }
-            }
-            "action" => {
-                let c = m["content"].as_str().unwrap();
-                if c.contains("\"type\":\"start\"") {
-                    let start: Value = serde_json::from_str(c).unwrap();
-                    assert_eq!(start["seat"], 0, "a seat's start names the seat");
-                }
-                f.take(c);
-            }
-            "time" => my_turn = m["content"].as_i64().unwrap() > 0,
-            "error" => panic!("refused: {m}"),
-            other => panic!("unexpected {other}"),
-        }
-        if f.end.is_some() {
-            break;
-        }
-        let (Some(g), Some(r)) = (f.game.as_ref(), f.replay.as_ref()) else {
-            continue;
-        };
-        let ply = r.moves.len();
-        // Once per position: a heartbeat can arrive before the hub has echoed our move.
-        if my_turn
-            && acted_at != ply
-            && g.to_move() == Some(Seat::First)
-            && g.forced_move().is_none()
-        {
-            let mv = g.legal_moves().into_iter().next().expect("a legal move");
-            let text = g.format_move(mv);
-            mine.push(text.clone());
-            send(
-                &mut ws,
-                json!({"request": "action", "token": tok, "content": text}),
-            )
-            .await;
-            my_turn = false;
-            acted_at = ply;
-        }
-    }
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
     let played = handle.join().unwrap().replay;
     assert_eq!(played.result.reason, Reason::Normal, "{:?}", played.result);
     assert_eq!(played.players[0].name, "Ada");
-    let by_person: Vec<&str> = played
-        .moves
-        .iter()
-        .filter(|m| m.seat == Seat::First && m.mv != "pass")
-        .map(|m| m.mv.as_str())
-        .collect();
     assert_eq!(
-        by_person,
-        mine.iter().map(String::as_str).collect::<Vec<_>>(),
+        chosen_by(&played, Seat::First),
+        mine,
         "the saved replay is what the person played"
     );
     assert!(
@@ -498,48 +503,9 @@ async fn hostile_websocket_traffic_is_refused_and_the_game_carries_on() {
     drop(held);
 
     // The game goes on: the person makes a legal move and the game finishes normally.
-    let mut f = Follower::default();
-    let mut my_turn = false;
-    let mut acted_at = usize::MAX;
     let mut person = connect(&seat_url).await;
     send(&mut person, json!({"request": "connect", "token": tok})).await;
-    loop {
-        let Some(m) = next(&mut person).await else {
-            break;
-        };
-        match m["request"].as_str().unwrap() {
-            "history" => {
-                f = Follower::default();
-                for c in m["content"].as_array().unwrap() {
-                    f.take(c.as_str().unwrap());
-                }
-            }
-            "action" => f.take(m["content"].as_str().unwrap()),
-            "time" => my_turn = m["content"].as_i64().unwrap() > 0,
-            _ => {}
-        }
-        if f.end.is_some() {
-            break;
-        }
-        let (Some(g), Some(r)) = (f.game.as_ref(), f.replay.as_ref()) else {
-            continue;
-        };
-        let ply = r.moves.len();
-        if my_turn
-            && acted_at != ply
-            && g.to_move() == Some(Seat::First)
-            && g.forced_move().is_none()
-        {
-            let text = g.format_move(g.legal_moves()[0]);
-            send(
-                &mut person,
-                json!({"request": "action", "token": tok, "content": text}),
-            )
-            .await;
-            my_turn = false;
-            acted_at = ply;
-        }
-    }
+    play_first_legal(&mut person, &tok, Seat::First).await;
     let played = handle.join().unwrap().replay;
     assert_eq!(played.result.reason, Reason::Normal, "{:?}", played.result);
 }
@@ -660,54 +626,11 @@ async fn arbiter_match_live_lets_a_person_play_a_builtin_bot() {
     let tok = token::seat(&base, 1, &key, 0);
     let mut ws = connect(&format!("{base}/1.{key}/0")).await;
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
-    let mut f = Follower::default();
-    let mut mine = Vec::new();
-    let mut acted_at = usize::MAX;
-    while f.end.is_none() {
-        let Some(m) = next(&mut ws).await else { break };
-        match m["request"].as_str().unwrap() {
-            "history" => {
-                f = Follower::default();
-                for c in m["content"].as_array().unwrap() {
-                    f.take(c.as_str().unwrap());
-                }
-            }
-            "action" => f.take(m["content"].as_str().unwrap()),
-            "error" => panic!("refused: {m}"),
-            _ => {}
-        }
-        let (Some(g), Some(r)) = (f.game.as_ref(), f.replay.as_ref()) else {
-            continue;
-        };
-        let ply = r.moves.len();
-        if f.end.is_none()
-            && acted_at != ply
-            && g.to_move() == Some(Seat::First)
-            && g.forced_move().is_none()
-        {
-            let text = g.format_move(g.legal_moves()[0]);
-            mine.push(text.clone());
-            send(
-                &mut ws,
-                json!({"request": "action", "token": tok, "content": text}),
-            )
-            .await;
-            acted_at = ply;
-        }
-    }
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
     assert!(child.wait().unwrap().success());
     let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
     let (saved, _) = Replay::read(&text).unwrap();
     assert_eq!(saved.players[0].name, "Ada");
-    let by_person: Vec<&str> = saved
-        .moves
-        .iter()
-        .filter(|m| m.seat == Seat::First && m.mv != "pass")
-        .map(|m| m.mv.as_str())
-        .collect();
-    assert_eq!(
-        by_person,
-        mine.iter().map(String::as_str).collect::<Vec<_>>()
-    );
+    assert_eq!(chosen_by(&saved, Seat::First), mine);
     same_moves(f.replay.as_ref().unwrap(), &saved);
 }

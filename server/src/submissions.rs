@@ -188,27 +188,40 @@ pub async fn submit(
     .bind(source.len() as i64)
     .fetch_one(&mut *tx)
     .await?;
+    let spec = serde_json::to_string(&job).map_err(anyhow::Error::from)?;
+    queue_compile(state, &mut tx, id, spec, 0).await?;
+    tx.commit().await?;
+    state.wake_workers.notify_waiters();
+    Ok(id)
+}
+
+/// Queues a submission's build (`spec`, a `CompileJob`) and points the submission at it.
+async fn queue_compile(
+    state: &Shared,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    id: i64,
+    spec: String,
+    priority: i64,
+) -> Result<(), AppError> {
     let ids = jobs::enqueue(
         &state.db,
-        &mut tx,
+        tx,
         state.competition,
         &[NewJob {
             lane: "compile".into(),
             kind: JobKind::Compile,
-            spec: serde_json::to_string(&job).map_err(anyhow::Error::from)?,
+            spec,
             sides: [Submission::side(id), String::new()],
-            priority: 0,
+            priority,
         }],
     )
     .await?;
     sqlx::query("UPDATE submissions SET compile_job = $1 WHERE id = $2")
         .bind(ids[0])
         .bind(id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-    tx.commit().await?;
-    state.wake_workers.notify_waiters();
-    Ok(id)
+    Ok(())
 }
 
 /// Turns finished compiles into ready (and scheduled) or failed submissions. Runs in one
@@ -494,21 +507,8 @@ pub async fn rejudge(state: &Shared, id: i64) -> Result<usize, AppError> {
             ));
         };
         let mut tx = state.db.begin().await?;
-        let ids = jobs::enqueue(
-            &state.db,
-            &mut tx,
-            state.competition,
-            &[NewJob {
-                lane: "compile".into(),
-                kind: JobKind::Compile,
-                spec,
-                sides: [Submission::side(id), String::new()],
-                priority: 1,
-            }],
-        )
-        .await?;
-        sqlx::query("UPDATE submissions SET status = 'pending', compile_job = $1, compile_log = NULL WHERE id = $2")
-            .bind(ids[0])
+        queue_compile(state, &mut tx, id, spec, 1).await?;
+        sqlx::query("UPDATE submissions SET status = 'pending', compile_log = NULL WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
