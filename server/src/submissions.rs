@@ -189,17 +189,18 @@ pub async fn submit(
     .fetch_one(&mut *tx)
     .await?;
     let spec = serde_json::to_string(&job).map_err(anyhow::Error::from)?;
-    queue_compile(state, &mut tx, id, spec, 0).await?;
+    queue_compile(state, &mut tx, (user.id, id), spec, 0).await?;
     tx.commit().await?;
     state.wake_workers.notify_waiters();
     Ok(id)
 }
 
-/// Queues a submission's build (`spec`, a `CompileJob`) and points the submission at it.
+/// Queues the build (`spec`, a `CompileJob`) of submission `id` of user `user` and points the
+/// submission at it. Builds go round robin between students, like games.
 async fn queue_compile(
     state: &Shared,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-    id: i64,
+    (user, id): (i64, i64),
     spec: String,
     priority: i64,
 ) -> Result<(), AppError> {
@@ -208,7 +209,7 @@ async fn queue_compile(
         tx,
         state.competition,
         &[NewJob {
-            lane: "compile".into(),
+            lane: format!("u{user}"),
             kind: JobKind::Compile,
             spec,
             sides: [Submission::side(id), String::new()],
@@ -507,7 +508,7 @@ pub async fn rejudge(state: &Shared, id: i64) -> Result<usize, AppError> {
             ));
         };
         let mut tx = state.db.begin().await?;
-        queue_compile(state, &mut tx, id, spec, 1).await?;
+        queue_compile(state, &mut tx, (sub.user_id, id), spec, 1).await?;
         sqlx::query("UPDATE submissions SET status = 'pending', compile_log = NULL WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
