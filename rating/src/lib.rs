@@ -16,5 +16,5 @@ mod pentanomial;
 mod sprt;
 
 pub use estimate::Estimate;
-pub use pentanomial::{Pentanomial, PAIR_OUTCOMES};
+pub use pentanomial::{GameResult, Pentanomial, PAIR_OUTCOMES};
 pub use sprt::{Decision, EloModel, Sprt, SprtError};

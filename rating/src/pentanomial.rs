@@ -3,6 +3,14 @@ use serde::{Deserialize, Serialize};
 /// The outcomes of a pair, by points the tested bot scored over both games.
 pub const PAIR_OUTCOMES: [&str; 5] = ["LL", "LD", "DD/WL", "WD", "WW"];
 
+/// One game's result for the tested bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    Loss = 0,
+    Draw = 1,
+    Win = 2,
+}
+
 /// Counts of game pairs by points scored: index `k` holds pairs worth `k / 2` points
 /// (LL, LD, DD or WL, WD, WW).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,18 +23,9 @@ impl Pentanomial {
         Pentanomial { counts }
     }
 
-    /// Adds a pair from the two games' scores for the tested bot (0, 0.5 or 1 each).
-    /// Returns `None` for a score that is not one of those.
-    pub fn add_pair(&mut self, first: f64, second: f64) -> Option<()> {
-        let half_points = |s: f64| match s {
-            s if s == 0.0 => Some(0),
-            s if s == 0.5 => Some(1),
-            s if s == 1.0 => Some(2),
-            _ => None,
-        };
-        let k = half_points(first)? + half_points(second)?;
-        self.counts[k] += 1;
-        Some(())
+    /// Adds a pair from the tested bot's two results.
+    pub fn add_pair(&mut self, first: GameResult, second: GameResult) {
+        self.counts[first as usize + second as usize] += 1;
     }
 
     pub fn pairs(&self) -> u64 {

@@ -2,7 +2,7 @@
 //! for the same counts. How to re-derive every figure: rating/reference/README.md (the inputs are
 //! rating/reference/cases.txt).
 
-use arbiter_rating::{Decision, EloModel, Estimate, Pentanomial, Sprt};
+use arbiter_rating::{Decision, EloModel, Estimate, GameResult, Pentanomial, Sprt};
 
 /// One line of cases.txt and what the peers printed for it.
 struct Case {
@@ -189,7 +189,8 @@ fn no_pairs_no_evidence() {
     assert_eq!(s.llr(&empty), 0.0);
     assert!(Estimate::from_counts(&empty).is_none());
     let mut one = Pentanomial::default();
-    one.add_pair(1.0, 0.5).unwrap();
+    one.add_pair(GameResult::Win, GameResult::Draw);
     assert_eq!(one.counts, [0, 0, 0, 1, 0]);
-    assert!(one.add_pair(0.7, 0.0).is_none());
+    one.add_pair(GameResult::Loss, GameResult::Win);
+    assert_eq!(one.counts, [0, 0, 1, 1, 0]);
 }
