@@ -6,6 +6,7 @@
 //! - [`protocol`]: the bot protocols (seed 001's Reversi brain protocol, seed 003's Gobang
 //!   bridge, Gomocup, the 2048 duel's line protocol).
 //! - [`series`]: a match of several games with colours alternating and openings.
+//! - [`sprt`]: a match as a sequential test on game pairs (pentanomial SPRT).
 //! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
 //! - [`live`]: observers of games in progress, and seats played from outside (people).
 //! - [`input`]: reading the files a user names, within a size limit.
@@ -16,3 +17,4 @@ pub mod live;
 pub mod protocol;
 pub mod series;
 pub mod spec;
+pub mod sprt;

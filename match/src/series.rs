@@ -90,7 +90,21 @@ pub fn play_live(
     seats: &Seats,
     containment: &Containment,
     live: &mut dyn LiveGames,
+    on_game: impl FnMut(usize, &Played) -> Option<String>,
+) -> MatchSummary {
+    play_until(spec, bots, seats, containment, live, on_game, |_| true)
+}
+
+/// [`play_live`], asking `keep_going` after every game (with the summary so far) whether to
+/// play on: an SPRT stops at its decision.
+pub fn play_until(
+    spec: &MatchSpec,
+    bots: [&BotSpec; 2],
+    seats: &Seats,
+    containment: &Containment,
+    live: &mut dyn LiveGames,
     mut on_game: impl FnMut(usize, &Played) -> Option<String>,
+    mut keep_going: impl FnMut(&MatchSummary) -> bool,
 ) -> MatchSummary {
     let names = [bots[0].name.clone(), bots[1].name.clone()];
     let mut summary = MatchSummary {
@@ -144,6 +158,9 @@ pub fn play_live(
         }
         let path = on_game(i, &played);
         account(&mut summary, &played.replay, order, path, i + 1);
+        if !keep_going(&summary) {
+            break;
+        }
     }
     summary
 }

@@ -55,7 +55,11 @@ impl Estimate {
             elo_upper,
             elo_error: (elo_upper - elo_lower) / 2.0,
             nelo: nelo(score),
-            nelo_error: (nelo(upper) - nelo(lower)) / 2.0,
+            nelo_error: if var > 0.0 {
+                (nelo(upper) - nelo(lower)) / 2.0
+            } else {
+                0.0
+            },
             los,
         })
     }
@@ -66,10 +70,15 @@ fn logistic_elo(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-/// nElo of a per-game score with per-pair variance `var` (0 when the variance is 0).
+/// nElo of a per-game score with per-pair variance `var`: infinite (null in JSON) when every
+/// pair scored the same but 0.5.
 fn normalised_elo(score: f64, var: f64) -> f64 {
     if var <= 0.0 {
-        return 0.0;
+        return match score.partial_cmp(&0.5) {
+            Some(std::cmp::Ordering::Greater) => f64::INFINITY,
+            Some(std::cmp::Ordering::Less) => f64::NEG_INFINITY,
+            _ => 0.0,
+        };
     }
     (score - 0.5) / (2.0 * var).sqrt() * (800.0 / std::f64::consts::LN_10)
 }

@@ -79,7 +79,8 @@ playing in the browser (needs --live; 60 s a move unless --move-time says otherw
 Examples:\n  arbiter match reversi --size 8 bots/bin/reversi_greedy 'python3 bots/python/reversi_random.py 8' --games 4 -o out/\n  \
 arbiter match gomoku --rule renju builtin:2 ./brain --protocol-b gomocup --games 2\n  \
 arbiter match reversi --size 8 human:Ada builtin:3 --live --games 1\n  \
-arbiter match duel2048 --seed 7 'python3 bots/python/sessdsa_host.py ai.py' builtin:random"
+arbiter match duel2048 --seed 7 'python3 bots/python/sessdsa_host.py ai.py' builtin:random\n  \
+arbiter match reversi --size 8 ./my_bot_v2 ./my_bot_v1 --sprt elo0=0,elo1=20 --max-games 2000"
 )]
 pub struct MatchArgs {
     #[command(flatten)]
@@ -98,6 +99,13 @@ pub struct MatchArgs {
     /// Number of games; colours alternate
     #[arg(long, short = 'n', default_value_t = 2)]
     pub games: usize,
+    /// Play game pairs until a sequential test decides whether A is stronger than B:
+    /// elo0=0,elo1=10[,alpha=0.05,beta=0.05][,model=normalized|logistic]
+    #[arg(long, value_name = "TEST")]
+    pub sprt: Option<String>,
+    /// With --sprt: stop after N games even without a decision (default 20000)
+    #[arg(long, value_name = "N", requires = "sprt")]
+    pub max_games: Option<usize>,
     /// A file of openings, one per line (moves separated by spaces); each is played with both
     /// colours. Reversi needs `--protocol reversi-board`, Gomoku `gomocup` (its default)
     #[arg(long)]

@@ -1,5 +1,6 @@
 //! `arbiter match`: games between two bots, with progress, replays and a summary.
 
+use std::cell::RefCell;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -17,21 +18,33 @@ use arbiter_match::game::{GameLimits, GameSpec, Played, Seats};
 use arbiter_match::protocol::ProtocolKind;
 use arbiter_match::series::{self, MatchSpec, MatchSummary};
 pub use arbiter_match::spec::{bot_spec, read_openings};
+use arbiter_match::sprt::{SprtReport, SprtRun};
 use arbiter_sandbox::Containment;
 
 /// The most games one `arbiter match` plays (a tournament is the tool for more).
 const MAX_GAMES: usize = 100_000;
 
+/// An SPRT's game limit unless --max-games says otherwise.
+const SPRT_GAMES: usize = 20_000;
+
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let config = game_config(&a.game)?;
-    if a.games == 0 {
-        bail!("--games must be at least 1");
+    let sprt = a
+        .sprt
+        .as_deref()
+        .map(arbiter_match::sprt::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let (games, option) = match (&sprt, a.max_games) {
+        // Whole pairs: an odd limit is rounded up.
+        (Some(_), n) => (n.unwrap_or(SPRT_GAMES).div_ceil(2) * 2, "--max-games"),
+        (None, _) => (a.games, "--games"),
+    };
+    if games == 0 {
+        bail!("{option} must be at least 1");
     }
-    if a.games > MAX_GAMES {
-        bail!(
-            "--games {}: more than the limit of {MAX_GAMES} games",
-            a.games
-        );
+    if games > MAX_GAMES {
+        bail!("{option} {games}: more than the limit of {MAX_GAMES} games");
     }
     let openings = match &a.openings {
         Some(path) => read_openings(path, &config)?,
@@ -97,7 +110,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             limits,
             event: None,
         },
-        games: a.games,
+        games,
         openings,
     };
     let started = Instant::now();
@@ -112,11 +125,12 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let mut live_games: Box<dyn arbiter_match::live::LiveGames> = match &live {
         Some(server) => {
             eprintln!("live games: {}/live", server.base);
-            Box::new(super::live::HubGames::new(server, a.games))
+            Box::new(super::live::HubGames::new(server, games))
         }
         None => Box::new(arbiter_match::live::NotLive),
     };
-    let summary = series::play_live(
+    let sprt_run = sprt.map(|t| RefCell::new(SprtRun::new(t)));
+    let summary = series::play_until(
         &spec,
         [&bots[0], &bots[1]],
         &seats,
@@ -130,15 +144,28 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
                     None
                 }
             };
+            let mut line = progress_line(i, games, played);
+            if let Some(run) = &sprt_run {
+                let mut run = run.borrow_mut();
+                if run.add_game(SprtRun::result_of(i, played.replay.result.winner)) {
+                    line = format!("{line} | {}", run.progress());
+                }
+            }
             if !a.quiet {
-                eprintln!("{}", progress_line(i, a.games, played));
+                eprintln!("{line}");
                 if let Some(hint) = failure_hint(played, path.as_deref()) {
                     eprintln!("{hint}");
                 }
             }
             path
         },
+        |_| {
+            sprt_run
+                .as_ref()
+                .is_none_or(|run| run.borrow().decision.is_none())
+        },
     );
+    let sprt_report = sprt_run.map(|run| run.into_inner().report());
     let _ = std::fs::remove_dir_all(&scratch_root);
     if let Some(server) = &live {
         server.linger();
@@ -149,16 +176,23 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     for w in &summary.warnings {
         eprintln!("warning: {w}");
     }
+    let report = Report {
+        summary: &summary,
+        sprt: sprt_report.as_ref(),
+    };
     if let Some(dir) = &a.output {
         write(
             &dir.join("summary.json"),
-            &serde_json::to_string_pretty(&summary)?,
+            &serde_json::to_string_pretty(&report)?,
         )?;
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_summary(&summary, started.elapsed());
+        for line in sprt_report.iter().flat_map(SprtReport::lines) {
+            println!("{line}");
+        }
     }
     // A bot that passed the check above but still could not start (a broken executable).
     let never_started = summary
@@ -170,6 +204,15 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The match summary, with the SPRT's figures when one ran.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    summary: &'a MatchSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sprt: Option<&'a SprtReport>,
 }
 
 /// A seat from the command line: `human[:NAME]` (a person in the browser), or a bot.
