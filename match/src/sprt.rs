@@ -5,6 +5,8 @@
 use arbiter_rating::{Decision, EloModel, Estimate, GameResult, Pentanomial, Sprt, PAIR_OUTCOMES};
 use serde::Serialize;
 
+use arbiter_engine::any::{AnyGame, GameConfig};
+use arbiter_engine::gomoku::Rule;
 use arbiter_engine::Seat;
 
 /// The longest `--sprt` text read.
@@ -236,4 +238,62 @@ mod tests {
         assert!(parse("elo0=0,elo1=10,gamma=1").is_err());
         assert!(parse(&"elo0=0,".repeat(100)).is_err());
     }
+}
+
+/// The shipped opening suite for a game (openings/, docs/openings.md), by file name and text:
+/// Reversi 8 x 8 and 16 x 16, Gomoku 15 x 15 for each rule. The 2048 duel needs none: each pair
+/// gets its own seeded random sequence (see [`crate::series::game_config`]).
+pub fn shipped_openings(config: &GameConfig) -> Option<(&'static str, &'static str)> {
+    match config {
+        GameConfig::Reversi(c) if c.size == 8 => Some((
+            "openings/reversi-8.txt",
+            include_str!("../../openings/reversi-8.txt"),
+        )),
+        GameConfig::Reversi(c) if c.size == 16 => Some((
+            "openings/reversi-16.txt",
+            include_str!("../../openings/reversi-16.txt"),
+        )),
+        GameConfig::Gomoku(c) if c.size == 15 => Some(match c.rule {
+            Rule::Freestyle => (
+                "openings/gomoku-freestyle.txt",
+                include_str!("../../openings/gomoku-freestyle.txt"),
+            ),
+            Rule::Standard => (
+                "openings/gomoku-standard.txt",
+                include_str!("../../openings/gomoku-standard.txt"),
+            ),
+            Rule::Renju | Rule::RenjuGomocup => (
+                "openings/gomoku-renju.txt",
+                include_str!("../../openings/gomoku-renju.txt"),
+            ),
+        }),
+        _ => None,
+    }
+}
+
+/// Reads a suite's lines, each checked through the engine (a legal line that does not end the
+/// game).
+pub fn parse_openings(
+    origin: &str,
+    text: &str,
+    config: &GameConfig,
+) -> Result<Vec<Vec<String>>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let moves: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let mut g = AnyGame::new(config).map_err(|e| e.to_string())?;
+        for m in &moves {
+            g.play_text(m)
+                .map_err(|e| format!("{origin}:{}: opening move {m}: {e}", i + 1))?;
+        }
+        if g.outcome().is_some() {
+            return Err(format!("{origin}:{}: the opening ends the game", i + 1));
+        }
+        out.push(moves);
+    }
+    Ok(out)
 }

@@ -316,3 +316,9 @@ fn negamax(game: &Gomoku, depth: u32, mut alpha: i64, beta: i64) -> i64 {
     }
     best
 }
+
+/// The value of `game` for the side to move by a `depth`-ply search over the candidates: the
+/// opening generator keeps positions whose value is near 0.
+pub fn value(game: &Gomoku, depth: u32) -> i64 {
+    negamax(game, depth, -WIN - 1, WIN + 1)
+}

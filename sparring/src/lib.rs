@@ -12,6 +12,7 @@
 
 pub mod duel;
 pub mod gomoku;
+pub mod openings;
 pub mod reversi;
 pub mod wire;
 

@@ -183,3 +183,9 @@ fn order(game: &Reversi, moves: &mut [Move]) {
         Move::Pass => 0,
     });
 }
+
+/// The value of `game` for the side to move by a `depth`-ply search (within the node budget):
+/// the opening generator keeps positions whose value is near 0.
+pub fn value(game: &Reversi, depth: u32) -> i32 {
+    Search { nodes: 0 }.negamax(game, depth, -WIN - 1, WIN + 1)
+}

@@ -52,10 +52,14 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let default = ProtocolKind::default_for(&config);
     let shared = parse_protocol(a.protocol.as_deref())?.unwrap_or(default);
-    let protocols = [
+    let mut protocols = [
         parse_protocol(a.protocol_a.as_deref())?.unwrap_or(shared),
         parse_protocol(a.protocol_b.as_deref())?.unwrap_or(shared),
     ];
+    let mut openings = openings;
+    if sprt.is_some() && a.openings.is_none() {
+        openings = shipped_suite(a, &config, &mut protocols)?;
+    }
     for p in protocols {
         p.check(&config, !openings.is_empty())
             .map_err(anyhow::Error::msg)?;
@@ -213,6 +217,33 @@ struct Report<'a> {
     summary: &'a MatchSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     sprt: Option<&'a SprtReport>,
+}
+
+/// An SPRT without --openings plays the game's shipped suite when the protocols can start from
+/// an opening; built-in bots on Reversi are switched to `reversi-board` for it.
+fn shipped_suite(
+    a: &MatchArgs,
+    config: &GameConfig,
+    protocols: &mut [ProtocolKind; 2],
+) -> anyhow::Result<Vec<Vec<String>>> {
+    let Some((origin, text)) = arbiter_match::sprt::shipped_openings(config) else {
+        return Ok(Vec::new());
+    };
+    let chosen = a.protocol.is_some() || a.protocol_a.is_some() || a.protocol_b.is_some();
+    let builtins = [&a.bot_a, &a.bot_b]
+        .iter()
+        .all(|b| b.starts_with("builtin"));
+    if protocols.iter().any(|p| p.check(config, true).is_err()) {
+        if chosen || !builtins || !matches!(config, GameConfig::Reversi(_)) {
+            eprintln!(
+                "note: {origin} not used: the protocol cannot start from an opening \
+                 (Reversi: --protocol reversi-board); every pair starts from the initial position"
+            );
+            return Ok(Vec::new());
+        }
+        *protocols = [ProtocolKind::ReversiBoard; 2];
+    }
+    arbiter_match::sprt::parse_openings(origin, text, config).map_err(anyhow::Error::msg)
 }
 
 /// A seat from the command line: `human[:NAME]` (a person in the browser), or a bot.
