@@ -205,41 +205,6 @@ impl SprtReport {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{parse, SprtRun};
-    use arbiter_engine::Seat;
-    use arbiter_rating::GameResult;
-
-    #[test]
-    fn pairs_are_counted_for_bot_a() {
-        let mut run = SprtRun::new(parse("elo0=0,elo1=10").unwrap());
-        // A wins game 0 in seat 0, then loses game 1 from seat 1: a WL pair.
-        assert!(!run.add_game(SprtRun::result_of(0, Some(Seat::First))));
-        assert!(run.add_game(SprtRun::result_of(1, Some(Seat::First))));
-        assert_eq!(run.counts.counts, [0, 0, 1, 0, 0]);
-        // A wins both: seat 0 in game 2, seat 1 in game 3.
-        run.add_game(SprtRun::result_of(2, Some(Seat::First)));
-        run.add_game(SprtRun::result_of(3, Some(Seat::Second)));
-        assert_eq!(run.counts.counts, [0, 0, 1, 0, 1]);
-        assert_eq!(SprtRun::result_of(5, None), GameResult::Draw);
-        assert!(run.llr > 0.0);
-    }
-
-    #[test]
-    fn sprt_options() {
-        let s = parse("elo0=0,elo1=10").unwrap();
-        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
-        let s = parse("elo0=-5, elo1=5, alpha=0.1, beta=0.2, model=logistic").unwrap();
-        assert_eq!((s.alpha, s.beta), (0.1, 0.2));
-        assert!(parse("elo0=0").is_err());
-        assert!(parse("elo0=10,elo1=0").is_err());
-        assert!(parse("elo0=0,elo1=x").is_err());
-        assert!(parse("elo0=0,elo1=10,gamma=1").is_err());
-        assert!(parse(&"elo0=0,".repeat(100)).is_err());
-    }
-}
-
 /// The shipped opening suite for a game (openings/, docs/openings.md), by file name and text:
 /// Reversi 8 x 8 and 16 x 16, Gomoku 15 x 15 for each rule. The 2048 duel needs none: each pair
 /// gets its own seeded random sequence (see [`crate::series::game_config`]).
@@ -296,4 +261,39 @@ pub fn parse_openings(
         out.push(moves);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, SprtRun};
+    use arbiter_engine::Seat;
+    use arbiter_rating::GameResult;
+
+    #[test]
+    fn pairs_are_counted_for_bot_a() {
+        let mut run = SprtRun::new(parse("elo0=0,elo1=10").unwrap());
+        // A wins game 0 in seat 0, then loses game 1 from seat 1: a WL pair.
+        assert!(!run.add_game(SprtRun::result_of(0, Some(Seat::First))));
+        assert!(run.add_game(SprtRun::result_of(1, Some(Seat::First))));
+        assert_eq!(run.counts.counts, [0, 0, 1, 0, 0]);
+        // A wins both: seat 0 in game 2, seat 1 in game 3.
+        run.add_game(SprtRun::result_of(2, Some(Seat::First)));
+        run.add_game(SprtRun::result_of(3, Some(Seat::Second)));
+        assert_eq!(run.counts.counts, [0, 0, 1, 0, 1]);
+        assert_eq!(SprtRun::result_of(5, None), GameResult::Draw);
+        assert!(run.llr > 0.0);
+    }
+
+    #[test]
+    fn sprt_options() {
+        let s = parse("elo0=0,elo1=10").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
+        let s = parse("elo0=-5, elo1=5, alpha=0.1, beta=0.2, model=logistic").unwrap();
+        assert_eq!((s.alpha, s.beta), (0.1, 0.2));
+        assert!(parse("elo0=0").is_err());
+        assert!(parse("elo0=10,elo1=0").is_err());
+        assert!(parse("elo0=0,elo1=x").is_err());
+        assert!(parse("elo0=0,elo1=10,gamma=1").is_err());
+        assert!(parse(&"elo0=0,".repeat(100)).is_err());
+    }
 }
