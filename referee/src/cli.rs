@@ -66,9 +66,9 @@ pub struct BotArgs {
     /// The protocol to speak (default: the game's own)
     #[arg(long)]
     pub protocol: Option<String>,
-    /// Seed for the random choices
-    #[arg(long, default_value_t = 0)]
-    pub bot_seed: u64,
+    /// Seed for the random choices [default: $ARBITER_SEED, the game's seed under arbiter, or 0]
+    #[arg(long)]
+    pub bot_seed: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -171,7 +171,9 @@ pub struct GameArgs {
     /// Gomoku rule
     #[arg(long, value_enum)]
     pub rule: Option<RuleArg>,
-    /// 2048 duel: seed of the random sequence
+    /// 2048 duel: seed of the random sequence. `match`: seeds the whole match (each game's
+    /// seed, which bots get as ARBITER_SEED, and the duel's sequences); printed at the end, so
+    /// `--seed` plays a match again
     #[arg(long)]
     pub seed: Option<u64>,
     /// 2048 duel: number of rounds (default 500)

@@ -68,6 +68,7 @@ fn spec(move_ms: u64) -> GameSpec {
         opening: Vec::new(),
         limits,
         event: Some("live test".into()),
+        seed: None,
     }
 }
 

@@ -143,6 +143,10 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                     r.file.name.as_deref().unwrap_or("tournament"),
                     row.id
                 )),
+                seed: Some(arbiter_match::series::game_seed(
+                    r.file.seed,
+                    row.id as usize,
+                )),
             },
             bots,
             row,

@@ -120,6 +120,12 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
             no_build,
         }) => start(config, run, *no_build),
         Some(TournamentCommand::Resume { path, run }) => {
+            // Killed before the database was made: resuming from the config starts it.
+            let config_file = path.is_file() && !path.ends_with(arbiter_tournament::store::DB_FILE);
+            if config_file && !Tournament::exists(path) {
+                eprintln!("{}: not started yet; starting it", path.display());
+                return start(path, run, false);
+            }
             let mut t = Tournament::open(path)?;
             play(&mut t, run)
         }
