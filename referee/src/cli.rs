@@ -49,6 +49,10 @@ pub enum Command {
     Demo(commands::demo::DemoArgs),
     /// A course's contest website: students sign in, submit bots, watch the scoreboard.
     Contest(commands::contest::ContestArgs),
+    /// Judge a contest's games on this machine, from its queue in PostgreSQL (many machines).
+    Worker(commands::worker::WorkerArgs),
+    /// List the workers of a queue: state, pace, failures.
+    Workers(commands::worker::WorkersArgs),
 }
 
 #[derive(Args, Debug)]
@@ -276,5 +280,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(a) => commands::tournament::run(&a),
         Command::Demo(a) => commands::demo::run(&a),
         Command::Contest(a) => commands::contest::run(&a),
+        Command::Worker(a) => commands::worker::run_worker(&a),
+        Command::Workers(a) => commands::worker::run_workers(&a),
     }
 }
