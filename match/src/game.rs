@@ -136,6 +136,9 @@ pub struct GameSpec {
     pub opening: Vec<String>,
     pub limits: GameLimits,
     pub event: Option<String>,
+    /// The game's seed, given to both bots as `ARBITER_SEED` (arbiter's built-in bots draw
+    /// their random choices from it) and kept in the replay, so the game can be played again.
+    pub seed: Option<u64>,
 }
 
 /// Machine resources for one game.
@@ -193,6 +196,9 @@ pub struct Timing {
 /// traceback of a deep recursion (which Python folds to a few dozen lines).
 pub const STDERR_KEPT_BYTES: usize = 16 * 1024;
 
+/// The environment variable that carries the game's seed to each bot.
+pub const SEED_VAR: &str = "ARBITER_SEED";
+
 struct Side {
     wire: Option<Wire>,
     protocol: Box<dyn Protocol>,
@@ -242,6 +248,7 @@ pub fn play_live(
     replay.meta = Meta {
         event: spec.event.clone(),
         date: Some(now_utc()),
+        seed: spec.seed,
         ..Meta::default()
     };
 
@@ -358,6 +365,7 @@ fn run(
             seats.cores[i],
             limits,
             containment,
+            spec.seed,
         ) {
             Ok(process) => {
                 warnings.extend(process.warnings().iter().cloned());
@@ -776,8 +784,12 @@ fn spawn(
     core: Option<usize>,
     limits: &GameLimits,
     containment: &Containment,
+    seed: Option<u64>,
 ) -> Result<BotProcess, String> {
     let mut command = BotCommand::parse(&bot.command).map_err(|e| e.to_string())?;
+    if let Some(seed) = seed {
+        command = command.env(SEED_VAR, seed.to_string());
+    }
     if let Some(dir) = &bot.working_dir {
         command = command.current_dir(dir);
     }

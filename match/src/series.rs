@@ -22,6 +22,17 @@ pub struct MatchSpec {
     pub games: usize,
     /// Openings (move lists); game 2k and 2k+1 share opening k (cycled) with colours swapped.
     pub openings: Vec<Vec<String>>,
+    /// The match seed: game `i` gets [`game_seed`]`(seed, i)`, so one number replays the match.
+    pub seed: u64,
+}
+
+/// The seed of game `i` of a match seeded with `seed` (SplitMix64's mix, so neighbouring games
+/// get unrelated seeds).
+pub fn game_seed(seed: u64, i: usize) -> u64 {
+    let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// One game's line in the summary.
@@ -53,6 +64,8 @@ pub struct BotTotals {
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchSummary {
     pub game: GameConfig,
+    /// The match seed (`--seed` plays the same match again).
+    pub seed: u64,
     pub bots: [String; 2],
     pub totals: [BotTotals; 2],
     pub games: Vec<GameLine>,
@@ -109,6 +122,7 @@ pub fn play_until(
     let names = [bots[0].name.clone(), bots[1].name.clone()];
     let mut summary = MatchSummary {
         game: spec.game.config.clone(),
+        seed: spec.seed,
         bots: names.clone(),
         totals: Default::default(),
         games: Vec::new(),
@@ -128,6 +142,7 @@ pub fn play_until(
         };
         let mut g = spec.game.clone();
         g.config = game_config(&spec.game.config, i);
+        g.seed = Some(game_seed(spec.seed, i));
         if !spec.openings.is_empty() {
             g.opening = spec.openings[(i / 2) % spec.openings.len()].clone();
         }

@@ -72,6 +72,7 @@ fn play_timed(bots: [&BotSpec; 2], limits: GameLimits) -> (Replay, Duration) {
         opening: Vec::new(),
         limits,
         event: None,
+        seed: None,
     };
     let seats = Seats {
         cores: [None, None],

@@ -72,6 +72,7 @@ fn play_unlocked(bad: &BotSpec, bad_seat: Seat, limits: GameLimits) -> Played {
         opening: Vec::new(),
         limits,
         event: None,
+        seed: None,
     };
     let seats = Seats {
         cores: [Some(0), Some(1)],
@@ -288,6 +289,7 @@ fn ponder_cpu(ponder: bool) -> f64 {
         opening: Vec::new(),
         limits: l,
         event: None,
+        seed: None,
     };
     let seats = Seats {
         cores: [Some(0), Some(1)],

@@ -2,7 +2,8 @@
 //!
 //! - [`db`]: SQLite or PostgreSQL behind one code path.
 //! - [`jobs`]: the queue: enqueue, fair claims under leases, heartbeats, exactly-once commits.
-//! - [`worker`]: a worker's slots draining the queue on any machine; [`workers`] lists them.
+//! - [`worker`]: a worker's slots draining the queue on any machine; [`workers`] lists them;
+//!   [`quarantine`] pauses a worker whose games fail far more than the others'.
 //! - [`spec`]: what jobs carry (games, compiles) and the outcomes they commit.
 //! - [`artefacts`]: bots by content hash, cached by workers; [`compile`]: building them in the
 //!   sandbox; [`payload`]: compressed replays.
@@ -12,6 +13,7 @@ pub mod compile;
 pub mod db;
 pub mod jobs;
 pub mod payload;
+pub mod quarantine;
 mod schema;
 pub mod spec;
 pub mod worker;

@@ -153,7 +153,7 @@ pub async fn list(queue: &Queue) -> Result<Vec<WorkerRow>, sqlx::Error> {
     let now = db.now();
     let sql = format!(
         "SELECT w.id, w.host, w.state, w.note, w.version, w.slots, w.cores, w.toolchains, \
-         ({now} - w.seen_at) / 1000.0, \
+         {now} - w.seen_at, \
          (SELECT COUNT(*) FROM jobs j WHERE j.worker = w.id AND j.state = 'running'), \
          (SELECT COUNT(*) FROM results r WHERE r.worker = w.id), \
          (SELECT COUNT(*) FROM results r WHERE r.worker = w.id AND r.created_at > {now} - 600000), \
@@ -174,7 +174,8 @@ pub async fn list(queue: &Queue) -> Result<Vec<WorkerRow>, sqlx::Error> {
                 slots: r.try_get(5)?,
                 cores: r.try_get(6)?,
                 toolchains: r.try_get(7)?,
-                silent_s: r.try_get(8)?,
+                // Milliseconds in SQL: a division there is NUMERIC on PostgreSQL.
+                silent_s: r.try_get::<i64, _>(8)? as f64 / 1000.0,
                 running: r.try_get(9)?,
                 games: r.try_get(10)?,
                 pace: r.try_get::<i64, _>(11)? as f64 / 10.0,

@@ -302,3 +302,97 @@ async fn a_job_that_keeps_killing_workers_is_given_up() {
         assert_eq!(q.counts(Some(c)).await.unwrap().failed, 1, "{}", db.name);
     }
 }
+
+/// An outcome as a worker commits it: `reason` with `culprit` at fault.
+fn outcome(reason: &str, culprit: Option<u8>) -> String {
+    serde_json::json!({
+        "winner": culprit.map(|c| 1 - c), "reason": reason, "verdict": reason,
+        "culprit": culprit, "moves": 30, "think_ms": [1.0, 1.0], "moves_by": [15, 15],
+        "wall_ms": 100.0
+    })
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_worker_whose_bots_fail_far_more_than_elsewhere_is_quarantined() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        let jobs: Vec<NewJob> = (0..90)
+            .map(|n| NewJob {
+                lane: format!("l{}", n % 3),
+                kind: JobKind::Game,
+                spec: format!("{{\"n\":{n}}}"),
+                sides: ["alice".to_string(), "bob".to_string()],
+                priority: 0,
+            })
+            .collect();
+        q.enqueue(c, &jobs).await.unwrap();
+        // Three workers take turns; on "bad" every other game is lost on time by a bot that
+        // never loses on time on the others.
+        let mut bad_failed = Vec::new();
+        for n in 0..90 {
+            let worker = ["good-a", "good-b", "bad"][n % 3];
+            let job = q
+                .claim(worker, &[JobKind::Game], LEASE)
+                .await
+                .unwrap()
+                .unwrap();
+            let fails = worker == "bad" && n % 2 == 0;
+            let o = if fails {
+                bad_failed.push(job.id);
+                outcome("move_time", Some(1))
+            } else {
+                outcome("normal", None)
+            };
+            assert_eq!(
+                q.commit(&job, worker, &o, None).await.unwrap(),
+                Commit::Committed
+            );
+        }
+        for w in ["good-a", "good-b", "bad"] {
+            register(&q, w).await;
+        }
+        let policy = arbiter_queue::quarantine::Policy::default();
+        let found = arbiter_queue::quarantine::check(&q, &policy).await.unwrap();
+        assert_eq!(found.len(), 1, "{}: {found:?}", db.name);
+        assert_eq!(found[0].worker, "bad");
+        let mut replayed = found[0].replayed.clone();
+        replayed.sort_unstable();
+        assert_eq!(replayed, bad_failed, "{}", db.name);
+        assert_eq!(
+            arbiter_queue::workers::state(&q, "bad")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("paused")
+        );
+        // The replayed games go to the others, never back to the bad worker.
+        assert!(q
+            .claim("bad", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .is_none());
+        let again = q
+            .claim("good-a", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(bad_failed.contains(&again.id));
+        // Judged once: a second check finds nothing new.
+        assert!(arbiter_queue::quarantine::check(&q, &policy)
+            .await
+            .unwrap()
+            .is_empty());
+    }
+}
+
+async fn register(q: &arbiter_queue::Queue, id: &str) {
+    let mut opts = arbiter_queue::worker::WorkerOptions::local(
+        id.to_string(),
+        vec![[None, None]],
+        std::env::temp_dir(),
+    );
+    opts.version = arbiter_queue::VERSION.to_string();
+    arbiter_queue::workers::register(q, &opts).await.unwrap();
+}

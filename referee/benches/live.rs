@@ -94,6 +94,7 @@ fn play(
             opening: Vec::new(),
             limits,
             event: None,
+            seed: None,
         };
         let b = |name: &str, seed: u32| BotSpec {
             name: name.into(),

@@ -91,6 +91,7 @@ fn layout(
         opening: Vec::new(),
         limits: GameLimits::default_for(&config),
         event: None,
+        seed: None,
     };
     let spec_bot = |name: &str| BotSpec {
         name: name.into(),

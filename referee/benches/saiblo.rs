@@ -45,6 +45,7 @@ fn main() {
         config,
         opening: Vec::new(),
         event: None,
+        seed: None,
     };
     let bots = strategies.map(|s| BotSpec {
         name: s.into(),

@@ -61,6 +61,7 @@ fn main() -> anyhow::Result<()> {
                     quiet: true,
                     max_games: None,
                     share_cores: Some(share),
+                    observe: None,
                 },
             )?;
             let wall = t0.elapsed().as_secs_f64();

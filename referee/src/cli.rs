@@ -49,6 +49,10 @@ pub enum Command {
     Demo(commands::demo::DemoArgs),
     /// A course's contest website: students sign in, submit bots, watch the scoreboard.
     Contest(commands::contest::ContestArgs),
+    /// Judge a contest's games on this machine, from its queue in PostgreSQL (many machines).
+    Worker(commands::worker::WorkerArgs),
+    /// List the workers of a queue: state, pace, failures.
+    Workers(commands::worker::WorkersArgs),
 }
 
 #[derive(Args, Debug)]
@@ -66,9 +70,9 @@ pub struct BotArgs {
     /// The protocol to speak (default: the game's own)
     #[arg(long)]
     pub protocol: Option<String>,
-    /// Seed for the random choices
-    #[arg(long, default_value_t = 0)]
-    pub bot_seed: u64,
+    /// Seed for the random choices [default: $ARBITER_SEED, the game's seed under arbiter, or 0]
+    #[arg(long)]
+    pub bot_seed: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -179,7 +183,9 @@ pub struct GameArgs {
     /// Gomoku rule
     #[arg(long, value_enum)]
     pub rule: Option<RuleArg>,
-    /// 2048 duel: seed of the random sequence
+    /// 2048 duel: seed of the random sequence. `match`: seeds the whole match (each game's
+    /// seed, which bots get as ARBITER_SEED, and the duel's sequences); printed at the end, so
+    /// `--seed` plays a match again
     #[arg(long)]
     pub seed: Option<u64>,
     /// 2048 duel: number of rounds (default 500)
@@ -282,5 +288,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(a) => commands::tournament::run(&a),
         Command::Demo(a) => commands::demo::run(&a),
         Command::Contest(a) => commands::contest::run(&a),
+        Command::Worker(a) => commands::worker::run_worker(&a),
+        Command::Workers(a) => commands::worker::run_workers(&a),
     }
 }

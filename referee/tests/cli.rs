@@ -294,3 +294,64 @@ fn the_gomocup_renju_reading_is_a_rule_option() {
         assert!(out.status.success(), "{out:?}");
     }
 }
+
+/// The moves and seed of each game of `arbiter match GAME builtin:random builtin:random`.
+fn random_match(game: &[&str], seed: Option<&str>) -> (Vec<(Vec<String>, u64)>, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = arbiter();
+    cmd.arg("match")
+        .args(game)
+        .args(["builtin:random", "builtin:random", "-n", "6", "-q", "-o"])
+        .arg(dir.path());
+    if let Some(seed) = seed {
+        cmd.args(["--seed", seed]);
+    }
+    let status = cmd.stdout(Stdio::null()).status().unwrap();
+    assert!(status.success());
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let games = (1..=6)
+        .map(|i| {
+            let replay = read(&format!("game-{i:04}.json"));
+            let moves = replay["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["move"].as_str().unwrap().to_string())
+                .collect();
+            (moves, replay["meta"]["seed"].as_u64().expect("meta.seed"))
+        })
+        .collect();
+    (games, read("summary.json")["seed"].as_u64().unwrap())
+}
+
+#[test]
+fn builtin_random_plays_a_new_game_each_time_and_seed_plays_the_match_again() {
+    for game in [
+        &["reversi", "--size", "6"][..],
+        &["gomoku", "--size", "7"],
+        &["duel2048", "--rounds", "30"],
+    ] {
+        let (first, seed) = random_match(game, Some("11"));
+        assert_eq!(seed, 11);
+        for (i, a) in first.iter().enumerate() {
+            for b in &first[i + 1..] {
+                assert_ne!(a, b, "{game:?}: two games of one match are the same game");
+            }
+        }
+        // The same seed, the same match, move for move; another seed, other games.
+        let (again, _) = random_match(game, Some("11"));
+        assert_eq!(first, again, "{game:?}");
+        let (other, _) = random_match(game, Some("12"));
+        assert_ne!(first[0].0, other[0].0, "{game:?}");
+        // Without --seed, the match draws a seed and says which, so it can be played again.
+        let (drawn, seed) = random_match(game, None);
+        assert_ne!(seed, 11);
+        assert_eq!(
+            drawn,
+            random_match(game, Some(&seed.to_string())).0,
+            "{game:?}"
+        );
+    }
+}

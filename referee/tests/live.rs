@@ -68,6 +68,7 @@ fn spec(move_ms: u64) -> GameSpec {
         opening: Vec::new(),
         limits,
         event: Some("live test".into()),
+        seed: None,
     }
 }
 
@@ -632,5 +633,92 @@ async fn arbiter_match_live_lets_a_person_play_a_builtin_bot() {
     let (saved, _) = Replay::read(&text).unwrap();
     assert_eq!(saved.players[0].name, "Ada");
     assert_eq!(chosen_by(&saved, Seat::First), mine);
+    same_moves(f.replay.as_ref().unwrap(), &saved);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn arbiter_tournament_live_lists_its_games_and_spectators_follow_them() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let bot = rbot().display().to_string();
+    let config = dir.path().join("t.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"live\"\ngames_per_pairing = 2\noutput = \"out\"\n[game]\nname = \"reversi\"\nsize = 8\n\
+             [[bots]]\nname = \"a\"\ncommand = \"{bot} 8 1 slow\"\n[[bots]]\nname = \"b\"\ncommand = \"{bot} 8 2 slow\"\n"
+        ),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["tournament", "run", "-q", "-j", "1"])
+        .arg(&config)
+        .args(["--live", &format!("127.0.0.1:{port}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The list shows a game in progress, named by its tournament game id.
+    let list = format!("http://127.0.0.1:{port}/live/games.json");
+    let t0 = Instant::now();
+    let game: Value = loop {
+        if let Ok(r) = reqwest::get(&list).await {
+            let games: Vec<Value> = r.json().await.unwrap_or_default();
+            if let Some(g) = games.into_iter().find(|g| g["finished"] == false) {
+                break g;
+            }
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "no live game listed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let id = game["id"].as_u64().unwrap();
+    let base = format!("ws://127.0.0.1:{port}/live/ws");
+    let mut ws = connect(&format!("{base}/_{id}")).await;
+    send(
+        &mut ws,
+        json!({"request": "connect", "token": token::spectator(&base, id)}),
+    )
+    .await;
+    let mut f = Follower::default();
+    while f.end.is_none() {
+        let Some(m) = next(&mut ws).await else { break };
+        match m["request"].as_str().unwrap() {
+            "history" => {
+                f = Follower::default();
+                for c in m["content"].as_array().unwrap() {
+                    f.take(c.as_str().unwrap());
+                }
+            }
+            "watch" => f.take(m["content"].as_str().unwrap()),
+            other => panic!("a spectator got {other}: {m}"),
+        }
+    }
+    assert!(f.end.is_some(), "the game's end reached the spectator");
+    assert!(child.wait().unwrap().success());
+    // What the spectator followed is the tournament's own replay of that game.
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["tournament", "report", "--json"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    let row = report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"].as_u64() == Some(id))
+        .expect("the watched game in the report");
+    let path = dir
+        .path()
+        .join("out")
+        .join(row["result"]["replay"].as_str().unwrap());
+    let (saved, _) = Replay::read(&std::fs::read_to_string(path).unwrap()).unwrap();
     same_moves(f.replay.as_ref().unwrap(), &saved);
 }

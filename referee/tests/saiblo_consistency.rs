@@ -65,6 +65,7 @@ fn in_process(game: Game, opening: &[&str], a: &str, b: &str) -> Replay {
         config,
         opening: opening.iter().map(|m| m.to_string()).collect(),
         event: None,
+        seed: None,
     };
     // Seed 001's protocol cannot carry an opening; reversi-board adds the BOARD line for it.
     let protocol = match (game, opening.is_empty()) {
@@ -214,6 +215,7 @@ fn the_c_sdk_bot_gives_the_same_game() {
         config,
         opening: Vec::new(),
         event: None,
+        seed: None,
     };
     let strategies = ["random:11", "greedy"];
     let bots = strategies.map(|s| BotSpec {

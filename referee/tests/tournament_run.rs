@@ -610,3 +610,99 @@ fn a_second_runner_on_the_same_tournament_is_refused() {
     let rep = report_json(&out);
     assert_eq!(rep["done"], 2);
 }
+
+/// A tournament killed while its database is being made (a big schedule takes a moment) is
+/// picked up by the next command on its directory, and one killed before anything was made is
+/// started by `resume CONFIG`.
+#[test]
+fn a_tournament_killed_while_being_set_up_is_resumable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut text =
+        String::from("name = \"big\"\ngames_per_pairing = 40\noutput = \"out\"\n[game]\nname = \"reversi\"\nsize = 4\n");
+    for i in 0..40 {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"b{i}\"\ncommand = \"builtin:random\"\n"
+        ));
+    }
+    let cfg = write_config(tmp.path(), &text);
+    let out = tmp.path().join("out");
+    let mut cut_short = 0;
+    let mut recovered = 0;
+    for ms in [5, 15, 30, 60, 100, 150, 250] {
+        let _ = std::fs::remove_dir_all(&out);
+        let mut child = arbiter()
+            .args(["tournament", "run", "-q"])
+            .arg(&cfg)
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(ms));
+        child.kill().unwrap();
+        let _ = child.wait();
+        if !out.join("tournament.db.creating").exists() {
+            continue;
+        }
+        cut_short += 1;
+        let status = arbiter()
+            .args(["tournament", "status", "--json"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&status.stderr);
+        if !status.status.success() {
+            // Killed before even the config was saved: nothing to pick up, and it says so.
+            assert!(
+                err.contains("start it again with `arbiter tournament CONFIG`"),
+                "{err}"
+            );
+            continue;
+        }
+        recovered += 1;
+        let v: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+        assert_eq!(v["scheduled"], 31200, "killed at {ms} ms");
+        assert_eq!(v["done"], 0);
+        assert!(!out.join("tournament.db.creating").exists());
+    }
+    assert!(
+        recovered > 0,
+        "no kill landed while the database was being made ({cut_short} too early)"
+    );
+    // A set-up cut short at any point: `resume CONFIG` starts it (here: kill and resume at once).
+    let _ = std::fs::remove_dir_all(&out);
+    let mut child = arbiter()
+        .args(["tournament", "run", "-q"])
+        .arg(&cfg)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(5));
+    child.kill().unwrap();
+    let _ = child.wait();
+    let mut child = arbiter()
+        .args(["tournament", "resume", "-q"])
+        .arg(&cfg)
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !out.join("tournament.db").exists() && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(
+        out.join("tournament.db").exists(),
+        "resume CONFIG did not start the tournament"
+    );
+
+    // Nothing made yet: `resume` on the config starts the tournament.
+    let small = tmp.path().join("small");
+    let cfg = write_config(
+        &small,
+        &config(8, "round-robin", 2, 5, "move_ms = 3000", &BOTS[..2]),
+    );
+    let st = arbiter()
+        .args(["tournament", "resume", "-q"])
+        .arg(&cfg)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert_eq!(report_json(&small.join("out"))["done"], 2);
+}

@@ -236,6 +236,7 @@ pub async fn serve(
     let tasks = [
         tokio::spawn(reconcile_loop(Arc::clone(&state), stop_rx.clone())),
         tokio::spawn(scoreboard::refresh_loop(Arc::clone(&state))),
+        tokio::spawn(quarantine_loop(Arc::clone(&state), stop_rx.clone())),
     ];
     let worker = if opts.workers > 0 {
         Some(start_worker(&state, &opts, &prefix, stop_rx.clone()).await?)
@@ -335,6 +336,29 @@ async fn start_worker(
             eprintln!("error: local worker: {e}");
         }
     }))
+}
+
+/// Every half minute, pauses workers whose games fail far more often than the same bots' games
+/// on the other workers, and has their failed games played again elsewhere.
+async fn quarantine_loop(state: Shared, mut stop: watch::Receiver<bool>) {
+    let policy = arbiter_queue::quarantine::Policy::default();
+    loop {
+        match arbiter_queue::quarantine::check(&state.queue, &policy).await {
+            Ok(found) => {
+                for s in found {
+                    eprintln!(
+                        "worker {} paused: {} time losses or crashes in {} games ({:.1} expected); {} game(s) to be played again",
+                        s.worker, s.failures, s.games, s.expected, s.replayed.len()
+                    );
+                }
+            }
+            Err(e) => eprintln!("warning: quarantine check: {e}"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(30)) => {}
+            _ = stop.changed() => return,
+        }
+    }
 }
 
 /// Finished compiles become ready submissions and games, as soon as a local worker says so

@@ -34,8 +34,17 @@ impl Tournament {
         let (file, text) = TournamentConfig::load(config_path)?;
         let base = base_dir(config_path)?;
         let resolved = file.resolve(&base)?;
+        Self::create_resolved(resolved, &text, config_path, &base)
+    }
+
+    fn create_resolved(
+        resolved: Resolved,
+        text: &str,
+        config_path: &Path,
+        base: &Path,
+    ) -> anyhow::Result<Tournament> {
         let store = Store::create(&resolved.output, |store| {
-            store.set_meta("config", &text)?;
+            store.set_meta("config", text)?;
             store.set_meta("config_path", &config_path.display().to_string())?;
             store.set_meta("base_dir", &base.display().to_string())?;
             store.set_meta("created_at", &arbiter_match::game::now_utc())?;
@@ -59,14 +68,10 @@ impl Tournament {
     /// config file. The config stored in the database is used, so editing the file later does
     /// not change a running tournament.
     pub fn open(path: &Path) -> anyhow::Result<Tournament> {
-        let dir = if path.is_dir() {
-            path.to_path_buf()
-        } else if path.file_name().and_then(|n| n.to_str()) == Some(store::DB_FILE) {
-            path.parent().map(Path::to_path_buf).unwrap_or_default()
-        } else {
-            let (file, _) = TournamentConfig::load(path)?;
-            base_dir(path)?.join(&file.output)
-        };
+        let dir = path_dir(path)?;
+        if !Store::path_in(&dir).exists() && Store::creating_in(&dir).exists() {
+            return Self::finish_creating(&dir);
+        }
         let store = Store::open(&dir)?;
         let text = store
             .meta("config")?
@@ -88,6 +93,30 @@ impl Tournament {
             })
             .collect();
         Ok(Tournament { store, resolved })
+    }
+
+    /// Whether the tournament named by `path` (as for [`Tournament::open`]) has its database:
+    /// a set-up that was cut short does not count.
+    pub fn exists(path: &Path) -> bool {
+        path_dir(path).is_ok_and(|dir| Store::path_in(&dir).exists())
+    }
+
+    /// Sets up again a tournament whose creation was killed (its half-made database is never
+    /// used, see [`Store::create`]), from the config it was started with.
+    fn finish_creating(dir: &Path) -> anyhow::Result<Tournament> {
+        let stored = Store::read_creating_meta(dir, &["config", "config_path", "base_dir"]);
+        let [Some(text), Some(config_path), Some(base)] = stored else {
+            anyhow::bail!(
+                "the tournament in {} was stopped while being set up, before its config was \
+                 saved: start it again with `arbiter tournament CONFIG`",
+                dir.display()
+            );
+        };
+        let base = PathBuf::from(base);
+        let file = TournamentConfig::parse(&text, "stored config")?;
+        let mut resolved = file.resolve(&base)?;
+        resolved.output = dir.to_path_buf();
+        Self::create_resolved(resolved, &text, Path::new(&config_path), &base)
     }
 
     /// Adds a new version of `name` (or a new bot) and schedules its games against every other
@@ -128,4 +157,17 @@ fn base_dir(config_path: &Path) -> anyhow::Result<PathBuf> {
     parent
         .canonicalize()
         .with_context(|| format!("cannot resolve {}", parent.display()))
+}
+
+/// The output directory of the tournament named by `path`: the directory itself, its database
+/// file, or its config file.
+fn path_dir(path: &Path) -> anyhow::Result<PathBuf> {
+    Ok(if path.is_dir() {
+        path.to_path_buf()
+    } else if path.file_name().and_then(|n| n.to_str()) == Some(store::DB_FILE) {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        let (file, _) = TournamentConfig::load(path)?;
+        base_dir(path)?.join(&file.output)
+    })
 }

@@ -23,6 +23,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::config::Resolved;
 use super::store::{GameResultRow, GameRow, Store, Version};
 use arbiter_match::game::{self, slot_cores, BotSpec, GameSpec, Played, Seats};
+use arbiter_match::live::{Live, Observer};
 use arbiter_match::protocol::ProtocolKind;
 use arbiter_sandbox::Containment;
 
@@ -37,6 +38,22 @@ pub struct RunOptions {
     /// `Some(true)`: both bots of a game share one core; `Some(false)`: each bot its own core
     /// (cores are reused when there are too few); `None`: decide as the module says.
     pub share_cores: Option<bool>,
+    /// Makes each game live (`arbiter tournament --live`): its observer, or none.
+    pub observe: Option<Observe>,
+}
+
+/// Makes a game followable as it is played: given its id, what it plays and its bots, an
+/// observer (a live hub's), called on the thread that plays the game.
+#[derive(Clone)]
+pub struct Observe(pub Arc<ObserveFn>);
+
+pub type ObserveFn =
+    dyn Fn(i64, &GameSpec, &[BotSpec; 2]) -> Option<Box<dyn Observer>> + Send + Sync;
+
+impl std::fmt::Debug for Observe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observe(..)")
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -143,6 +160,10 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                     r.file.name.as_deref().unwrap_or("tournament"),
                     row.id
                 )),
+                seed: Some(arbiter_match::series::game_seed(
+                    r.file.seed,
+                    row.id as usize,
+                )),
             },
             bots,
             row,
@@ -214,6 +235,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
             let containment = &containment;
             let replay_dir = &replay_dir;
             let stop = &stop;
+            let observe = opts.observe.clone();
             let seats = Seats {
                 cores,
                 scratch_root: scratch_root.clone(),
@@ -228,8 +250,15 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 };
                 let Some(job) = job else { break };
                 let t0 = Instant::now();
-                let played =
-                    game::play(&job.spec, [&job.bots[0], &job.bots[1]], &seats, containment);
+                let mut observer = observe
+                    .as_ref()
+                    .and_then(|o| (o.0)(job.row.id, &job.spec, &job.bots));
+                let live = Live {
+                    observer: observer.as_deref_mut().map(|o| o as &mut dyn Observer),
+                    remote: [None, None],
+                };
+                let bots = [&job.bots[0], &job.bots[1]];
+                let played = game::play_live(&job.spec, bots, &seats, containment, live);
                 let wall = t0.elapsed();
                 let result = save(replay_dir, &job.row, &played, wall);
                 if tx

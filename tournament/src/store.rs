@@ -133,7 +133,7 @@ impl Store {
                 dir.display()
             );
         }
-        let tmp = dir.join(format!("{DB_FILE}.creating"));
+        let tmp = Self::creating_in(dir);
         let _ = std::fs::remove_file(&tmp);
         {
             let conn = Connection::open(&tmp)?;
@@ -153,10 +153,32 @@ impl Store {
         Self::open_path(&path, dir)
     }
 
+    /// Where [`Store::create`] builds the database before renaming it into place.
+    pub fn creating_in(dir: &Path) -> PathBuf {
+        dir.join(format!("{DB_FILE}.creating"))
+    }
+
+    /// The `keys` of the meta table of a database whose creation was cut short, each `None` if
+    /// it was not written (or the file cannot be read at all).
+    pub fn read_creating_meta<const N: usize>(dir: &Path, keys: &[&str; N]) -> [Option<String>; N] {
+        let read = |conn: &Connection, key: &str| {
+            conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+                .ok()
+        };
+        match Connection::open(Self::creating_in(dir)) {
+            Ok(conn) => keys.map(|k| read(&conn, k)),
+            Err(_) => [(); N].map(|_| None),
+        }
+    }
+
     pub fn open(dir: &Path) -> anyhow::Result<Store> {
         let path = Self::path_in(dir);
         if !path.exists() {
-            anyhow::bail!("no tournament database at {}", path.display());
+            anyhow::bail!(
+                "no tournament database at {}: start the tournament with `arbiter tournament \
+                 CONFIG`",
+                path.display()
+            );
         }
         Self::open_path(&path, dir)
     }

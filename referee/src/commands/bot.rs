@@ -24,10 +24,26 @@ pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
         game,
         protocol,
         depth: a.depth,
-        seed: a.bot_seed,
+        seed: bot_seed(a.bot_seed)?,
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     builtin::run(&opts, stdin.lock(), stdout.lock())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--bot-seed`, else the game's seed that arbiter gives every bot, else 0.
+fn bot_seed(flag: Option<u64>) -> anyhow::Result<u64> {
+    if let Some(seed) = flag {
+        return Ok(seed);
+    }
+    let var = arbiter_match::game::SEED_VAR;
+    match std::env::var(var) {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{var}={text:?} is not a seed (a whole number)")),
+        Err(std::env::VarError::NotPresent) => Ok(0),
+        Err(std::env::VarError::NotUnicode(_)) => bail!("{var} is not a seed (not UTF-8)"),
+    }
 }

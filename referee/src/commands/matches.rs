@@ -10,7 +10,6 @@ use arbiter_engine::any::GameConfig;
 use arbiter_engine::import::{gobang, sessdsa};
 use arbiter_engine::Seat;
 
-use super::game_config;
 use super::import::write;
 use crate::cli::{LimitArgs, MatchArgs};
 use crate::text;
@@ -28,7 +27,8 @@ const MAX_GAMES: usize = 100_000;
 const SPRT_GAMES: usize = 20_000;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let config = game_config(&a.game)?;
+    let seed = a.game.seed.unwrap_or_else(fresh_seed);
+    let config = match_config(a, seed)?;
     let sprt = a
         .sprt
         .as_deref()
@@ -113,9 +113,11 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             opening: Vec::new(),
             limits,
             event: None,
+            seed: None,
         },
         games,
         openings,
+        seed,
     };
     let started = Instant::now();
     let mut save_error = None;
@@ -395,5 +397,31 @@ fn print_summary(s: &MatchSummary, elapsed: Duration) {
             failures.join(", ")
         );
     }
-    println!("{} games in {:.1} s", s.games.len(), elapsed.as_secs_f64());
+    println!(
+        "{} games in {:.1} s (seed {}: --seed {} plays them again)",
+        s.games.len(),
+        elapsed.as_secs_f64(),
+        s.seed,
+        s.seed
+    );
+}
+
+/// The game `a` asks for. `--seed` seeds the whole match; for the 2048 duel it is also the seed
+/// of the random sequence, which advances pair by pair.
+fn match_config(a: &MatchArgs, seed: u64) -> anyhow::Result<GameConfig> {
+    let mut choice = super::game_choice(&a.game);
+    choice.seed = None;
+    let mut config = arbiter_match::spec::game_config(&choice)?;
+    if let GameConfig::Duel2048(c) = &mut config {
+        c.random = arbiter_engine::duel2048::RandomSource::Seed(seed);
+    }
+    Ok(config)
+}
+
+/// A seed for a match run without `--seed`: the OS's randomness, through std's hasher keys.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
 }

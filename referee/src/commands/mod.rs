@@ -12,6 +12,7 @@ pub mod perft;
 pub mod replay;
 pub mod saiblo;
 pub mod tournament;
+pub mod worker;
 
 use arbiter_engine::any::GameConfig;
 use arbiter_engine::gomoku::Rule;

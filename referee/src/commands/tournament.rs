@@ -35,6 +35,13 @@ pub struct RunFlags {
     /// No progress bar and no table at the end
     #[arg(long, short)]
     pub quiet: bool,
+    /// Serve the games live on ADDR (default 127.0.0.1:8090): a page lists the games in
+    /// progress, and clicking one watches it
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = super::live::DEFAULT_ADDR)]
+    pub live: Option<std::net::SocketAddr>,
+    /// With --live: spectators get moves at least MS apart (the games are not slowed)
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "live")]
+    pub live_delay: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -120,6 +127,12 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
             no_build,
         }) => start(config, run, *no_build),
         Some(TournamentCommand::Resume { path, run }) => {
+            // Killed before the database was made: resuming from the config starts it.
+            let config_file = path.is_file() && !path.ends_with(arbiter_tournament::store::DB_FILE);
+            if config_file && !Tournament::exists(path) {
+                eprintln!("{}: not started yet; starting it", path.display());
+                return start(path, run, false);
+            }
             let mut t = Tournament::open(path)?;
             play(&mut t, run)
         }
@@ -230,13 +243,33 @@ fn start(config: &Path, flags: &RunFlags, no_build: bool) -> anyhow::Result<Exit
 }
 
 fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
+    let live = match flags.live {
+        Some(addr) => Some(super::live::LiveServer::start(
+            addr,
+            std::time::Duration::from_millis(flags.live_delay),
+        )?),
+        None => None,
+    };
+    let observe = live.as_ref().map(|server| {
+        eprintln!("live games: {}/live", server.base);
+        let hub = std::sync::Arc::clone(&server.hub);
+        runner::Observe(std::sync::Arc::new(move |id, _spec, bots| {
+            let title = format!("game {id}: {} vs {}", bots[0].name, bots[1].name);
+            let game = hub.open_as(id as u64, title);
+            Some(Box::new(game.observer()) as Box<dyn arbiter_match::live::Observer>)
+        }))
+    });
     let opts = RunOptions {
         concurrency: flags.concurrency,
         quiet: flags.quiet,
         max_games: None,
         share_cores: None,
+        observe,
     };
     let s: RunSummary = runner::run(&mut t.store, &t.resolved, &opts)?;
+    if let Some(server) = &live {
+        server.linger();
+    }
     if !flags.quiet {
         for w in &s.warnings {
             eprintln!("warning: {w}");

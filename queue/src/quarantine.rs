@@ -1,0 +1,227 @@
+//! Bad-worker quarantine. A worker on a broken or overloaded machine makes bots lose on time
+//! or crash that would not elsewhere. Each bot's failure rate on the *other* workers predicts
+//! how many of a worker's games should have ended in such a failure; a worker with far more
+//! (the Poisson chance of at least that many is below [`Policy::p_value`]) is paused, its
+//! failed games are played again on other workers, and both are recorded as events.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use sqlx::Row;
+
+use crate::jobs::Queue;
+use crate::spec::GameOutcome;
+
+/// Verdicts a machine can cause: the bot ran out of time, crashed or hit its memory limit.
+const MACHINE_FAILURES: [&str; 4] = ["move_time", "game_time", "crash", "memory"];
+
+/// When a worker counts as bad.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// Games a worker must have played before it is judged.
+    pub min_games: usize,
+    /// Failures a worker must have before it is judged (a single crash proves nothing).
+    pub min_failures: usize,
+    /// How unlikely its failure count must be if it were as good as the others.
+    pub p_value: f64,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            min_games: 10,
+            min_failures: 3,
+            p_value: 1e-4,
+        }
+    }
+}
+
+/// A worker found bad, and what was done about it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Suspect {
+    pub worker: String,
+    pub games: usize,
+    pub failures: usize,
+    /// Failures expected from the same bots' rates on the other workers.
+    pub expected: f64,
+    /// The chance of at least `failures` if the worker were as good as the others.
+    pub p: f64,
+    /// Its failed games, put back in the queue to be played by another worker.
+    pub replayed: Vec<i64>,
+}
+
+/// One committed game: who played it and which bot (side) failed, if one did.
+struct Played {
+    job: i64,
+    worker: String,
+    sides: [String; 2],
+    failed: Option<usize>,
+}
+
+/// Judges every active worker, pauses the bad ones and replays their failed games elsewhere.
+pub async fn check(queue: &Queue, policy: &Policy) -> Result<Vec<Suspect>, crate::Error> {
+    let games = committed_games(queue).await?;
+    let mut found = Vec::new();
+    for mut suspect in suspects(&games, policy) {
+        let state = crate::workers::state(queue, &suspect.worker).await?;
+        if state.as_deref() == Some("paused") {
+            continue;
+        }
+        let note = format!(
+            "quarantined: {} time losses or crashes in {} games where the same bots on other \
+             workers make {:.1} expected (p = {:.1e}); its failed games are played again elsewhere",
+            suspect.failures, suspect.games, suspect.expected, suspect.p
+        );
+        crate::workers::set_state(queue, &suspect.worker, "paused", Some(&note)).await?;
+        for g in games
+            .iter()
+            .filter(|g| g.worker == suspect.worker && g.failed.is_some())
+        {
+            if queue.replay_elsewhere(g.job, "quarantine").await? {
+                suspect.replayed.push(g.job);
+            }
+        }
+        found.push(suspect);
+    }
+    Ok(found)
+}
+
+async fn committed_games(queue: &Queue) -> Result<Vec<Played>, crate::Error> {
+    let rows = sqlx::query(
+        "SELECT r.job, r.worker, j.side0, j.side1, r.outcome FROM results r \
+         JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
+    )
+    .fetch_all(queue.db().pool())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let outcome: String = r.try_get(4)?;
+        // A result that does not parse is not evidence against anyone.
+        let Ok(outcome) = serde_json::from_str::<GameOutcome>(&outcome) else {
+            continue;
+        };
+        let failed = outcome
+            .culprit
+            .filter(|_| MACHINE_FAILURES.contains(&outcome.reason.as_str()))
+            .map(usize::from)
+            .filter(|&seat| seat < 2);
+        out.push(Played {
+            job: r.try_get(0)?,
+            worker: r.try_get(1)?,
+            sides: [r.try_get(2)?, r.try_get(3)?],
+            failed,
+        });
+    }
+    Ok(out)
+}
+
+/// The workers whose failures the other workers' games make very unlikely.
+fn suspects(games: &[Played], policy: &Policy) -> Vec<Suspect> {
+    // Per bot: appearances and failures, in all and per worker.
+    let mut all: HashMap<&str, (usize, usize)> = HashMap::new();
+    let mut by_worker: HashMap<(&str, &str), (usize, usize)> = HashMap::new();
+    for g in games {
+        for (seat, side) in g.sides.iter().enumerate() {
+            let failed = usize::from(g.failed == Some(seat));
+            let a = all.entry(side).or_default();
+            a.0 += 1;
+            a.1 += failed;
+            let w = by_worker.entry((&g.worker, side)).or_default();
+            w.0 += 1;
+            w.1 += failed;
+        }
+    }
+    let mut workers: Vec<&str> = games.iter().map(|g| g.worker.as_str()).collect();
+    workers.sort_unstable();
+    workers.dedup();
+    let mut out = Vec::new();
+    for worker in workers {
+        let played = games.iter().filter(|g| g.worker == worker).count();
+        let (mut failures, mut expected) = (0usize, 0.0f64);
+        for ((w, side), (n, f)) in &by_worker {
+            if *w != worker {
+                continue;
+            }
+            let (total_n, total_f) = all[side];
+            let (other_n, other_f) = (total_n - n, total_f - f);
+            // Laplace's rule keeps a bot never seen failing elsewhere from predicting zero.
+            let rate = (other_f as f64 + 0.5) / (other_n as f64 + 1.0);
+            failures += f;
+            expected += *n as f64 * rate;
+        }
+        if played < policy.min_games || failures < policy.min_failures {
+            continue;
+        }
+        let p = poisson_tail(expected, failures);
+        if p < policy.p_value {
+            out.push(Suspect {
+                worker: worker.to_string(),
+                games: played,
+                failures,
+                expected,
+                p,
+                replayed: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
+/// P(X >= k) for X ~ Poisson(lambda).
+fn poisson_tail(lambda: f64, k: usize) -> f64 {
+    let mut term = (-lambda).exp();
+    let mut below = 0.0;
+    for i in 0..k {
+        below += term;
+        term *= lambda / (i + 1) as f64;
+    }
+    (1.0 - below).max(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(job: i64, worker: &str, sides: [&str; 2], failed: Option<usize>) -> Played {
+        Played {
+            job,
+            worker: worker.into(),
+            sides: sides.map(String::from),
+            failed,
+        }
+    }
+
+    #[test]
+    fn poisson_tail_matches_the_closed_form() {
+        assert!((poisson_tail(2.0, 0) - 1.0).abs() < 1e-12);
+        // P(X >= 1) = 1 - e^-2; P(X >= 3) = 1 - e^-2 (1 + 2 + 2).
+        assert!((poisson_tail(2.0, 1) - (1.0 - (-2.0f64).exp())).abs() < 1e-12);
+        assert!((poisson_tail(2.0, 3) - (1.0 - 5.0 * (-2.0f64).exp())).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_worker_failing_bots_that_do_not_fail_elsewhere_is_a_suspect() {
+        let mut games = Vec::new();
+        for i in 0..40 {
+            games.push(game(i, "good-a", ["x", "y"], None));
+            games.push(game(100 + i, "good-b", ["x", "y"], (i == 7).then_some(0)));
+            games.push(game(200 + i, "bad", ["x", "y"], (i % 2 == 0).then_some(1)));
+        }
+        let found = suspects(&games, &Policy::default());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].worker, "bad");
+        assert_eq!(found[0].failures, 20);
+    }
+
+    #[test]
+    fn a_bot_that_fails_everywhere_makes_no_worker_a_suspect() {
+        let mut games = Vec::new();
+        for i in 0..40 {
+            for (k, w) in ["a", "b", "c"].iter().enumerate() {
+                let id = i * 3 + k as i64;
+                games.push(game(id, w, ["slow", "y"], (i % 2 == 0).then_some(0)));
+            }
+        }
+        assert!(suspects(&games, &Policy::default()).is_empty());
+    }
+}

@@ -1,0 +1,292 @@
+//! A contest judged on several machines: the server coordinates through PostgreSQL with no
+//! local worker, and three `arbiter worker` processes play every game. One worker is killed
+//! with SIGKILL in the middle of a game, another is frozen with SIGSTOP past its lease and
+//! then woken. Every game is still played exactly once, the late result is set aside and
+//! recorded, and every replay reads back through the engine.
+//!
+//! Needs a PostgreSQL server: `ARBITER_TEST_PG` (scripts/test.sh starts one on loopback).
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arbiter_engine::replay::Replay;
+use serde_json::Value;
+use sqlx::Row;
+
+const CONFIG: &str = r#"name = "Workers test"
+[game]
+name = "reversi"
+size = 8
+[limits]
+move_ms = 2000
+[submissions]
+min_interval_s = 0
+daily_budget_s = 0
+games_per_pairing = 2
+[languages.c]
+name = "C"
+file = "main.c"
+compile = "gcc -O1 -o {out} {src}"
+run = "{file} 8 0 slow"
+"#;
+
+const STUDENTS: [&str; 5] = ["s1", "s2", "s3", "s4", "s5"];
+/// 5 students: 10 pairings, 2 games each.
+const GAMES: i64 = 20;
+const LEASE_S: u64 = 3;
+
+fn arbiter() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+}
+
+/// A new, empty database on the test server, or `None` when there is no server.
+async fn fresh_pg() -> Option<String> {
+    let Ok(base) = std::env::var("ARBITER_TEST_PG") else {
+        if std::env::var("ARBITER_REQUIRE_PG").as_deref() == Ok("1") {
+            panic!("ARBITER_REQUIRE_PG=1 but ARBITER_TEST_PG is not set");
+        }
+        eprintln!("ARBITER_TEST_PG not set: skipped (scripts/test.sh sets it)");
+        return None;
+    };
+    sqlx::any::install_default_drivers();
+    let admin = sqlx::AnyPool::connect(&base)
+        .await
+        .expect("ARBITER_TEST_PG");
+    let name = format!(
+        "w{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .expect("create database");
+    admin.close().await;
+    let (prefix, _) = base.rsplit_once('/').expect("a database in the URL");
+    Some(format!("{prefix}/{name}"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn worker(url: &str, id: &str) -> Child {
+    arbiter()
+        .args(["worker", "--db", url, "--slots", "1", "--id", id, "-q"])
+        .args(["--lease", &LEASE_S.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arbiter worker")
+}
+
+async fn count(pool: &sqlx::AnyPool, sql: &str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+}
+
+/// Waits until `worker` holds a game in progress.
+async fn playing(pool: &sqlx::AnyPool, worker: &str) {
+    let t0 = Instant::now();
+    let sql = format!(
+        "SELECT COUNT(*) FROM jobs WHERE kind = 'game' AND state = 'running' AND worker = '{worker}'"
+    );
+    while count(pool, &sql).await == 0 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "{worker} never played a game"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn submit_all(base: &str) {
+    let bot = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
+    )
+    .unwrap();
+    let http = reqwest::Client::new();
+    for login in STUDENTS {
+        let t: Value = http
+            .post(format!("{base}/api/login"))
+            .json(&serde_json::json!({"login": login, "password": login}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let token = t["token"].as_str().expect("a token").to_string();
+        let form = reqwest::multipart::Form::new().text("language", "c").part(
+            "file",
+            reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),
+        );
+        let r = http
+            .post(format!("{base}/api/submissions"))
+            .bearer_auth(&token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_spread_over_workers_survive_a_killed_and_a_frozen_one() {
+    let Some(url) = fresh_pg().await else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("contest");
+    let ok = |c: &mut Command| c.status().unwrap().success();
+    assert!(ok(arbiter()
+        .args(["contest", "init"])
+        .arg(&dir)
+        .args(["--game", "reversi", "--size", "8", "--db", &url])));
+    std::fs::write(dir.join("contest.toml"), CONFIG).unwrap();
+    let roster = tmp.path().join("roster.csv");
+    std::fs::write(&roster, "login,name\ns1,A\ns2,B\ns3,C\ns4,D\ns5,E\n").unwrap();
+    assert!(ok(arbiter()
+        .args(["contest", "users"])
+        .arg(&dir)
+        .arg(&roster)
+        .args(["--db", &url])));
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    sqlx::query("UPDATE users SET must_change = 0")
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut server = arbiter()
+        .args(["contest", "serve"])
+        .arg(&dir)
+        .args(["--workers", "0", "--db", &url])
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while reqwest::get(format!("{base}/api/scoreboard"))
+        .await
+        .is_err()
+    {
+        assert!(t0.elapsed() < Duration::from_secs(30), "no server");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut workers = [worker(&url, "w1"), worker(&url, "w2"), worker(&url, "w3")];
+    submit_all(&base).await;
+
+    // w1 dies outright in the middle of a game.
+    playing(&pool, "w1").await;
+    workers[0].kill().unwrap();
+    workers[0].wait().unwrap();
+    // w2 freezes past its lease, then wakes up and tries to commit what it was playing.
+    playing(&pool, "w2").await;
+    let pid = workers[1].id().to_string();
+    assert!(ok(Command::new("kill").args(["-STOP", &pid])));
+    tokio::time::sleep(Duration::from_secs(LEASE_S * 2 + 2)).await;
+    assert!(ok(Command::new("kill").args(["-CONT", &pid])));
+
+    let t0 = Instant::now();
+    loop {
+        let left = count(
+            &pool,
+            "SELECT COUNT(*) FROM jobs WHERE kind = 'game' AND state IN ('queued', 'running')",
+        )
+        .await;
+        let total = count(&pool, "SELECT COUNT(*) FROM jobs WHERE kind = 'game'").await;
+        if left == 0 && total == GAMES {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(300),
+            "{left} of {total} games unfinished"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // `arbiter workers` shows all three, with their games and the set-aside result.
+    let listing = arbiter()
+        .args(["workers", "--db", &url, "--json"])
+        .output()
+        .unwrap();
+    assert!(listing.status.success());
+    let rows: Vec<Value> = serde_json::from_slice(&listing.stdout).unwrap();
+    let ids: Vec<&str> = rows.iter().filter_map(|r| r["id"].as_str()).collect();
+    for id in ["w1", "w2", "w3"] {
+        assert!(
+            ids.contains(&id),
+            "{id} missing from `arbiter workers`: {ids:?}"
+        );
+    }
+    for mut c in workers.into_iter().skip(1) {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    // Every pairing and colour scheduled once, each with exactly one result.
+    let per_pair = sqlx::query(
+        "SELECT side0, side1, COUNT(*) FROM jobs WHERE kind = 'game' GROUP BY side0, side1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(per_pair.len() as i64, GAMES);
+    for row in &per_pair {
+        assert_eq!(row.get::<i64, _>(2), 1, "a game scheduled twice");
+    }
+    let results = count(
+        &pool,
+        "SELECT COUNT(*) FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
+    )
+    .await;
+    assert_eq!(results, GAMES, "one result per game");
+    let requeued = count(
+        &pool,
+        "SELECT COUNT(*) FROM events WHERE kind = 'lease_expired'",
+    )
+    .await;
+    assert!(
+        requeued >= 2,
+        "both lost leases went back to the queue ({requeued})"
+    );
+    let set_aside = count(&pool, "SELECT COUNT(*) FROM discarded WHERE worker = 'w2'").await;
+    assert!(
+        set_aside >= 1,
+        "the frozen worker's late result was not recorded as set aside"
+    );
+    // The games were shared: no worker played them all.
+    let by_worker = sqlx::query("SELECT worker, COUNT(*) FROM results GROUP BY worker")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert!(by_worker.len() >= 2, "one worker played everything");
+
+    let queue = arbiter_queue::Queue::open(arbiter_queue::Db::connect(&url).await.unwrap())
+        .await
+        .unwrap();
+    let games = sqlx::query(
+        "SELECT r.job FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    for row in games {
+        let job: i64 = row.get(0);
+        let text = arbiter_queue::worker::replay_text(&queue, job)
+            .await
+            .unwrap()
+            .expect("a stored replay");
+        Replay::read(&text).unwrap_or_else(|e| panic!("game {job}: {e}"));
+    }
+}
