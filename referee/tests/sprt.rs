@@ -38,13 +38,13 @@ fn check_counts(r: &Value) -> &Value {
 }
 
 #[test]
-fn the_strong_level_is_accepted_as_stronger_than_level_one() {
+fn the_top_level_is_accepted_as_stronger_than_level_one() {
     let out = arbiter(&[
         "match",
         "reversi",
         "--size",
         "8",
-        "builtin:3",
+        "builtin:5",
         "builtin:1",
         "--sprt",
         "elo0=0,elo1=20",
