@@ -11,6 +11,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod failure;
+pub mod feed;
 pub mod session;
 pub mod units;
 pub mod view;
