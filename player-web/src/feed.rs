@@ -8,7 +8,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use arbiter_engine::any::AnyGame;
-use serde_json::{json, Value};
+use arbiter_engine::replay::{GameResult, MoveRecord, Reason, Replay};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::session::{LoadError, Session};
 
@@ -19,13 +21,17 @@ pub const MAX_EVENTS: usize = 100_000;
 #[derive(Default)]
 pub struct Feed {
     /// The replay: the start's, with the moves appended and, at the end, the result.
-    doc: Option<Value>,
+    doc: Option<Replay>,
     /// The seat this player holds (a seat's stream only).
     pub seat: Option<u8>,
     /// The clocks: `[move_ms, game_ms]`, `None` = unlimited.
     pub limits: [Option<f64>; 2],
-    pub moves: usize,
     pub ended: bool,
+}
+
+/// A field of a content, read as `T`.
+fn field<T: DeserializeOwned>(v: &mut Value, key: &str) -> Result<T, String> {
+    serde_json::from_value(v[key].take()).map_err(|e| format!("bad {key} in a content: {e}"))
 }
 
 impl Feed {
@@ -36,68 +42,66 @@ impl Feed {
 
     /// Takes one content (a JSON document as a string); the error is the sentence shown.
     pub fn apply(&mut self, content: &str) -> Result<(), String> {
-        let v: Value =
+        let mut v: Value =
             serde_json::from_str(content).map_err(|e| format!("a content is not JSON: {e}"))?;
-        match (v["type"].as_str(), self.doc.as_mut()) {
+        let kind = v["type"].as_str().map(String::from);
+        match (kind.as_deref(), self.doc.as_mut()) {
             (Some("start"), _) => {
-                let replay = v["replay"].clone();
-                if !replay.is_object() || !replay["moves"].is_array() {
-                    return Err("the start content holds no replay".to_string());
-                }
+                let replay: Replay = field(&mut v, "replay")?;
                 self.reset();
                 self.doc = Some(replay);
                 self.seat = v["seat"].as_u64().filter(|s| *s <= 1).map(|s| s as u8);
-                self.limits = [
-                    v["limits"]["move_ms"].as_f64(),
-                    v["limits"]["game_ms"].as_f64(),
-                ];
+                let limits = &v["limits"];
+                self.limits = [limits["move_ms"].as_f64(), limits["game_ms"].as_f64()];
             }
             (_, None) => return Err("an event came before the game's start".to_string()),
             (_, Some(_)) if self.ended => return Err("an event came after the end".to_string()),
-            (_, Some(_)) if self.moves >= MAX_EVENTS => {
-                return Err("too many moves for this player".to_string())
-            }
-            (Some("move"), Some(doc)) => {
-                if let Some(m) = doc["moves"].as_array_mut() {
-                    m.push(v["move"].clone());
-                }
-                self.moves += 1;
+            (Some("move"), Some(doc)) if doc.moves.len() < MAX_EVENTS => {
+                doc.moves.push(field::<MoveRecord>(&mut v, "move")?);
             }
             (Some("end"), Some(doc)) => {
-                doc["result"] = v["result"].clone();
-                for key in ["scores", "failure"] {
-                    if !v[key].is_null() {
-                        doc[key] = v[key].clone();
-                    }
-                }
+                doc.result = field(&mut v, "result")?;
+                doc.scores = field(&mut v, "scores").unwrap_or(None);
+                doc.failure = field(&mut v, "failure").unwrap_or(None);
                 self.ended = true;
             }
-            _ => return Err("a content of an unknown type".to_string()),
+            _ => return Err("a content of an unknown type, or too many".to_string()),
         }
         Ok(())
     }
 
-    pub fn started(&self) -> bool {
-        self.doc.is_some()
+    /// The moves so far.
+    pub fn moves(&self) -> usize {
+        self.doc.as_ref().map_or(0, |d| d.moves.len())
     }
 
     /// The replay so far, read through the engine. Before the end, a position the rules end
     /// already (the `end` is on its way) gets the engine's result, so that it reads as a replay.
     pub fn session(&self) -> Option<Result<Session, LoadError>> {
         let doc = self.doc.as_ref()?;
-        let first = Session::load(&doc.to_string());
+        let first = Session::from_replay(doc.clone());
         if self.ended || first.is_ok() {
             return Some(first);
         }
+        let Some(outcome) = end_position(doc).and_then(|g| g.outcome()) else {
+            return Some(first);
+        };
         let mut doc = doc.clone();
-        for winner in [Value::Null, json!(0), json!(1)] {
-            doc["result"] = json!({"winner": winner, "reason": {"kind": "normal"}});
-            if let Ok(s) = Session::load(&doc.to_string()) {
-                return Some(Ok(s));
-            }
-        }
-        Some(first)
+        doc.result = GameResult {
+            winner: outcome.winner,
+            reason: Reason::Normal,
+        };
+        Some(Session::from_replay(doc))
     }
+}
+
+/// The position after every move of `doc`, if they are legal.
+fn end_position(doc: &Replay) -> Option<AnyGame> {
+    let mut g = doc.start_position().ok()?;
+    for m in &doc.moves {
+        g.play_text(&m.mv).ok()?;
+    }
+    Some(g)
 }
 
 /// A square or point as a move's text: `d3` (Reversi), `x,y` (Gomoku, from the top), `r,c`.

@@ -27,6 +27,8 @@ mod dom;
 #[cfg(target_arch = "wasm32")]
 pub mod draw;
 #[cfg(target_arch = "wasm32")]
+mod live;
+#[cfg(target_arch = "wasm32")]
 mod protocol;
 
 pub use session::{LoadError, Session};
