@@ -79,11 +79,16 @@ fn element<T: JsCast>(id: &str) -> Option<T> {
 /// sentence refused.
 pub fn start(token: &str, seat: bool) -> Result<(), String> {
     let window = web_sys::window().ok_or_else(|| String::from("no window"))?;
+    // Seed 002 connects to `wss://` + the token (a host and path); ours name their scheme.
     let url = (token.len() <= MAX_TOKEN)
         .then(|| window.atob(token).ok())
         .flatten()
-        .filter(|u| u.starts_with("ws://") || u.starts_with("wss://"))
-        .ok_or_else(|| String::from("the token is not the Base64 of a ws:// or wss:// address"))?;
+        .map(|u| match u.contains("://") {
+            true => u,
+            false => format!("wss://{u}"),
+        })
+        .filter(|u| (u.starts_with("ws://") || u.starts_with("wss://")) && u.len() > 6)
+        .ok_or_else(|| String::from("the token is not the Base64 of a websocket address"))?;
     let ui = Ui {
         bar: element("live").ok_or_else(|| String::from("player.html has no live bar"))?,
         msg: element("live-msg").ok_or_else(|| String::from("no #live-msg"))?,

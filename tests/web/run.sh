@@ -51,7 +51,7 @@ mkdir -p "$ARTIFACTS_DIR"
 
 log "node --test (artifacts in $ARTIFACTS_DIR)"
 node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs" "$WEB/failures.test.mjs" \
-  "$WEB/contest.test.mjs"
+  "$WEB/contest.test.mjs" "$WEB/live.test.mjs"
 
 if [ "${BENCH:-1}" != "0" ]; then
   log "benchmark"
