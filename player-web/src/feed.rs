@@ -125,6 +125,9 @@ pub fn check_move(session: &Session, seat: Option<u8>, text: &str) -> Result<Str
     match g.to_move() {
         None => return Err("the game is over".to_string()),
         Some(s) if s as u8 != seat => return Err("it is not your turn".to_string()),
+        Some(_) if g.forced_move().is_some() => {
+            return Err("you have no choice here: the referee plays it for you".to_string())
+        }
         Some(_) => {}
     }
     let mv = g.parse_move(text).map_err(|e| e.to_string())?;

@@ -259,18 +259,22 @@ fn refresh() {
             .unwrap_or_default();
         }
     };
+    // A forced ply (a Reversi pass) is played by the referee, not asked of the person.
     let turn = session
         .position(session.frame_count() - 1)
+        .filter(|g| g.forced_move().is_none())
         .and_then(|g| g.to_move())
         .map(|s| s as u8);
     let seats = crate::view::seat_labels(session.replay().game.name());
-    let shown = with_app(|app| app.show_live(session, seat, ended));
-    if shown.is_none() {
+    let Some(head) = with_app(|app| {
+        app.show_live(session, seat, ended);
+        app.loaded.as_ref().map(|l| l.info.result_head.clone())
+    }) else {
         return;
-    }
+    };
     with_live(|l| {
         let news = match (ended, seat, turn) {
-            (true, _, _) => String::from("The game is over."),
+            (true, _, _) => format!("The game is over: {}.", head.unwrap_or_default()),
             (_, Some(s), Some(t)) if s == t => format!(
                 "Your turn ({}): click the board or type a move.",
                 seats[usize::from(s & 1)]

@@ -111,9 +111,9 @@ describe("a person plays the real hub", () => {
       const s = await until(async () => {
         const s = await liveState(frame);
         const mine = s.view.to_move === 0 && s.k === s.frames - 1 && s.msg.startsWith("Your turn");
-        return (mine || s.msg === "The game is over.") ? s : null;
+        return (mine || s.msg.startsWith("The game is over: ")) ? s : null;
       }, "Ada's turn or the end", 30000);
-      if (s.msg === "The game is over.") break;
+      if (s.msg.startsWith("The game is over: ")) break;
       assert.ok(s.view.legal.length > 0, "a turn the referee hands a person has a legal move");
       assert.match(s.clock, /^Your clock: \d+\.\d s$/);
       if (!shot && clicked.length === 3) {
@@ -129,6 +129,7 @@ describe("a person plays the real hub", () => {
     }
     assert.equal(await m.exited, 0, m.output());
     const s = await liveState(frame);
+    assert.match(s.msg, /^The game is over: (Black wins|White wins|Draw)\.$/);
     const saved = replayOf(m.dir);
     const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action");
     const mine = saved.moves.filter((x) => x.seat === 0 && x.move !== "pass").map((x) => x.move);
@@ -211,7 +212,7 @@ describe("spectators of the real hub", () => {
     const want = oracle(path.join(m.dir, "game-0001.json"));
     const s = await until(async () => {
       const s = await liveState(frame);
-      return s.msg === "The game is over." ? s : null;
+      return s.msg.startsWith("The game is over: ") ? s : null;
     }, "the end", 20000);
     assert.equal(s.frames, want.frames.length);
     assert.ok(s.frames > first.frames, "moves arrived after joining");
@@ -242,7 +243,7 @@ describe("spectators of the real hub", () => {
     assert.equal(b.k, b.frames - 1, "the player follows the newest frame");
     const s = await until(async () => {
       const s = await liveState(frame);
-      return s.msg === "The game is over." ? s : null;
+      return s.msg.startsWith("The game is over: ") ? s : null;
     }, "the end", 60000);
     const want = oracle(path.join(m.dir, "game-0001.json"));
     assert.equal(s.frames, want.frames.length);
