@@ -241,6 +241,18 @@ describe("spectators of the real hub", () => {
       return b.frames > a.frames + 5 ? b : null;
     }, "frames to advance", 20000);
     assert.equal(b.k, b.frames - 1, "the player follows the newest frame");
+    // A viewer who steps back stays there while moves arrive; End follows the game again.
+    await frame.press("body", "ArrowLeft");
+    await frame.press("body", "ArrowLeft");
+    const back = await liveState(frame);
+    await until(async () => (await liveState(frame)).frames > back.frames + 3, "more frames", 20000);
+    assert.equal((await liveState(frame)).k, back.k, "the frame stepped back to stays shown");
+    await frame.press("body", "End");
+    const c = await until(async () => {
+      const c = await liveState(frame);
+      return c.frames > back.frames + 6 ? c : null;
+    }, "more frames", 20000);
+    assert.equal(c.k, c.frames - 1, "End: the newest frame again, and followed");
     const s = await until(async () => {
       const s = await liveState(frame);
       return s.msg.startsWith("The game is over: ") ? s : null;
