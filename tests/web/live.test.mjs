@@ -359,13 +359,17 @@ describe("protocol conformance (seed 002) against a judger stub", () => {
     server.close();
   });
 
-  test("spectator mode: connect with the token, then history and watch", async () => {
+  test("spectator mode: connect with the token, then history and watch; garbage is shown and dropped", async () => {
     const replay = JSON.parse(readFileSync(path.join(process.env.WWW_DIR, "samples", "reversi-8.json"), "utf8"));
     const skeleton = { ...replay, moves: [], result: { winner: null, reason: { kind: "aborted", message: "unfinished" } } };
     delete skeleton.scores; delete skeleton.failure;
     const contents = [JSON.stringify({ type: "start", replay: skeleton })]
       .concat(replay.moves.slice(0, 4).map((mv) => JSON.stringify({ type: "move", move: mv })));
     const server = judgerStub((conn) => {
+      // Garbage first: shown as errors, then forgotten.
+      conn.socket.write(frameOf("not json"));
+      conn.send({ request: "watch", content: 5 });
+      conn.send({ request: "watch", content: contents[1] });
       conn.send({ request: "history", content: contents.slice(0, 3) });
       conn.send({ request: "watch", content: contents[3] });
       conn.send({ request: "watch", content: contents[4] });
