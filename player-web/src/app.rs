@@ -548,12 +548,14 @@ impl App {
                     self.render_players();
                 }
             }
-            Request::Unsupported(name) => self.fail(
-                &format!(
-                    "{name}: online and spectator modes are not supported by this replay player"
-                ),
-                "unsupported",
-            ),
+            Request::Live(token, seat, name) => {
+                let started = token
+                    .ok_or_else(|| String::from("token must be a string"))
+                    .and_then(|t| crate::live::start(&t, seat));
+                if let Err(why) = started {
+                    self.show_error(&format!("{name}: {why}"), "bad_token");
+                }
+            }
         }
     }
 
@@ -606,10 +608,39 @@ impl App {
                 return false;
             }
         };
-        self.stop();
         self.adopt_names(hash(text));
+        self.open_session(session, frame, None);
+        true
+    }
+
+    /// A live game's frames so far (`seat`: the one this player holds): frame `k` stays shown
+    /// when the viewer stepped back, else the newest. Until the end the result says "playing".
+    pub fn show_live(&mut self, session: Session, seat: Option<u8>, ended: bool) {
+        let k = match &self.loaded {
+            Some(l) if l.k + 1 < l.frames => l.k,
+            _ => usize::MAX,
+        };
+        let seats = crate::view::seat_labels(session.replay().game.name());
+        let note = (!ended).then(|| {
+            let who = match seat {
+                Some(s) => format!("You play {}.", seats[usize::from(s & 1)]),
+                None => String::from("Watching live."),
+            };
+            (String::from("Game in progress"), who)
+        });
+        self.open_session(session, k, note);
+    }
+
+    /// Shows a replay read (clamping `frame`); `result`: the result box's words instead of
+    /// the replay's.
+    fn open_session(&mut self, session: Session, frame: usize, result: Option<(String, String)>) {
+        self.stop();
         self.seen_end = false;
-        let info = session.info();
+        let mut info = session.info();
+        if let Some((head, text)) = result {
+            info.result_head = head;
+            info.result_text = text;
+        }
         let frames = session.frame_count();
         let mut cum_time = Vec::with_capacity(frames);
         let mut acc = [0.0f64; 2];
@@ -650,7 +681,6 @@ impl App {
         self.build_move_list();
         self.show(frame.min(frames - 1));
         self.report_height();
-        true
     }
 
     /// Names from `load_players` belong to the replay shown when they came (or to the next one,

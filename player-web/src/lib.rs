@@ -11,6 +11,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod failure;
+pub mod feed;
 pub mod session;
 pub mod units;
 pub mod view;
@@ -25,6 +26,8 @@ mod controls;
 mod dom;
 #[cfg(target_arch = "wasm32")]
 pub mod draw;
+#[cfg(target_arch = "wasm32")]
+mod live;
 #[cfg(target_arch = "wasm32")]
 mod protocol;
 

@@ -22,8 +22,9 @@ pub enum Request {
     Next(String),
     /// `load_players`: the names, or `None` when `players` is not an array.
     Players(Option<Vec<String>>),
-    /// `init_player_player`, `init_spectator_player`: not for a replay player.
-    Unsupported(String),
+    /// `init_player_player` (`true`: a seat) or `init_spectator_player`: the token, if a
+    /// string, and the message's name (for errors).
+    Live(Option<String>, bool, String),
 }
 
 /// Reads a message's data; `None` for anything that is not a protocol message of this
@@ -47,7 +48,11 @@ pub fn parse(data: &JsValue) -> Option<Request> {
                     .collect()
             }))
         }
-        "init_player_player" | "init_spectator_player" => Request::Unsupported(name),
+        "init_player_player" | "init_spectator_player" => Request::Live(
+            field("token").as_string(),
+            name == "init_player_player",
+            name,
+        ),
         _ => return None,
     })
 }

@@ -83,7 +83,13 @@ pub struct MoveInfo {
 impl Session {
     /// Reads a replay strictly (the engine's `Replay::read`) and keeps checkpoints.
     pub fn load(text: &str) -> Result<Session, LoadError> {
-        let (replay, rebuilt) = Replay::read(text).map_err(|e| classify(text, e))?;
+        let replay = Replay::from_json(text).map_err(|e| classify(text, e))?;
+        Session::from_replay(replay)
+    }
+
+    /// Rebuilds a replay already read (a live game's, gathered from its contents).
+    pub fn from_replay(replay: Replay) -> Result<Session, LoadError> {
+        let rebuilt = replay.rebuild().map_err(|e| classify("", e))?;
         let mut checkpoints = Vec::with_capacity(rebuilt.moves.len() / CHECKPOINT_EVERY + 1);
         let mut g = rebuilt.start.clone();
         for (i, &mv) in rebuilt.moves.iter().enumerate() {

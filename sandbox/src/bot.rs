@@ -448,6 +448,8 @@ impl BotProcess {
             None
         };
 
+        // See `TreeMarks::contained`.
+        let contained = !cgroup_fds.is_empty() && landlock.is_some() && seccomp.is_some();
         let mut cmd = Command::new(&program);
         cmd.arg0(command.program());
         cmd.args(command.argv.iter().skip(1));
@@ -516,6 +518,7 @@ impl BotProcess {
                 root_unreaped: true,
                 env_entry: format!("{TOKEN_VAR}={token}").into_bytes(),
                 pipe_inodes: Vec::new(),
+                contained: false,
             };
             reaper::sweep(&marks, cgroup.as_ref(), Duration::from_secs(2));
             let _ = child.wait();
@@ -535,6 +538,7 @@ impl BotProcess {
             root_unreaped: true,
             env_entry: format!("{TOKEN_VAR}={token}").into_bytes(),
             pipe_inodes,
+            contained,
         };
         for fd in [stdin.as_fd(), stdout.as_fd()] {
             if let Err(e) = set_nonblocking(fd) {
@@ -778,6 +782,7 @@ impl BotProcess {
             root_unreaped: self.termination.is_none(),
             env_entry: self.marks.env_entry.clone(),
             pipe_inodes: self.marks.pipe_inodes.clone(),
+            contained: self.marks.contained,
         }
     }
 

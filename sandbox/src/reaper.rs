@@ -84,6 +84,11 @@ pub(crate) struct TreeMarks {
     pub env_entry: Vec<u8>,
     /// Inodes of the stdio pipes.
     pub pipe_inodes: Vec<u64>,
+    /// The bot's cgroup holds its whole tree: it was placed there at spawn, and Landlock
+    /// (no write to any `cgroup.procs`) with seccomp (no `clone3` into another cgroup) keep
+    /// every descendant in it. Then the cgroup, process group, session and ancestry find every
+    /// member, and the costly search of every process's environment and open pipes is skipped.
+    pub contained: bool,
 }
 
 /// Live members of the tree (zombies excluded), and zombie members whose parent
@@ -108,7 +113,9 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
             || p.session == marks.root
             || in_cgroup.contains(&p.pid)
             || descendants.contains(&p.pid)
-            || (!p.is_zombie() && procfs::environ_contains(p.pid, &marks.env_entry));
+            || (!marks.contained
+                && !p.is_zombie()
+                && procfs::environ_contains(p.pid, &marks.env_entry));
         if marked {
             if p.is_zombie() {
                 if p.ppid == me && p.pid != marks.root {
@@ -117,7 +124,10 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
             } else {
                 live.push(p.pid);
             }
-        } else if !p.is_zombie() && procfs::holds_pipe(p.pid, &marks.pipe_inodes) {
+        } else if !marks.contained
+            && !p.is_zombie()
+            && procfs::holds_pipe(p.pid, &marks.pipe_inodes)
+        {
             by_pipe_only.push(p.pid);
         }
     }
@@ -191,6 +201,14 @@ pub(crate) fn sweep(
         let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), Signal::SIGKILL);
         for &pid in &live {
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        if live.is_empty() && marks.contained {
+            // An empty cgroup stays empty: no member is left to create another.
+            reap_killed(&killed, marks.root);
+            return SweepReport {
+                killed: killed.len(),
+                survivors: 0,
+            };
         }
         if live.is_empty() {
             // One more pass for members created or re-parented meanwhile.

@@ -537,3 +537,32 @@ fn interpreters_run_under_full_containment() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// Under full containment the bot's cgroup alone finds an escapee that left the process
+/// group and session and cleared its environment (the sweep skips the search of every
+/// process's environment and pipes there, which is most of a game's clean-up time).
+#[test]
+fn a_contained_escapee_is_found_by_its_cgroup() {
+    let m = marker("escape-contained");
+    let mut bot = BotProcess::spawn(
+        &bot_command("escapee", &m).arg("noenv"),
+        &Limits::default(),
+        &full(),
+    )
+    .expect("spawn");
+    let gc = escapee_pid(&mut bot);
+    assert!(
+        eventually(Duration::from_secs(10), || bot.try_wait().is_some()),
+        "the bot itself exits"
+    );
+    assert!(eventually(Duration::from_secs(10), || {
+        std::fs::read(format!("/proc/{gc}/environ")).is_ok_and(|e| e.is_empty())
+    }));
+    let exit = bot.finish(Duration::from_millis(50));
+    assert!(exit.leftover_processes_killed >= 1, "{exit:?}");
+    assert_eq!(exit.survivors, 0);
+    assert!(
+        eventually(Duration::from_secs(5), || !pid_exists(gc)),
+        "escapee {gc} survived"
+    );
+}

@@ -130,13 +130,14 @@ describe("protocol", () => {
     await page.close();
   });
 
-  test("online and spectator modes are refused with an error message", async () => {
+  test("online and spectator modes refuse a token that names no websocket", async () => {
     const page = await hostPage(browser);
     await playerFrame(page);
     for (const message of ["init_player_player", "init_spectator_player"]) {
-      await page.evaluate((m) => window.post({ message: m, token: "eA==" }), message);
+      await page.evaluate((m) => window.post({ message: m, token: "%%%" }), message);
       const e = await waitMessage(page, (m) => isError(m) && m.reason.startsWith(message), "an error for " + message);
-      assert.match(e.reason, /not supported/);
+      assert.match(e.reason, /not the Base64 of a websocket address/);
+      assert.equal(e.kind, "bad_token");
     }
     await page.close();
   });

@@ -2,7 +2,8 @@
 # The web player's end-to-end tests and benchmark in Debian's headless Chromium:
 # installs chromium (apt, retried) and playwright-core (npm ci, no browser download), builds
 # the player (scripts/build-web.sh) and the referee (the oracle), serves the output on
-# 127.0.0.1, runs `node --test`, then the benchmark (prints figures). Screenshots go to
+# 127.0.0.1, runs `node --test` (live.test.mjs starts the referee's own live hub, `arbiter match
+# --live`, on free loopback ports), then the benchmark (prints figures). Screenshots go to
 # tests/artifacts/web/.  BENCH=0 skips the benchmark.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -51,7 +52,7 @@ mkdir -p "$ARTIFACTS_DIR"
 
 log "node --test (artifacts in $ARTIFACTS_DIR)"
 node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs" "$WEB/failures.test.mjs" \
-  "$WEB/contest.test.mjs"
+  "$WEB/contest.test.mjs" "$WEB/live.test.mjs"
 
 if [ "${BENCH:-1}" != "0" ]; then
   log "benchmark"

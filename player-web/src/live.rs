@@ -1,0 +1,442 @@
+//! Seed 002's online and spectator modes (docs/live.md): a websocket to the address the
+//! token names, `connect` first, then `history`, `watch` / `action` contents gathered by
+//! [`Feed`] and shown as a replay; a seat's clicks and typed moves, checked through the engine,
+//! go out as `action`; `time` heartbeats drive the seat's clock; a closed socket is opened
+//! again with the same token, a few times, further and further apart.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use gloo_events::EventListener;
+use gloo_timers::callback::{Interval, Timeout};
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent, MessageEvent, MouseEvent, WebSocket};
+
+use crate::app::with_app;
+use crate::dom::set_text;
+use crate::feed::{self, Feed};
+
+/// A token longer than this is not an address.
+const MAX_TOKEN: usize = 2048;
+/// The largest message read (a long game's history).
+const MAX_MESSAGE: usize = 32 << 20;
+/// Reconnections tried after a close, 0.5 s apart, then 1 s, 2 s ...
+const RETRIES: u32 = 6;
+
+/// The live bar's elements: the line of news and refusals, the clock, the move box.
+struct Ui {
+    bar: HtmlElement,
+    msg: HtmlElement,
+    clock: HtmlElement,
+    input: HtmlInputElement,
+}
+
+struct Live {
+    token: String,
+    url: String,
+    feed: Feed,
+    ws: Option<WebSocket>,
+    /// The socket's listeners (dropped with it).
+    listeners: Vec<EventListener>,
+    tries: u32,
+    retry: Option<Timeout>,
+    /// Milliseconds left on the seat's move clock and when (`performance.now()`) that was said.
+    clock: Option<(f64, f64)>,
+    ticker: Option<Interval>,
+    /// A move was sent for the newest position; the next move event clears it.
+    pending: bool,
+    ui: Ui,
+    /// `window.__arbiter.liveSent`: every message sent, for tests.
+    sent: js_sys::Array,
+}
+
+std::thread_local! {
+    static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
+}
+
+fn with_live<R>(f: impl FnOnce(&mut Live) -> R) -> Option<R> {
+    LIVE.with(|l| l.try_borrow_mut().ok().and_then(|mut l| l.as_mut().map(f)))
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+fn element<T: JsCast>(id: &str) -> Option<T> {
+    web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()
+}
+
+/// Starts a live mode with the site's token (`seat`: `init_player_player`). The error is the
+/// sentence refused.
+pub fn start(token: &str, seat: bool) -> Result<(), String> {
+    let window = web_sys::window().ok_or_else(|| String::from("no window"))?;
+    // Seed 002 connects to `wss://` + the token (a host and path); ours name their scheme.
+    let url = (token.len() <= MAX_TOKEN)
+        .then(|| window.atob(token).ok())
+        .flatten()
+        .map(|u| match u.contains("://") {
+            true => u,
+            false => format!("wss://{u}"),
+        })
+        .filter(|u| (u.starts_with("ws://") || u.starts_with("wss://")) && u.len() > 6)
+        .ok_or_else(|| String::from("the token is not the Base64 of a websocket address"))?;
+    let ui = Ui {
+        bar: element("live").ok_or_else(|| String::from("player.html has no live bar"))?,
+        msg: element("live-msg").ok_or_else(|| String::from("no #live-msg"))?,
+        clock: element("live-clock").ok_or_else(|| String::from("no #live-clock"))?,
+        input: element("live-move").ok_or_else(|| String::from("no #live-move"))?,
+    };
+    ui.bar.set_hidden(false);
+    ui.input.set_hidden(!seat);
+    let first = LIVE.with(|l| l.borrow().is_none());
+    let sent = js_sys::Array::new();
+    if let Ok(hooks) = js_sys::Reflect::get(&window, &"__arbiter".into()) {
+        let _ = js_sys::Reflect::set(&hooks, &"liveSent".into(), &sent);
+    }
+    let live = Live {
+        token: String::from(token),
+        url,
+        feed: Feed::default(),
+        ws: None,
+        listeners: Vec::new(),
+        tries: 0,
+        retry: None,
+        clock: None,
+        ticker: None,
+        pending: false,
+        ui,
+        sent,
+    };
+    LIVE.with(|l| {
+        if let Ok(mut slot) = l.try_borrow_mut() {
+            if let Some(old) = slot.as_ref().and_then(|o| o.ws.as_ref()) {
+                let _ = old.close();
+            }
+            *slot = Some(live);
+        }
+    });
+    if first {
+        bind_input();
+    }
+    connect();
+    Ok(())
+}
+
+/// Opens the socket (again) and listens to it.
+fn connect() {
+    with_live(|l| {
+        l.retry = None;
+        note(&l.ui, "Connecting…", false);
+        let ws = match WebSocket::new(&l.url) {
+            Ok(ws) => ws,
+            Err(e) => {
+                let why = crate::protocol::error_message(&e);
+                return note(&l.ui, &format!("Cannot connect: {why}"), true);
+            }
+        };
+        let open = EventListener::new(&ws, "open", |_| {
+            with_live(|l| {
+                let hello = format!(r#"{{"request":"connect","token":{}}}"#, quote(&l.token));
+                l.send(hello);
+            });
+        });
+        let message = EventListener::new(&ws, "message", |e| {
+            let text = e
+                .dyn_ref::<MessageEvent>()
+                .and_then(|e| e.data().as_string());
+            if let Some(text) = text {
+                receive(&text);
+            }
+        });
+        let close = EventListener::new(&ws, "close", |_| closed());
+        l.listeners = alloc::vec![open, message, close];
+        l.ws = Some(ws);
+    });
+}
+
+/// The socket closed: open it again unless the game is over.
+fn closed() {
+    with_live(|l| {
+        l.ws = None;
+        l.clock = None;
+        l.ticker = None;
+        if l.feed.ended {
+            return;
+        }
+        if l.tries >= RETRIES {
+            return note(
+                &l.ui,
+                "The connection was lost. Reload the page to try again.",
+                true,
+            );
+        }
+        let delay = 500u32 << l.tries;
+        l.tries += 1;
+        let text = format!(
+            "The connection was lost: trying again in {} (try {} of {RETRIES})…",
+            crate::units::ms(f64::from(delay)),
+            l.tries
+        );
+        note(&l.ui, &text, true);
+        l.retry = Some(Timeout::new(delay, connect));
+    });
+}
+
+/// One message from the hub.
+fn receive(text: &str) {
+    if text.len() > MAX_MESSAGE {
+        return with_live(|l| note(&l.ui, "The hub sent a message too large to read.", true))
+            .unwrap_or_default();
+    }
+    let Ok(v) = serde_json::from_str::<Value>(text) else {
+        return with_live(|l| note(&l.ui, "The hub sent text that is not JSON.", true))
+            .unwrap_or_default();
+    };
+    let content = &v["content"];
+    let changed = with_live(|l| match v["request"].as_str() {
+        Some("history") => {
+            l.feed.reset();
+            l.tries = 0;
+            l.pending = false;
+            let all = content.as_array().map_or(&[][..], Vec::as_slice);
+            for c in all.iter().take(feed::MAX_EVENTS + 2) {
+                l.take(c);
+            }
+            true
+        }
+        Some("watch" | "action") => {
+            l.take(content);
+            true
+        }
+        Some("time") => {
+            if let Some(ms) = content.as_f64() {
+                l.clock = Some((ms, now()));
+                l.tick();
+                if l.ticker.is_none() {
+                    l.ticker = Some(Interval::new(100, || {
+                        with_live(Live::tick);
+                    }));
+                }
+            }
+            false
+        }
+        Some("error") => {
+            let why = content.as_str().unwrap_or("(no reason given)");
+            l.pending = false;
+            note(&l.ui, &format!("The hub refused: {why}"), true);
+            false
+        }
+        _ => false,
+    });
+    if changed == Some(true) {
+        refresh();
+    }
+}
+
+/// Rebuilds the frames from the feed and shows them, following the newest frame unless the
+/// viewer stepped back.
+fn refresh() {
+    let Some(Some((session, seat, ended))) =
+        with_live(|l| Some((l.feed.session()?, l.feed.seat, l.feed.ended)))
+    else {
+        return;
+    };
+    let session = match session {
+        Ok(s) => s,
+        Err(e) => {
+            return with_live(|l| {
+                note(&l.ui, &format!("Cannot show the game: {}", e.message), true)
+            })
+            .unwrap_or_default();
+        }
+    };
+    // A forced ply (a Reversi pass) is played by the referee, not asked of the person.
+    let turn = session
+        .position(session.frame_count() - 1)
+        .filter(|g| g.forced_move().is_none())
+        .and_then(|g| g.to_move())
+        .map(|s| s as u8);
+    let seats = crate::view::seat_labels(session.replay().game.name());
+    let Some(head) = with_app(|app| {
+        app.show_live(session, seat, ended);
+        app.loaded.as_ref().map(|l| l.info.result_head.clone())
+    }) else {
+        return;
+    };
+    with_live(|l| {
+        let news = match (ended, seat, turn) {
+            (true, _, _) => format!("The game is over: {}.", head.unwrap_or_default()),
+            (_, Some(s), Some(t)) if s == t => format!(
+                "Your turn ({}): click the board or type a move.",
+                seats[usize::from(s & 1)]
+            ),
+            (_, Some(s), _) => format!(
+                "You play {}. Waiting for the other side…",
+                seats[usize::from(s & 1)]
+            ),
+            (_, None, _) => String::from("Watching live."),
+        };
+        if ended || turn != seat {
+            l.clock = None;
+            l.ticker = None;
+            set_text(&l.ui.clock, "");
+        }
+        note(&l.ui, &news, false);
+    });
+}
+
+impl Live {
+    fn take(&mut self, content: &Value) {
+        let Some(c) = content.as_str() else {
+            return note(
+                &self.ui,
+                "The hub sent a content that is not a string.",
+                true,
+            );
+        };
+        let before = self.feed.moves();
+        if let Err(e) = self.feed.apply(c) {
+            return note(&self.ui, &e, true);
+        }
+        // A move was played: a person's move may be sent again, for the new position.
+        if self.feed.moves() != before {
+            self.pending = false;
+        }
+    }
+
+    fn send(&mut self, text: String) -> bool {
+        let Some(ws) = self
+            .ws
+            .as_ref()
+            .filter(|ws| ws.ready_state() == WebSocket::OPEN)
+        else {
+            note(
+                &self.ui,
+                "Not connected to the game right now: try again in a moment.",
+                true,
+            );
+            return false;
+        };
+        if ws.send_with_str(&text).is_err() {
+            return false;
+        }
+        self.sent.push(&text.into());
+        true
+    }
+
+    /// The seat's clock, counting down between heartbeats.
+    fn tick(&mut self) {
+        let Some((ms, at)) = self.clock else { return };
+        let left = (ms - (now() - at)).max(0.0);
+        // Tenths in integers: core's float formatting would add its code to the wasm.
+        let tenths = (left / 100.0) as u64;
+        let text = format!("Your clock: {}.{} s", tenths / 10, tenths % 10);
+        set_text(&self.ui.clock, &text);
+        let _ = self
+            .ui
+            .clock
+            .class_list()
+            .toggle_with_force("low", left < 10_000.0);
+    }
+}
+
+/// `s` as a JSON string (the browser's `JSON.stringify`: no serializer in the wasm).
+fn quote(s: &str) -> String {
+    js_sys::JSON::stringify(&s.into())
+        .ok()
+        .and_then(|q| q.as_string())
+        .unwrap_or_default()
+}
+
+/// Says `text` on the live bar's line (`bad`: a refusal or a failure, in red).
+fn note(ui: &Ui, text: &str, bad: bool) {
+    set_text(&ui.msg, text);
+    let _ = ui.msg.class_list().toggle_with_force("bad", bad);
+}
+
+/// A person's move, by click or typed: checked through the engine, then sent; `false` when
+/// refused (the reason shown).
+fn submit(text: &str) -> bool {
+    let Some((seat, pending)) = with_live(|l| (l.feed.seat, l.pending)) else {
+        return false;
+    };
+    let checked = with_app(|app| {
+        let l = app.loaded.as_ref()?;
+        let frames = l.frames;
+        let out = feed::check_move(&l.session, seat, text);
+        if out.is_ok() {
+            app.go(frames as i64 - 1);
+        }
+        Some(out)
+    })
+    .flatten()
+    .unwrap_or_else(|| Err(String::from("the game has not started yet")));
+    with_live(|l| match checked {
+        Ok(_) if pending => {
+            note(&l.ui, "Your move is on its way.", true);
+            false
+        }
+        Ok(mv) => {
+            let msg = format!(
+                r#"{{"request":"action","token":{},"content":{}}}"#,
+                quote(&l.token),
+                quote(&mv)
+            );
+            if l.send(msg) {
+                l.pending = true;
+                note(&l.ui, &format!("Sent {mv}."), false);
+            }
+            true
+        }
+        Err(why) => {
+            note(&l.ui, &format!("Refused: {why}"), true);
+            false
+        }
+    })
+    .unwrap_or(false)
+}
+
+/// The board's clicks and the move box's Enter, for as long as the page lives.
+fn bind_input() {
+    if let Some(board) = element::<HtmlElement>("board") {
+        EventListener::new(&board, "click", |e| {
+            let Some(e) = e.dyn_ref::<MouseEvent>() else {
+                return;
+            };
+            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+            let cell = with_app(|app| {
+                let l = app.loaded.as_ref()?;
+                let cell = app.geom?.cell_at(x, y)?;
+                Some(feed::cell_move(l.info.game, cell))
+            })
+            .flatten();
+            let seat = with_live(|l| l.feed.seat.is_some()).unwrap_or(false);
+            if let (Some(text), true) = (cell, seat) {
+                submit(&text);
+            }
+        })
+        .forget();
+    }
+    if let Some(input) = element::<HtmlInputElement>("live-move") {
+        let target = input.clone();
+        EventListener::new(&input, "keydown", move |e| {
+            let enter = e
+                .dyn_ref::<KeyboardEvent>()
+                .is_some_and(|k| k.key() == "Enter");
+            let text = target.value();
+            if enter && !text.trim().is_empty() && submit(text.trim()) {
+                target.set_value("");
+            }
+        })
+        .forget();
+    }
+}
