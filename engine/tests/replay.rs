@@ -463,3 +463,50 @@ fn reasons_read_back_and_refuse_stray_fields() {
         .starts_with("unknown variant `nap`, expected one of `normal`, `illegal_move`"));
     assert!(err(r#"{"kind":"crash","seat":0,"colour":1}"#).starts_with("unknown field `colour`"));
 }
+
+/// Every game's configuration reads back as written; the named game's fields are required,
+/// another game's are ignored, an unknown game is refused with serde's wording.
+#[test]
+fn game_configs_read_back_and_name_what_is_missing() {
+    let all = [
+        GameConfig::Reversi(reversi::Config { size: 8 }),
+        GameConfig::Gomoku(gomoku::Config {
+            size: 15,
+            rule: gomoku::Rule::Renju,
+        }),
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 500,
+            random: RandomSource::Seed(7),
+        }),
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 2,
+            random: RandomSource::Sequence(vec![1, 2]),
+        }),
+    ];
+    for g in all {
+        let text = serde_json::to_string(&g).unwrap();
+        assert_eq!(
+            serde_json::from_str::<GameConfig>(&text).unwrap(),
+            g,
+            "{text}"
+        );
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            serde_json::from_value::<GameConfig>(value).unwrap(),
+            g,
+            "{text}"
+        );
+    }
+    let read = |text: &str| serde_json::from_str::<GameConfig>(text).map_err(|e| e.to_string());
+    assert_eq!(
+        read(r#"{"name":"reversi","size":6,"rule":"renju"}"#),
+        Ok(GameConfig::Reversi(reversi::Config { size: 6 }))
+    );
+    let err = |text: &str| read(text).unwrap_err();
+    assert!(err(r#"{"name":"gomoku","size":15}"#).starts_with("missing field `rule`"));
+    assert!(err(r#"{"size":15}"#).starts_with("missing field `name`"));
+    assert!(err(r#"{"name":"chess"}"#)
+        .starts_with("unknown variant `chess`, expected one of `reversi`, `gomoku`, `duel2048`"));
+    assert!(err(r#"{"name":"duel2048","rounds":5,"random":{"dice":1}}"#)
+        .starts_with("unknown variant `dice`"));
+}
