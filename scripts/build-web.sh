@@ -58,8 +58,10 @@ if [ -z "$WASM_OPT" ] && [ -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ]; th
 fi
 if [ -n "$WASM_OPT" ]; then
   # Also minifies the import and export names (their hash suffixes are about 5 KB of the
-  # gzipped page); the map it prints lets step 6 rename them in the JS bindings too.
+  # gzipped page); the map it prints lets step 6 rename them in the JS bindings too. The
+  # producers and target-features sections are for tools, not browsers (200 B gzipped).
   if "$WASM_OPT" -Oz --minify-imports-and-exports-and-modules \
+      --strip-producers --strip-target-features \
       --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       "$WASM" -o "$BG_DIR/opt.wasm" >"$BG_DIR/names.json" 2>"$BG_DIR/wasm-opt.log"; then

@@ -14,13 +14,66 @@ use crate::reversi::{self, Reversi};
 /// A game and its configuration, as replays and tournament configs write it:
 /// `{"name": "reversi", "size": 16}`, `{"name": "gomoku", "size": 15, "rule": "renju"}`,
 /// `{"name": "duel2048", "rounds": 500, "random": {"seed": 7}}`.
+/// Read by hand (see `GameFields`), written by serde.
 #[derive(Clone, PartialEq, Eq, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "name", rename_all = "snake_case"))]
 pub enum GameConfig {
     Reversi(reversi::Config),
     Gomoku(gomoku::Config),
     Duel2048(duel2048::Config),
+}
+
+/// A game's `name`.
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum GameName {
+    Reversi,
+    Gomoku,
+    Duel2048,
+}
+
+/// A game configuration as written: the fields of every game, the ones the named game takes
+/// then required and the others ignored, as serde's derive did. Serde's derive for an
+/// internally tagged enum buffers the document and reads each variant apart, about 8 KB of the
+/// web player's wasm; this reads one flat struct, with the same errors.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct GameFields {
+    name: GameName,
+    #[serde(default)]
+    size: Option<u8>,
+    #[serde(default)]
+    rule: Option<gomoku::Rule>,
+    #[serde(default)]
+    rounds: Option<u16>,
+    #[serde(default)]
+    random: Option<duel2048::RandomSource>,
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for GameConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameConfig, D::Error> {
+        use serde::de::Error;
+        fn need<T, E: Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
+            v.ok_or_else(|| E::missing_field(name))
+        }
+        let f = GameFields::deserialize(d)?;
+        Ok(match f.name {
+            GameName::Reversi => GameConfig::Reversi(reversi::Config {
+                size: need(f.size, "size")?,
+            }),
+            GameName::Gomoku => GameConfig::Gomoku(gomoku::Config {
+                size: need(f.size, "size")?,
+                rule: need(f.rule, "rule")?,
+            }),
+            GameName::Duel2048 => GameConfig::Duel2048(duel2048::Config {
+                rounds: need(f.rounds, "rounds")?,
+                random: need(f.random, "random")?,
+            }),
+        })
+    }
 }
 
 /// The games arbiter knows, by the names used on the command line and in replays.

@@ -247,9 +247,9 @@ impl GameResult {
 }
 
 /// Why the game ended. Every reason but `normal` and `aborted` names the seat at fault, which
-/// lost.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// lost. Read by hand (see `ReasonFields`), written by serde.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Reason {
     /// The game ended by its rules; the engine's outcome must agree.
     Normal,
@@ -296,6 +296,162 @@ pub enum Reason {
     /// Stopped by the referee for a reason that is no seat's fault (both bots failed to start,
     /// the tournament was cancelled ...).
     Aborted { message: String },
+}
+
+/// A reason's `kind`.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ReasonKind {
+    Normal,
+    IllegalMove,
+    MalformedOutput,
+    OutOfTurn,
+    MoveTime,
+    GameTime,
+    Crash,
+    Memory,
+    ExitedEarly,
+    FailedToStart,
+    NoHandshake,
+    ProtocolError,
+    Aborted,
+}
+
+/// A reason as written: the fields of every kind, checked against its kind once read. Serde's
+/// derive for an internally tagged enum buffers the document and reads each variant apart,
+/// about 20 KB of the web player's wasm; this reads one flat struct, with the same errors.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReasonFields {
+    kind: ReasonKind,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+    #[serde(default)]
+    why: Option<String>,
+    #[serde(default)]
+    line: Option<String>,
+    #[serde(default)]
+    limit_ms: Option<u64>,
+    #[serde(default)]
+    exit_code: Option<i32>,
+    #[serde(default)]
+    signal: Option<i32>,
+    #[serde(default)]
+    limit_bytes: Option<u64>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+/// A field a kind requires.
+fn need<T, E: serde::de::Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
+    v.ok_or_else(|| E::missing_field(name))
+}
+
+impl ReasonFields {
+    /// The fields a kind takes, as its variant names them.
+    fn allowed(&self) -> &'static [&'static str] {
+        match self.kind {
+            ReasonKind::Normal => &[],
+            ReasonKind::IllegalMove => &["seat", "move", "why", "line"],
+            ReasonKind::MalformedOutput | ReasonKind::OutOfTurn => &["seat", "line"],
+            ReasonKind::MoveTime | ReasonKind::GameTime => &["seat", "limit_ms"],
+            ReasonKind::Crash => &["seat", "exit_code", "signal"],
+            ReasonKind::Memory => &["seat", "limit_bytes"],
+            ReasonKind::ExitedEarly => &["seat", "exit_code"],
+            ReasonKind::FailedToStart => &["seat", "error"],
+            ReasonKind::NoHandshake => &["seat"],
+            ReasonKind::ProtocolError => &["seat", "message"],
+            ReasonKind::Aborted => &["message"],
+        }
+    }
+
+    /// The first field given that the kind does not take.
+    fn stray(&self) -> Option<&'static str> {
+        let given = [
+            ("seat", self.seat.is_some()),
+            ("move", self.mv.is_some()),
+            ("why", self.why.is_some()),
+            ("line", self.line.is_some()),
+            ("limit_ms", self.limit_ms.is_some()),
+            ("exit_code", self.exit_code.is_some()),
+            ("signal", self.signal.is_some()),
+            ("limit_bytes", self.limit_bytes.is_some()),
+            ("error", self.error.is_some()),
+            ("message", self.message.is_some()),
+        ];
+        let allowed = self.allowed();
+        given
+            .into_iter()
+            .find(|(name, here)| *here && !allowed.contains(name))
+            .map(|(name, _)| name)
+    }
+
+    fn reason<E: serde::de::Error>(self) -> Result<Reason, E> {
+        if let Some(name) = self.stray() {
+            return Err(E::unknown_field(name, self.allowed()));
+        }
+        let seat = || need(self.seat, "seat");
+        Ok(match self.kind {
+            ReasonKind::Normal => Reason::Normal,
+            ReasonKind::IllegalMove => Reason::IllegalMove {
+                seat: seat()?,
+                mv: need(self.mv, "move")?,
+                why: need(self.why, "why")?,
+                line: self.line,
+            },
+            ReasonKind::MalformedOutput => Reason::MalformedOutput {
+                seat: seat()?,
+                line: need(self.line, "line")?,
+            },
+            ReasonKind::OutOfTurn => Reason::OutOfTurn {
+                seat: seat()?,
+                line: need(self.line, "line")?,
+            },
+            ReasonKind::MoveTime => Reason::MoveTime {
+                seat: seat()?,
+                limit_ms: need(self.limit_ms, "limit_ms")?,
+            },
+            ReasonKind::GameTime => Reason::GameTime {
+                seat: seat()?,
+                limit_ms: need(self.limit_ms, "limit_ms")?,
+            },
+            ReasonKind::Crash => Reason::Crash {
+                seat: seat()?,
+                exit_code: self.exit_code,
+                signal: self.signal,
+            },
+            ReasonKind::Memory => Reason::Memory {
+                seat: seat()?,
+                limit_bytes: need(self.limit_bytes, "limit_bytes")?,
+            },
+            ReasonKind::ExitedEarly => Reason::ExitedEarly {
+                seat: seat()?,
+                exit_code: self.exit_code,
+            },
+            ReasonKind::FailedToStart => Reason::FailedToStart {
+                seat: seat()?,
+                error: need(self.error, "error")?,
+            },
+            ReasonKind::NoHandshake => Reason::NoHandshake { seat: seat()? },
+            ReasonKind::ProtocolError => Reason::ProtocolError {
+                seat: seat()?,
+                message: need(self.message, "message")?,
+            },
+            ReasonKind::Aborted => Reason::Aborted {
+                message: need(self.message, "message")?,
+            },
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Reason, D::Error> {
+        ReasonFields::deserialize(d)?.reason()
+    }
 }
 
 impl Reason {

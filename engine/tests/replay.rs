@@ -364,3 +364,149 @@ fn verdict_and_exit_sentences() {
     };
     assert_eq!(code.to_string(), "exit code 1");
 }
+
+/// Every kind of reason reads back as written; a field its kind does not take, a missing one,
+/// or an unknown kind is refused with serde's wording.
+#[test]
+fn reasons_read_back_and_refuse_stray_fields() {
+    let s = Seat::Second;
+    let all = [
+        Reason::Normal,
+        Reason::IllegalMove {
+            seat: s,
+            mv: "d3".into(),
+            why: "the move flips no disc".into(),
+            line: Some("d3 ".into()),
+        },
+        Reason::IllegalMove {
+            seat: s,
+            mv: "d3".into(),
+            why: "w".into(),
+            line: None,
+        },
+        Reason::MalformedOutput {
+            seat: s,
+            line: "hello".into(),
+        },
+        Reason::OutOfTurn {
+            seat: s,
+            line: "x".into(),
+        },
+        Reason::MoveTime {
+            seat: s,
+            limit_ms: 1000,
+        },
+        Reason::GameTime {
+            seat: s,
+            limit_ms: 9000,
+        },
+        Reason::Crash {
+            seat: s,
+            exit_code: Some(1),
+            signal: None,
+        },
+        Reason::Crash {
+            seat: s,
+            exit_code: None,
+            signal: Some(11),
+        },
+        Reason::Memory {
+            seat: s,
+            limit_bytes: 1 << 28,
+        },
+        Reason::ExitedEarly {
+            seat: s,
+            exit_code: None,
+        },
+        Reason::FailedToStart {
+            seat: s,
+            error: "no such file".into(),
+        },
+        Reason::NoHandshake { seat: s },
+        Reason::ProtocolError {
+            seat: s,
+            message: "m".into(),
+        },
+        Reason::Aborted {
+            message: "cancelled".into(),
+        },
+    ];
+    for r in all {
+        let text = serde_json::to_string(&r).unwrap();
+        let back: Reason = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, r, "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            serde_json::from_value::<Reason>(value).unwrap(),
+            r,
+            "{text}"
+        );
+    }
+    let err = |text: &str| {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        serde_json::from_value::<Reason>(v).unwrap_err().to_string()
+    };
+    assert_eq!(
+        err(r#"{"kind":"move_time","seat":1,"limit_ms":5,"line":"x"}"#),
+        "unknown field `line`, expected `seat` or `limit_ms`"
+    );
+    assert_eq!(
+        err(r#"{"kind":"normal","seat":1}"#),
+        "unknown field `seat`, there are no fields"
+    );
+    assert_eq!(
+        err(r#"{"kind":"memory","seat":0}"#),
+        "missing field `limit_bytes`"
+    );
+    assert_eq!(err(r#"{"seat":0}"#), "missing field `kind`");
+    assert!(err(r#"{"kind":"nap","seat":0}"#)
+        .starts_with("unknown variant `nap`, expected one of `normal`, `illegal_move`"));
+    assert!(err(r#"{"kind":"crash","seat":0,"colour":1}"#).starts_with("unknown field `colour`"));
+}
+
+/// Every game's configuration reads back as written; the named game's fields are required,
+/// another game's are ignored, an unknown game is refused with serde's wording.
+#[test]
+fn game_configs_read_back_and_name_what_is_missing() {
+    let all = [
+        GameConfig::Reversi(reversi::Config { size: 8 }),
+        GameConfig::Gomoku(gomoku::Config {
+            size: 15,
+            rule: gomoku::Rule::Renju,
+        }),
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 500,
+            random: RandomSource::Seed(7),
+        }),
+        GameConfig::Duel2048(duel2048::Config {
+            rounds: 2,
+            random: RandomSource::Sequence(vec![1, 2]),
+        }),
+    ];
+    for g in all {
+        let text = serde_json::to_string(&g).unwrap();
+        assert_eq!(
+            serde_json::from_str::<GameConfig>(&text).unwrap(),
+            g,
+            "{text}"
+        );
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            serde_json::from_value::<GameConfig>(value).unwrap(),
+            g,
+            "{text}"
+        );
+    }
+    let read = |text: &str| serde_json::from_str::<GameConfig>(text).map_err(|e| e.to_string());
+    assert_eq!(
+        read(r#"{"name":"reversi","size":6,"rule":"renju"}"#),
+        Ok(GameConfig::Reversi(reversi::Config { size: 6 }))
+    );
+    let err = |text: &str| read(text).unwrap_err();
+    assert!(err(r#"{"name":"gomoku","size":15}"#).starts_with("missing field `rule`"));
+    assert!(err(r#"{"size":15}"#).starts_with("missing field `name`"));
+    assert!(err(r#"{"name":"chess"}"#)
+        .starts_with("unknown variant `chess`, expected one of `reversi`, `gomoku`, `duel2048`"));
+    assert!(err(r#"{"name":"duel2048","rounds":5,"random":{"dice":1}}"#)
+        .starts_with("unknown variant `dice`"));
+}

@@ -110,7 +110,8 @@ describe("a person plays the real hub", () => {
     for (let guard = 0; guard < 200; guard++) {
       const s = await until(async () => {
         const s = await liveState(frame);
-        const mine = s.view.to_move === 0 && s.k === s.frames - 1 && s.msg.startsWith("Your turn");
+        // The clock comes with the hub's next `time` heartbeat, a message after the move's.
+        const mine = s.view.to_move === 0 && s.k === s.frames - 1 && s.msg.startsWith("Your turn") && s.clock !== "";
         return (mine || s.msg.startsWith("The game is over: ")) ? s : null;
       }, "Ada's turn or the end", 30000);
       if (s.msg.startsWith("The game is over: ")) break;
