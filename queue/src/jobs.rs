@@ -473,6 +473,37 @@ impl Queue {
         Ok(c)
     }
 
+    /// A competition's jobs of one kind, with the first of their sides, oldest first; with
+    /// `settled`, only those that are done, failed or cancelled.
+    pub async fn jobs_of(
+        &self,
+        competition: i64,
+        kind: JobKind,
+        settled: bool,
+    ) -> Result<Vec<JobRow>, sqlx::Error> {
+        let filter = if settled {
+            " AND state IN ('done', 'failed', 'cancelled')"
+        } else {
+            ""
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT id, side0, state FROM jobs WHERE competition = $1 AND kind = $2{filter} ORDER BY id"
+        ))
+        .bind(competition)
+        .bind(kind.as_str())
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(JobRow {
+                    id: r.try_get(0)?,
+                    side0: r.try_get(1)?,
+                    state: r.try_get(2)?,
+                })
+            })
+            .collect()
+    }
+
     /// A committed result: the outcome JSON and the unpacked payload.
     pub async fn result(&self, job: i64) -> Result<Option<StoredResult>, crate::Error> {
         let row = sqlx::query("SELECT outcome, payload, worker FROM results WHERE job = $1")
@@ -542,6 +573,15 @@ impl Queue {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// A job as [`Queue::jobs_of`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRow {
+    pub id: i64,
+    pub side0: String,
+    /// `queued`, `running`, `done`, `cancelled`, `failed`.
+    pub state: String,
 }
 
 /// A committed result read back.

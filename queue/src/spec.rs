@@ -34,6 +34,10 @@ pub struct GameJob {
     /// Shown in the replay (`meta.event`).
     #[serde(default)]
     pub event: Option<String>,
+    /// The game's seed (`ARBITER_SEED`, `meta.seed`): a tournament's, so that a game played on
+    /// a worker is the game played on one machine. Default: drawn from the job's id.
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// A bot as a worker on any machine can start it.

@@ -384,8 +384,11 @@ impl Worker {
             opening: spec.opening,
             limits,
             event: spec.event,
-            // The job's id: unique, and kept with the job.
-            seed: Some(arbiter_match::series::game_seed(job.id as u64, 0)),
+            // Else the job's id: unique, and kept with the job.
+            seed: Some(
+                spec.seed
+                    .unwrap_or_else(|| arbiter_match::series::game_seed(job.id as u64, 0)),
+            ),
         };
         let observer = self.observe.as_ref().and_then(|f| f(job, &spec, &bots));
         Ok(PreparedGame {

@@ -2,34 +2,16 @@
 //! is played exactly once (one result each, none lost, none twice), and every replay reads back
 //! through the engine. Runs the real `arbiter contest serve` process.
 
+mod contest_support;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use arbiter_engine::replay::Replay;
-use serde_json::Value;
+use contest_support::{
+    arbiter, every_replay_reads_back, free_port, submit_fixture_bot, wait_up, CONFIG,
+};
 use sqlx::Row;
-
-const CONFIG: &str = r#"name = "Restart test"
-[game]
-name = "reversi"
-size = 8
-[limits]
-move_ms = 2000
-[submissions]
-min_interval_s = 0
-daily_budget_s = 0
-games_per_pairing = 2
-[languages.c]
-name = "C"
-file = "main.c"
-compile = "gcc -O1 -o {out} {src}"
-run = "{file} 8 0 slow"
-"#;
-
-fn arbiter() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-}
 
 fn serve(dir: &Path, port: u16) -> Child {
     arbiter()
@@ -40,28 +22,6 @@ fn serve(dir: &Path, port: u16) -> Child {
         .stderr(Stdio::null())
         .spawn()
         .expect("arbiter contest serve")
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn wait_up(base: &str) {
-    let t0 = Instant::now();
-    while reqwest::get(format!("{base}/api/scoreboard"))
-        .await
-        .is_err()
-    {
-        assert!(
-            t0.elapsed() < Duration::from_secs(30),
-            "the server did not come up"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 async fn db(dir: &Path) -> sqlx::AnyPool {
@@ -106,35 +66,7 @@ async fn a_server_killed_during_games_plays_every_game_exactly_once() {
     let base = format!("http://127.0.0.1:{port}");
     let mut server = serve(&dir, port);
     wait_up(&base).await;
-    let bot = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
-    )
-    .unwrap();
-    let http = reqwest::Client::new();
-    for login in ["s1", "s2", "s3", "s4"] {
-        let t: Value = http
-            .post(format!("{base}/api/login"))
-            .json(&serde_json::json!({"login": login, "password": login}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let token = t["token"].as_str().expect("a token").to_string();
-        let form = reqwest::multipart::Form::new().text("language", "c").part(
-            "file",
-            reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),
-        );
-        let r = http
-            .post(format!("{base}/api/submissions"))
-            .bearer_auth(&token)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 201);
-    }
+    submit_fixture_bot(&base, &["s1", "s2", "s3", "s4"]).await;
 
     // Kill the server while a game is being played and others are done.
     let t0 = Instant::now();
@@ -209,25 +141,6 @@ async fn a_server_killed_during_games_plays_every_game_exactly_once() {
         .await
         .unwrap();
     assert_eq!(requeued, 1, "the interrupted game went back to the queue");
-    let queue = arbiter_queue::Queue::open(
-        arbiter_queue::Db::connect(&dir.join("contest.db").display().to_string())
-            .await
-            .unwrap(),
-    )
-    .await
-    .unwrap();
-    let games = sqlx::query(
-        "SELECT r.job FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
-    for row in games {
-        let job: i64 = row.get(0);
-        let text = arbiter_queue::worker::replay_text(&queue, job)
-            .await
-            .unwrap()
-            .expect("a stored replay");
-        Replay::read(&text).unwrap_or_else(|e| panic!("game {job}: {e}"));
-    }
+    let db_path = dir.join("contest.db").display().to_string();
+    every_replay_reads_back(&pool, &db_path).await;
 }

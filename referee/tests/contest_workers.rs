@@ -6,77 +6,21 @@
 //!
 //! Needs a PostgreSQL server: `ARBITER_TEST_PG` (scripts/test.sh starts one on loopback).
 
-use std::path::Path;
+mod contest_support;
+
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use arbiter_engine::replay::Replay;
+use contest_support::{
+    arbiter, every_replay_reads_back, free_port, fresh_pg, submit_fixture_bot, wait_up, CONFIG,
+};
 use serde_json::Value;
 use sqlx::Row;
-
-const CONFIG: &str = r#"name = "Workers test"
-[game]
-name = "reversi"
-size = 8
-[limits]
-move_ms = 2000
-[submissions]
-min_interval_s = 0
-daily_budget_s = 0
-games_per_pairing = 2
-[languages.c]
-name = "C"
-file = "main.c"
-compile = "gcc -O1 -o {out} {src}"
-run = "{file} 8 0 slow"
-"#;
 
 const STUDENTS: [&str; 5] = ["s1", "s2", "s3", "s4", "s5"];
 /// 5 students: 10 pairings, 2 games each.
 const GAMES: i64 = 20;
 const LEASE_S: u64 = 3;
-
-fn arbiter() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-}
-
-/// A new, empty database on the test server, or `None` when there is no server.
-async fn fresh_pg() -> Option<String> {
-    let Ok(base) = std::env::var("ARBITER_TEST_PG") else {
-        if std::env::var("ARBITER_REQUIRE_PG").as_deref() == Ok("1") {
-            panic!("ARBITER_REQUIRE_PG=1 but ARBITER_TEST_PG is not set");
-        }
-        eprintln!("ARBITER_TEST_PG not set: skipped (scripts/test.sh sets it)");
-        return None;
-    };
-    sqlx::any::install_default_drivers();
-    let admin = sqlx::AnyPool::connect(&base)
-        .await
-        .expect("ARBITER_TEST_PG");
-    let name = format!(
-        "w{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    );
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&admin)
-        .await
-        .expect("create database");
-    admin.close().await;
-    let (prefix, _) = base.rsplit_once('/').expect("a database in the URL");
-    Some(format!("{prefix}/{name}"))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn worker(url: &str, id: &str) -> Child {
     arbiter()
@@ -104,38 +48,6 @@ async fn playing(pool: &sqlx::AnyPool, worker: &str) {
             "{worker} never played a game"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn submit_all(base: &str) {
-    let bot = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
-    )
-    .unwrap();
-    let http = reqwest::Client::new();
-    for login in STUDENTS {
-        let t: Value = http
-            .post(format!("{base}/api/login"))
-            .json(&serde_json::json!({"login": login, "password": login}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let token = t["token"].as_str().expect("a token").to_string();
-        let form = reqwest::multipart::Form::new().text("language", "c").part(
-            "file",
-            reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),
-        );
-        let r = http
-            .post(format!("{base}/api/submissions"))
-            .bearer_auth(&token)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 201);
     }
 }
 
@@ -174,16 +86,9 @@ async fn games_spread_over_workers_survive_a_killed_and_a_frozen_one() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let t0 = Instant::now();
-    while reqwest::get(format!("{base}/api/scoreboard"))
-        .await
-        .is_err()
-    {
-        assert!(t0.elapsed() < Duration::from_secs(30), "no server");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_up(&base).await;
     let mut workers = [worker(&url, "w1"), worker(&url, "w2"), worker(&url, "w3")];
-    submit_all(&base).await;
+    submit_fixture_bot(&base, &STUDENTS).await;
 
     // w1 dies outright in the middle of a game.
     playing(&pool, "w1").await;
@@ -272,21 +177,5 @@ async fn games_spread_over_workers_survive_a_killed_and_a_frozen_one() {
         .unwrap();
     assert!(by_worker.len() >= 2, "one worker played everything");
 
-    let queue = arbiter_queue::Queue::open(arbiter_queue::Db::connect(&url).await.unwrap())
-        .await
-        .unwrap();
-    let games = sqlx::query(
-        "SELECT r.job FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
-    for row in games {
-        let job: i64 = row.get(0);
-        let text = arbiter_queue::worker::replay_text(&queue, job)
-            .await
-            .unwrap()
-            .expect("a stored replay");
-        Replay::read(&text).unwrap_or_else(|e| panic!("game {job}: {e}"));
-    }
+    every_replay_reads_back(&pool, &url).await;
 }

@@ -448,6 +448,7 @@ fn pairing_jobs(
             },
             game,
             event: Some(contest.file.name.clone()),
+            seed: None,
         };
         out.push(NewJob {
             lane: lane.clone(),

@@ -107,6 +107,24 @@ pub fn bot_spec(v: &Version, r: &Resolved) -> anyhow::Result<BotSpec> {
     Ok(spec)
 }
 
+/// A game's `meta.event`.
+pub fn event(r: &Resolved, game: i64) -> String {
+    format!(
+        "{} game {game}",
+        r.file.name.as_deref().unwrap_or("tournament")
+    )
+}
+
+/// A game's seed: the tournament's, mixed with the game's id.
+pub fn seed(r: &Resolved, game: i64) -> u64 {
+    arbiter_match::series::game_seed(r.file.seed, game as usize)
+}
+
+/// A game's replay file in `replays/`.
+pub fn replay_file(game: i64) -> String {
+    format!("game-{game:06}.json")
+}
+
 struct Job {
     row: GameRow,
     spec: GameSpec,
@@ -155,15 +173,8 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 config,
                 opening,
                 limits: r.limits.clone(),
-                event: Some(format!(
-                    "{} game {}",
-                    r.file.name.as_deref().unwrap_or("tournament"),
-                    row.id
-                )),
-                seed: Some(arbiter_match::series::game_seed(
-                    r.file.seed,
-                    row.id as usize,
-                )),
+                event: Some(event(r, row.id)),
+                seed: Some(seed(r, row.id)),
             },
             bots,
             row,
@@ -388,7 +399,7 @@ pub fn tally(points: &mut BTreeMap<String, f64>, seats: &[String; 2], winner: Op
     }
 }
 
-fn leaders(points: &BTreeMap<String, f64>) -> String {
+pub fn leaders(points: &BTreeMap<String, f64>) -> String {
     let mut v: Vec<(&String, &f64)> = points.iter().collect();
     v.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
     let top = v
@@ -407,7 +418,7 @@ fn save(
     played: &Played,
     wall: Duration,
 ) -> anyhow::Result<GameResultRow> {
-    let name = format!("game-{:06}.json", row.id);
+    let name = replay_file(row.id);
     let path = dir.join(&name);
     write_atomic(&path, played.replay.to_json().as_bytes())?;
     let replay = &played.replay;

@@ -42,6 +42,16 @@ pub struct RunFlags {
     /// With --live: spectators get moves at least MS apart (the games are not slowed)
     #[arg(long, value_name = "MS", default_value_t = 0, requires = "live")]
     pub live_delay: u64,
+    /// Play the games through the job queue in this database (postgres://...), on every
+    /// `arbiter worker` attached to it; remembered, so `resume` needs it only to change it
+    #[arg(long, value_name = "URL", conflicts_with = "live")]
+    pub db: Option<String>,
+    /// With --db: only coordinate and record; the workers play every game
+    #[arg(long)]
+    pub no_local_workers: bool,
+    /// With --db: seconds a game stays claimed by this machine without a heartbeat
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub lease: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -243,6 +253,16 @@ fn start(config: &Path, flags: &RunFlags, no_build: bool) -> anyhow::Result<Exit
 }
 
 fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
+    let queue_url = match &flags.db {
+        Some(url) => Some(url.clone()),
+        None => t.store.meta(arbiter_tournament::queued::QUEUE_META)?,
+    };
+    if let Some(url) = queue_url {
+        return play_on_queue(t, flags, url);
+    }
+    if flags.no_local_workers {
+        anyhow::bail!("--no-local-workers needs --db: the workers play through a queue");
+    }
     let live = match flags.live {
         Some(addr) => Some(super::live::LiveServer::start(
             addr,
@@ -270,15 +290,62 @@ fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
     if let Some(server) = &live {
         server.linger();
     }
+    finish(t, flags, &s)
+}
+
+/// Plays through the job queue at `url` (see [`arbiter_tournament::queued`]).
+fn play_on_queue(t: &mut Tournament, flags: &RunFlags, url: String) -> anyhow::Result<ExitCode> {
+    let local_slots = if flags.no_local_workers {
+        0
+    } else {
+        flags
+            .concurrency
+            .or(t.resolved.file.concurrency)
+            .unwrap_or_else(|| {
+                arbiter_sandbox::Containment::detect()
+                    .online_cpus()
+                    .len()
+                    .max(1)
+            })
+    };
+    if !flags.quiet {
+        eprintln!(
+            "games on the queue at {}; {}",
+            arbiter_queue::db::redact(&url),
+            match local_slots {
+                0 => "played by its workers only".to_string(),
+                n => format!("this machine plays {n} at once too"),
+            }
+        );
+    }
+    let opts = arbiter_tournament::queued::QueueOptions {
+        url,
+        local_slots,
+        lease: std::time::Duration::from_secs(flags.lease),
+        quiet: flags.quiet,
+    };
+    let s = tokio::runtime::Runtime::new()?.block_on(arbiter_tournament::queued::run(
+        &mut t.store,
+        &t.resolved,
+        &opts,
+    ))?;
+    finish(t, flags, &s)
+}
+
+/// Warnings, figures and the standings after a run.
+fn finish(t: &Tournament, flags: &RunFlags, s: &RunSummary) -> anyhow::Result<ExitCode> {
     if !flags.quiet {
         for w in &s.warnings {
             eprintln!("warning: {w}");
         }
+        let at_once = match s.concurrency {
+            0 => "by the queue's workers".to_string(),
+            n => format!("with {n} at once"),
+        };
         eprintln!(
-            "{} games played in {:.1} s with {} at once",
+            "{} games played in {:.1} s {at_once}",
             s.played,
             s.wall.as_secs_f64(),
-            s.concurrency
         );
         let r = Report::build(t)?;
         print!("{}", terminal::render(&r));

@@ -1,0 +1,142 @@
+//! What the contest and queue process tests share: the contest, the `arbiter` binary, a fresh
+//! PostgreSQL database, and students signing in and submitting the fixture bot through the API.
+
+#![allow(dead_code)] // each test binary uses its own part of it
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use arbiter_engine::replay::Replay;
+use serde_json::Value;
+use sqlx::Row;
+
+/// 8 x 8 Reversi, the C fixture bot (slow enough that games are caught in progress), two games
+/// a pairing, no submission limits.
+pub const CONFIG: &str = r#"name = "Test contest"
+[game]
+name = "reversi"
+size = 8
+[limits]
+move_ms = 2000
+[submissions]
+min_interval_s = 0
+daily_budget_s = 0
+games_per_pairing = 2
+[languages.c]
+name = "C"
+file = "main.c"
+compile = "gcc -O1 -o {out} {src}"
+run = "{file} 8 0 slow"
+"#;
+
+pub fn arbiter() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits until the server at `base` answers.
+pub async fn wait_up(base: &str) {
+    let t0 = Instant::now();
+    while reqwest::get(format!("{base}/api/scoreboard"))
+        .await
+        .is_err()
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the server did not come up"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Each of `logins` (password = login) signs in and submits tests/fixtures/tournament/rbot.c.
+pub async fn submit_fixture_bot(base: &str, logins: &[&str]) {
+    let bot = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
+    )
+    .unwrap();
+    let http = reqwest::Client::new();
+    for login in logins {
+        let t: Value = http
+            .post(format!("{base}/api/login"))
+            .json(&serde_json::json!({"login": login, "password": login}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let token = t["token"].as_str().expect("a token").to_string();
+        let form = reqwest::multipart::Form::new().text("language", "c").part(
+            "file",
+            reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),
+        );
+        let r = http
+            .post(format!("{base}/api/submissions"))
+            .bearer_auth(&token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+    }
+}
+
+/// Every game with a result has a stored replay that reads back through the engine.
+pub async fn every_replay_reads_back(pool: &sqlx::AnyPool, db_url: &str) {
+    let queue = arbiter_queue::Queue::open(arbiter_queue::Db::connect(db_url).await.unwrap())
+        .await
+        .unwrap();
+    let games = sqlx::query(
+        "SELECT r.job FROM results r JOIN jobs j ON j.id = r.job WHERE j.kind = 'game'",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    for row in games {
+        let job: i64 = row.get(0);
+        let text = arbiter_queue::worker::replay_text(&queue, job)
+            .await
+            .unwrap()
+            .expect("a stored replay");
+        Replay::read(&text).unwrap_or_else(|e| panic!("game {job}: {e}"));
+    }
+}
+
+/// A new, empty database on the test server, or `None` when there is no server.
+pub async fn fresh_pg() -> Option<String> {
+    let Ok(base) = std::env::var("ARBITER_TEST_PG") else {
+        if std::env::var("ARBITER_REQUIRE_PG").as_deref() == Ok("1") {
+            panic!("ARBITER_REQUIRE_PG=1 but ARBITER_TEST_PG is not set");
+        }
+        eprintln!("ARBITER_TEST_PG not set: skipped (scripts/test.sh sets it)");
+        return None;
+    };
+    sqlx::any::install_default_drivers();
+    let admin = sqlx::AnyPool::connect(&base)
+        .await
+        .expect("ARBITER_TEST_PG");
+    let name = format!(
+        "w{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .expect("create database");
+    admin.close().await;
+    let (prefix, _) = base.rsplit_once('/').expect("a database in the URL");
+    Some(format!("{prefix}/{name}"))
+}
