@@ -370,14 +370,16 @@ impl Queue {
             let worker: Option<String> = row.try_get(4)?;
             let attempts: i64 = row.try_get(5)?;
             let give_up = attempts >= MAX_ATTEMPTS;
-            sqlx::query(
-                "UPDATE jobs SET state = $1, worker = NULL, lease_token = NULL, lease_until = NULL \
-                 WHERE id = $2",
-            )
-            .bind(if give_up { "failed" } else { "queued" })
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+            let sql = format!(
+                "UPDATE jobs SET state = $1, worker = NULL, lease_token = NULL, lease_until = NULL, \
+                 finished_at = CASE WHEN $1 = 'failed' THEN {now} ELSE NULL END WHERE id = $2",
+                now = self.db.now()
+            );
+            sqlx::query(&sql)
+                .bind(if give_up { "failed" } else { "queued" })
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             let detail = format!(
                 "the lease of {} ran out (attempt {attempts}){}",
                 worker.as_deref().unwrap_or("a worker"),
@@ -473,32 +475,39 @@ impl Queue {
         Ok(c)
     }
 
-    /// A competition's jobs of one kind, with the first of their sides, oldest first; with
-    /// `settled`, only those that are done, failed or cancelled.
+    /// A competition's jobs of one kind, with the first of their sides, oldest first. With
+    /// `settled_since`, only those settled (done, failed or cancelled) at or after that time
+    /// (milliseconds on the database's clock, as [`JobRow::finished_at`]): a coordinator that
+    /// polls asks only for what is new.
     pub async fn jobs_of(
         &self,
         competition: i64,
         kind: JobKind,
-        settled: bool,
+        settled_since: Option<i64>,
     ) -> Result<Vec<JobRow>, sqlx::Error> {
-        let filter = if settled {
-            " AND state IN ('done', 'failed', 'cancelled')"
+        let filter = if settled_since.is_some() {
+            " AND j.state IN ('done', 'failed', 'cancelled') AND j.finished_at >= $3"
         } else {
             ""
         };
-        let rows = sqlx::query(&format!(
-            "SELECT id, side0, state FROM jobs WHERE competition = $1 AND kind = $2{filter} ORDER BY id"
-        ))
-        .bind(competition)
-        .bind(kind.as_str())
-        .fetch_all(self.db.pool())
-        .await?;
+        let sql = format!(
+            "SELECT j.id, j.side0, j.state, j.finished_at, r.lease_token FROM jobs j \
+             LEFT JOIN results r ON r.job = j.id \
+             WHERE j.competition = $1 AND j.kind = $2{filter} ORDER BY j.id"
+        );
+        let mut query = sqlx::query(&sql).bind(competition).bind(kind.as_str());
+        if let Some(since) = settled_since {
+            query = query.bind(since);
+        }
+        let rows = query.fetch_all(self.db.pool()).await?;
         rows.iter()
             .map(|r| {
                 Ok(JobRow {
                     id: r.try_get(0)?,
                     side0: r.try_get(1)?,
                     state: r.try_get(2)?,
+                    finished_at: r.try_get(3)?,
+                    attempt: r.try_get(4)?,
                 })
             })
             .collect()
@@ -506,16 +515,18 @@ impl Queue {
 
     /// A committed result: the outcome JSON and the unpacked payload.
     pub async fn result(&self, job: i64) -> Result<Option<StoredResult>, crate::Error> {
-        let row = sqlx::query("SELECT outcome, payload, worker FROM results WHERE job = $1")
-            .bind(job)
-            .fetch_optional(self.db.pool())
-            .await?;
+        let row =
+            sqlx::query("SELECT outcome, payload, worker, lease_token FROM results WHERE job = $1")
+                .bind(job)
+                .fetch_optional(self.db.pool())
+                .await?;
         let Some(row) = row else { return Ok(None) };
         let packed: Option<Vec<u8>> = row.try_get(1)?;
         Ok(Some(StoredResult {
             outcome: row.try_get(0)?,
             payload: packed.map(|p| payload::unpack(&p)).transpose()?,
             worker: row.try_get(2)?,
+            attempt: row.try_get(3)?,
         }))
     }
 
@@ -582,6 +593,10 @@ pub struct JobRow {
     pub side0: String,
     /// `queued`, `running`, `done`, `cancelled`, `failed`.
     pub state: String,
+    /// When it was settled (milliseconds on the database's clock); `None` while it is not.
+    pub finished_at: Option<i64>,
+    /// The key of the attempt whose result is committed (see [`StoredResult::attempt`]).
+    pub attempt: Option<String>,
 }
 
 /// A committed result read back.
@@ -590,6 +605,8 @@ pub struct StoredResult {
     pub outcome: String,
     pub payload: Option<Vec<u8>>,
     pub worker: String,
+    /// The attempt's key (its lease token): a result played again has another.
+    pub attempt: String,
 }
 
 /// [`Queue::enqueue`] inside the caller's transaction.
@@ -639,15 +656,17 @@ pub async fn cancel_involving(
     competition: i64,
     side: &str,
 ) -> Result<usize, sqlx::Error> {
-    let rows = sqlx::query(
-        "UPDATE jobs SET state = 'cancelled' \
+    let sql = format!(
+        "UPDATE jobs SET state = 'cancelled', finished_at = {now} \
          WHERE competition = $1 AND state = 'queued' AND (side0 = $2 OR side1 = $2) \
          RETURNING lane, kind",
-    )
-    .bind(competition)
-    .bind(side)
-    .fetch_all(&mut **tx)
-    .await?;
+        now = db.now()
+    );
+    let rows = sqlx::query(&sql)
+        .bind(competition)
+        .bind(side)
+        .fetch_all(&mut **tx)
+        .await?;
     let mut per_lane: Vec<(String, String, i64)> = Vec::new();
     for row in &rows {
         let lane: String = row.try_get(0)?;

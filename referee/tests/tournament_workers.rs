@@ -261,3 +261,129 @@ async fn a_tournament_on_three_workers_equals_one_machine_through_kills() {
         Replay::read(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
 }
+
+/// Three bots, one pairing each way: 6 games.
+const SMALL: &str = r#"name = "Small"
+output = "out"
+games_per_pairing = 2
+seed = 5
+[game]
+name = "reversi"
+size = 8
+[[bots]]
+name = "first"
+command = "./rbot 8 0"
+[[bots]]
+name = "r3"
+command = "./rbot 8 3"
+[[bots]]
+name = "greedy"
+command = "builtin:1"
+"#;
+
+fn run_ok(dir: &Path, args: &[&str]) {
+    let out = arbiter().args(args).current_dir(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "arbiter {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The queue and the tournament's own record stay in agreement: a resubmitted bot's queued
+/// games are cancelled (not played for nothing), and a result played again (course staff
+/// re-judging, or quarantine) replaces the one recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resubmissions_cancel_queued_games_and_results_played_again_replace_old_ones() {
+    let Some(url) = fresh_pg().await else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
+        dir.join("rbot.c"),
+    )
+    .unwrap();
+    assert!(Command::new("gcc")
+        .args(["-O2", "-o", "rbot", "rbot.c"])
+        .current_dir(dir)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(dir.join("t.toml"), SMALL).unwrap();
+
+    // A coordinator with no workers enqueues the 6 games, then dies before any is played.
+    let mut coord = coordinator(dir, &["t.toml", "--db", &url]);
+    sqlx::any::install_default_drivers();
+    let pool = {
+        let t0 = Instant::now();
+        loop {
+            if let Ok(p) = sqlx::AnyPool::connect(&url).await {
+                let jobs = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM jobs")
+                    .fetch_one(&p)
+                    .await;
+                if jobs.is_ok_and(|n| n == 6) {
+                    break p;
+                }
+            }
+            assert!(t0.elapsed() < Duration::from_secs(60), "nothing enqueued");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    coord.kill().unwrap();
+    coord.wait().unwrap();
+
+    // r3 is resubmitted: its 4 queued games are cancelled and 4 new ones played.
+    run_ok(
+        dir,
+        &[
+            "tournament",
+            "submit",
+            "out",
+            "r3",
+            "./rbot 8 5",
+            "--no-run",
+        ],
+    );
+    run_ok(dir, &["tournament", "resume", "out", "-q"]);
+    let cancelled = count(&pool, "SELECT COUNT(*) FROM jobs WHERE state = 'cancelled'").await;
+    assert_eq!(cancelled, 4, "the old r3's games were cancelled");
+    assert_eq!(count(&pool, "SELECT COUNT(*) FROM results").await, 6);
+    let r = report(&dir.join("out"));
+    assert_eq!(r["done"], 6);
+    assert_eq!(r["pending"], 0);
+
+    // A game played again replaces its result.
+    let job: i64 = sqlx::query_scalar("SELECT MIN(job) FROM results")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let old: String = sqlx::query_scalar("SELECT lease_token FROM results WHERE job = $1")
+        .bind(job)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let queue = arbiter_queue::Queue::open(arbiter_queue::Db::connect(&url).await.unwrap())
+        .await
+        .unwrap();
+    assert!(queue.replay(job, "re-judged", false).await.unwrap());
+    run_ok(dir, &["tournament", "resume", "out", "-q"]);
+    let new: String = sqlx::query_scalar("SELECT lease_token FROM results WHERE job = $1")
+        .bind(job)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_ne!(old, new, "the game was played again");
+    let store = rusqlite::Connection::open(dir.join("out/tournament.db")).unwrap();
+    let recorded: String = store
+        .query_row(
+            "SELECT attempt FROM queue_attempts WHERE attempt = ?1",
+            [&new],
+            |r| r.get(0),
+        )
+        .expect("the new attempt is the one recorded");
+    assert_eq!(recorded, new);
+    assert_eq!(count(&pool, "SELECT COUNT(*) FROM discarded").await, 1);
+    let r = report(&dir.join("out"));
+    assert_eq!(r["done"], 6);
+    every_replay_reads_back(&pool, &url).await;
+}

@@ -9,7 +9,7 @@
 //! was away. Bots travel as files by content hash; each result comes back with its replay,
 //! which is written to `replays/` and recorded exactly as a game played here would be.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ use arbiter_engine::any::GameConfig;
 use arbiter_match::game;
 use arbiter_match::protocol::ProtocolKind;
 use arbiter_queue::jobs::{JobKind, JobRow, NewJob};
+use arbiter_queue::quarantine::Policy;
 use arbiter_queue::spec::{CompetitionConfig, GameJob, GameOutcome, JobBot, Run};
 use arbiter_queue::worker::{Worker, WorkerOptions};
 use arbiter_queue::{Db, Queue};
@@ -33,8 +34,15 @@ pub const QUEUE_META: &str = "queue_url";
 const COMPETITION_META: &str = "queue_competition";
 /// A bot file larger than this is refused rather than copied into the database.
 pub const MAX_BOT_FILE: u64 = 64 << 20;
+/// Notes on workers paused while the tournament was played (`meta` key, a JSON list): the
+/// report shows them.
+pub const QUARANTINE_META: &str = "queue_quarantine";
 /// How often the coordinator looks for finished games.
 const POLL: Duration = Duration::from_millis(300);
+/// How often it looks at every job again, and judges the workers (quarantine).
+const SWEEP: Duration = Duration::from_secs(30);
+/// How far behind the latest settled job the next look starts.
+const WATERMARK_MARGIN_MS: i64 = 10_000;
 
 #[derive(Clone, Debug)]
 pub struct QueueOptions {
@@ -59,8 +67,8 @@ pub async fn run(
     let queue = open(&opts.url).await?;
     store.set_meta(QUEUE_META, &opts.url)?;
     let competition = competition(&queue, store, r).await?;
-    let jobs = enqueue_missing(&queue, competition, store, r).await?;
-    let pending_before = jobs.len();
+    let jobs = reconcile(&queue, competition, store, r).await?;
+    let pending_before = store.games(Some("scheduled"))?.len();
 
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let local = if opts.local_slots > 0 {
@@ -69,7 +77,9 @@ pub async fn run(
     } else {
         None
     };
-    let collected = collect(&queue, competition, store, jobs, opts.quiet).await;
+    let collected = Collector::new(&queue, competition, store, jobs, opts.quiet)?
+        .run()
+        .await;
     let _ = stop_tx.send(true);
     if let Some(handle) = local {
         handle.await.context("the local worker")??;
@@ -133,18 +143,37 @@ fn game_of(side: &str) -> Option<i64> {
     side.strip_prefix("game ")?.parse().ok()
 }
 
-/// Puts in the queue every scheduled game that has no job there, or whose job was given up.
-/// Returns the job of every scheduled game.
-async fn enqueue_missing(
+/// Brings the queue in line with the tournament's schedule: a job put back in the queue for
+/// a game already recorded (its result set aside by quarantine or re-judging) reopens the
+/// game; a queued job of a game no longer scheduled (its bot resubmitted) is cancelled; every
+/// scheduled game without a live job gets one. Returns the job of every game, by game id.
+async fn reconcile(
     queue: &Queue,
     competition: i64,
-    store: &Store,
+    store: &mut Store,
     r: &Resolved,
 ) -> anyhow::Result<HashMap<i64, i64>> {
+    let ids = |games: Vec<GameRow>| -> HashSet<i64> { games.iter().map(|g| g.id).collect() };
+    let mut scheduled = ids(store.games(Some("scheduled"))?);
+    let done = ids(store.games(Some("done"))?);
     let mut jobs: HashMap<i64, i64> = HashMap::new();
-    for JobRow { id, side0, state } in queue.jobs_of(competition, JobKind::Game, false).await? {
-        if let (Some(game), "queued" | "running" | "done") = (game_of(&side0), state.as_str()) {
-            jobs.insert(game, id);
+    for row in queue.jobs_of(competition, JobKind::Game, None).await? {
+        let Some(game) = game_of(&row.side0) else {
+            continue;
+        };
+        let live = matches!(row.state.as_str(), "queued" | "running" | "done");
+        if !live {
+            // Failed or cancelled: a scheduled game gets a new job below.
+            continue;
+        }
+        if row.state != "done" && done.contains(&game) {
+            store.reopen(game)?;
+            scheduled.insert(game);
+        }
+        if scheduled.contains(&game) || done.contains(&game) {
+            jobs.insert(game, row.id);
+        } else if row.state == "queued" {
+            queue.cancel_involving(competition, &row.side0).await?;
         }
     }
     let pending: Vec<GameRow> = store
@@ -152,6 +181,9 @@ async fn enqueue_missing(
         .into_iter()
         .filter(|g| !jobs.contains_key(&g.id))
         .collect();
+    if pending.is_empty() {
+        return Ok(jobs);
+    }
     let mut bots: BTreeMap<String, JobBot> = BTreeMap::new();
     for v in store.latest_versions()? {
         let bot = job_bot(queue, &v, r).await?;
@@ -163,12 +195,6 @@ async fn enqueue_missing(
     }
     let ids = queue.enqueue(competition, &new).await?;
     jobs.extend(pending.iter().map(|g| g.id).zip(ids));
-    let scheduled: std::collections::HashSet<i64> = store
-        .games(Some("scheduled"))?
-        .iter()
-        .map(|g| g.id)
-        .collect();
-    jobs.retain(|game, _| scheduled.contains(game));
     Ok(jobs)
 }
 
@@ -293,105 +319,228 @@ async fn local_worker(queue: &Queue, opts: &QueueOptions) -> anyhow::Result<Work
     Ok(Worker::join(queue.clone(), wo, containment).await?)
 }
 
-/// Records results as they arrive until every job in `jobs` (game id -> job id) is settled.
-/// Returns the games recorded, warnings, and the time it took.
-async fn collect(
-    queue: &Queue,
+/// Records results as they arrive, until every scheduled game is recorded or given up.
+struct Collector<'a> {
+    queue: &'a Queue,
     competition: i64,
-    store: &mut Store,
-    mut jobs: HashMap<i64, i64>,
-    quiet: bool,
-) -> anyhow::Result<(usize, Vec<String>, Duration)> {
-    let started = Instant::now();
-    let total = jobs.len();
-    let bar = progress(total, quiet);
-    let mut points: BTreeMap<String, f64> = BTreeMap::new();
-    for g in store.games(Some("done"))? {
-        if let Some(res) = &g.result {
-            runner::tally(&mut points, &g.seats, res.winner);
-        }
-    }
-    let seats: HashMap<i64, [String; 2]> = store
-        .games(Some("scheduled"))?
-        .into_iter()
-        .map(|g| (g.id, g.seats))
-        .collect();
-    let replay_dir = store.dir.join("replays");
-    std::fs::create_dir_all(&replay_dir)?;
-    let mut played = 0;
-    let mut warnings = Vec::new();
-    while !jobs.is_empty() {
-        let by_job: HashMap<i64, i64> = jobs.iter().map(|(g, j)| (*j, *g)).collect();
-        let mut settled = 0;
-        for row in queue.jobs_of(competition, JobKind::Game, true).await? {
-            let Some(&game) = by_job.get(&row.id) else {
-                continue;
-            };
-            match row.state.as_str() {
-                "done" => {
-                    let res = fetch(queue, row.id, game, &replay_dir).await?;
-                    if store.record(game, &res)? {
-                        played += 1;
-                        if let Some(s) = seats.get(&game) {
-                            runner::tally(&mut points, s, res.winner);
-                        }
-                    }
-                }
-                "failed" | "cancelled" => warnings.push(format!(
-                    "game {game} was given up by the queue ({}): `resume` plays it again",
-                    row.state
-                )),
-                _ => continue,
-            }
-            jobs.remove(&game);
-            settled += 1;
-        }
-        if settled > 0 {
-            bar.set_position((total - jobs.len()) as u64);
-            bar.set_message(runner::leaders(&points));
-        } else {
-            tokio::time::sleep(POLL).await;
-        }
-    }
-    bar.finish_and_clear();
-    Ok((played, warnings, started.elapsed()))
+    store: &'a mut Store,
+    /// The job of every game (game id -> job id), and the reverse.
+    jobs: HashMap<i64, i64>,
+    game_of_job: HashMap<i64, i64>,
+    /// The attempt recorded for each game played through the queue.
+    recorded: HashMap<i64, String>,
+    /// Games given up by the queue (too many lost leases): `resume` plays them again.
+    given_up: HashSet<i64>,
+    replay_dir: PathBuf,
+    played: usize,
+    warnings: Vec<String>,
+    /// Game points so far, for the progress line, and each game's seats.
+    points: BTreeMap<String, f64>,
+    seats: HashMap<i64, [String; 2]>,
+    bar: ProgressBar,
 }
 
-/// A committed game's result, with its replay written to `replay_dir`.
-async fn fetch(
-    queue: &Queue,
-    job: i64,
-    game: i64,
-    replay_dir: &Path,
-) -> anyhow::Result<GameResultRow> {
-    let stored = queue
-        .result(job)
-        .await?
-        .with_context(|| format!("game {game}: job {job} is done but has no result"))?;
-    let o: GameOutcome = serde_json::from_str(&stored.outcome)
-        .with_context(|| format!("game {game}: the stored outcome"))?;
-    let replay = stored.payload.as_deref().filter(|p| !p.is_empty());
-    let path = match replay {
-        Some(bytes) => {
-            let name = runner::replay_file(game);
-            runner::write_atomic(&replay_dir.join(&name), bytes)?;
-            Some(format!("replays/{name}"))
+impl<'a> Collector<'a> {
+    fn new(
+        queue: &'a Queue,
+        competition: i64,
+        store: &'a mut Store,
+        jobs: HashMap<i64, i64>,
+        quiet: bool,
+    ) -> anyhow::Result<Collector<'a>> {
+        let replay_dir = store.dir.join("replays");
+        std::fs::create_dir_all(&replay_dir)?;
+        let recorded = store.attempts()?;
+        let games = store.games(None)?;
+        let bar = progress(games.len(), quiet);
+        let seats = games.into_iter().map(|g| (g.id, g.seats)).collect();
+        let mut c = Collector {
+            queue,
+            competition,
+            game_of_job: jobs.iter().map(|(g, j)| (*j, *g)).collect(),
+            jobs,
+            recorded,
+            given_up: HashSet::new(),
+            store,
+            replay_dir,
+            played: 0,
+            warnings: Vec::new(),
+            points: BTreeMap::new(),
+            seats,
+            bar,
+        };
+        c.count_points()?;
+        Ok(c)
+    }
+
+    /// Returns the games recorded, warnings, and the time it took.
+    async fn run(mut self) -> anyhow::Result<(usize, Vec<String>, Duration)> {
+        let started = Instant::now();
+        // Settled jobs are asked for since a watermark on the database's clock, less a margin
+        // for a commit that took its time; a full sweep now and then catches anything else.
+        let mut since = 0;
+        let mut sweep_at = Instant::now() + SWEEP;
+        while !self.finished()? {
+            let mut changed = false;
+            for row in self
+                .queue
+                .jobs_of(self.competition, JobKind::Game, Some(since))
+                .await?
+            {
+                if let Some(t) = row.finished_at {
+                    since = since.max(t - WATERMARK_MARGIN_MS);
+                }
+                changed |= self.settle(&row).await?;
+            }
+            if Instant::now() >= sweep_at {
+                sweep_at = Instant::now() + SWEEP;
+                since = 0;
+                self.quarantine().await?;
+            }
+            if !changed {
+                tokio::time::sleep(POLL).await;
+            }
         }
-        None => None,
-    };
-    Ok(GameResultRow {
-        winner: o.winner,
-        reason_code: o.reason,
-        reason: o.verdict,
-        culprit: o.culprit,
-        moves: i64::from(o.moves),
-        think_ms: o.think_ms,
-        timed_moves: o.moves_by.map(i64::from),
-        scores: o.scores,
-        wall_ms: o.wall_ms,
-        replay: path,
-        finished_at: game::now_utc(),
-    })
+        self.bar.finish_and_clear();
+        let mut warnings = self.warnings;
+        warnings.extend(self.given_up.iter().map(|game| {
+            format!("game {game} was given up by the queue (its workers kept failing): `resume` plays it again")
+        }));
+        Ok((self.played, warnings, started.elapsed()))
+    }
+
+    /// Done when every scheduled game is recorded or given up.
+    fn finished(&self) -> anyhow::Result<bool> {
+        let scheduled = self
+            .store
+            .counts()?
+            .iter()
+            .find(|(state, _)| state == "scheduled")
+            .map_or(0, |(_, n)| *n);
+        Ok(scheduled as usize <= self.given_up.len())
+    }
+
+    /// Records a settled job's result if it is new. Returns whether anything changed.
+    async fn settle(&mut self, row: &JobRow) -> anyhow::Result<bool> {
+        let Some(&game) = self.game_of_job.get(&row.id) else {
+            return Ok(false);
+        };
+        if self.jobs.get(&game) != Some(&row.id) {
+            return Ok(false);
+        }
+        match row.state.as_str() {
+            "done" => {
+                if row.attempt.is_none() || self.recorded.get(&game) == row.attempt.as_ref() {
+                    return Ok(false);
+                }
+                let Some((res, attempt)) = self.fetch(row.id, game).await? else {
+                    return Ok(false);
+                };
+                let again = self.recorded.contains_key(&game);
+                let winner = res.winner;
+                if self.store.record_attempt(game, &res, &attempt)? {
+                    if again {
+                        self.count_points()?;
+                    } else {
+                        self.played += 1;
+                        if let Some(seats) = self.seats.get(&game) {
+                            runner::tally(&mut self.points, seats, winner);
+                        }
+                        self.bar.inc(1);
+                    }
+                    self.bar.set_message(runner::leaders(&self.points));
+                }
+                self.recorded.insert(game, attempt);
+                Ok(true)
+            }
+            "failed" | "cancelled" => Ok(self.given_up.insert(game)),
+            _ => Ok(false),
+        }
+    }
+
+    /// A committed game's result, with its replay written to `replays/`, and its attempt.
+    async fn fetch(&self, job: i64, game: i64) -> anyhow::Result<Option<(GameResultRow, String)>> {
+        // Gone again if the result was set aside meanwhile: it comes back when replayed.
+        let Some(stored) = self.queue.result(job).await? else {
+            return Ok(None);
+        };
+        let o: GameOutcome = serde_json::from_str(&stored.outcome)
+            .with_context(|| format!("game {game}: the stored outcome"))?;
+        let replay = stored.payload.as_deref().filter(|p| !p.is_empty());
+        let path = match replay {
+            Some(bytes) => {
+                let name = runner::replay_file(game);
+                runner::write_atomic(&self.replay_dir.join(&name), bytes)?;
+                Some(format!("replays/{name}"))
+            }
+            None => None,
+        };
+        let res = GameResultRow {
+            winner: o.winner,
+            reason_code: o.reason,
+            reason: o.verdict,
+            culprit: o.culprit,
+            moves: i64::from(o.moves),
+            think_ms: o.think_ms,
+            timed_moves: o.moves_by.map(i64::from),
+            scores: o.scores,
+            wall_ms: o.wall_ms,
+            replay: path,
+            finished_at: game::now_utc(),
+        };
+        Ok(Some((res, stored.attempt)))
+    }
+
+    /// Pauses workers whose bots fail far more than the same bots elsewhere (see
+    /// [`arbiter_queue::quarantine`]); their failed games are played again by other workers,
+    /// and this tournament's report names them.
+    async fn quarantine(&mut self) -> anyhow::Result<()> {
+        let suspects = arbiter_queue::quarantine::check(self.queue, &Policy::default()).await?;
+        for s in suspects {
+            // Their old results are taken back until the games are played again.
+            let mut ours = 0;
+            for job in &s.replayed {
+                if let Some(&game) = self.game_of_job.get(job) {
+                    self.store.reopen(game)?;
+                    self.recorded.remove(&game);
+                    ours += 1;
+                }
+            }
+            if ours > 0 {
+                self.count_points()?;
+            }
+            let note = format!(
+                "worker {} was paused: {} time losses or crashes in {} games, where the same bots \
+                 on other workers make {:.1} expected (p = {:.1e}); {ours} of this tournament's \
+                 games it lost that way were played again elsewhere",
+                s.worker, s.failures, s.games, s.expected, s.p
+            );
+            self.warnings.push(note.clone());
+            let mut notes: Vec<String> = match self.store.meta(QUARANTINE_META)? {
+                Some(text) => serde_json::from_str(&text).unwrap_or_default(),
+                None => Vec::new(),
+            };
+            notes.push(note);
+            self.store
+                .set_meta(QUARANTINE_META, &serde_json::to_string(&notes)?)?;
+        }
+        Ok(())
+    }
+
+    /// Game points and games done, counted again from the store.
+    fn count_points(&mut self) -> anyhow::Result<()> {
+        self.points.clear();
+        let mut done = 0;
+        for g in self.store.games(Some("done"))? {
+            if let Some(res) = &g.result {
+                runner::tally(&mut self.points, &g.seats, res.winner);
+                done += 1;
+            }
+        }
+        self.bar.set_position(done);
+        self.bar.set_message(runner::leaders(&self.points));
+        Ok(())
+    }
 }
 
 fn progress(total: usize, quiet: bool) -> ProgressBar {

@@ -109,6 +109,10 @@ CREATE TABLE IF NOT EXISTS games(
     finished_at TEXT,
     UNIQUE(key, first_version, second_version));
 CREATE INDEX IF NOT EXISTS games_state ON games(state, play_order);
+-- A game played through the job queue: the attempt whose result is recorded (its lease token).
+-- A result played again (quarantine, re-judging) has another, and replaces this one.
+CREATE TABLE IF NOT EXISTS queue_attempts(
+    game INTEGER PRIMARY KEY REFERENCES games(id), attempt TEXT NOT NULL);
 ";
 
 impl Store {
@@ -393,31 +397,61 @@ impl Store {
     /// false) if the game is not scheduled, so no game is ever counted twice.
     pub fn record(&mut self, id: i64, r: &GameResultRow) -> anyhow::Result<bool> {
         let tx = self.conn.transaction()?;
-        let n = tx.execute(
-            "UPDATE games SET state = 'done', winner = ?2, reason_code = ?3, reason = ?4,
-                culprit = ?5, moves = ?6, think_ms_first = ?7, think_ms_second = ?8,
-                timed_first = ?9, timed_second = ?10, scores = ?11, wall_ms = ?12, replay = ?13,
-                finished_at = ?14
-             WHERE id = ?1 AND state = 'scheduled'",
-            params![
-                id,
-                r.winner.map(i64::from),
-                r.reason_code,
-                r.reason,
-                r.culprit.map(i64::from),
-                r.moves,
-                r.think_ms[0],
-                r.think_ms[1],
-                r.timed_moves[0],
-                r.timed_moves[1],
-                r.scores.map(|s| format!("[{},{}]", s[0], s[1])),
-                r.wall_ms,
-                r.replay,
-                r.finished_at,
-            ],
+        let recorded = record_in(&tx, id, r)?;
+        tx.commit()?;
+        Ok(recorded)
+    }
+
+    /// Records a result that a queue attempt played, replacing the result of an earlier
+    /// attempt if there is one, in one transaction. Returns false for a game that is no
+    /// longer scheduled (its bot was resubmitted).
+    pub fn record_attempt(
+        &mut self,
+        id: i64,
+        r: &GameResultRow,
+        attempt: &str,
+    ) -> anyhow::Result<bool> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "UPDATE games SET state = 'scheduled' WHERE id = ?1 AND state = 'done'",
+            params![id],
         )?;
+        let recorded = record_in(&tx, id, r)?;
+        if recorded {
+            tx.execute(
+                "INSERT INTO queue_attempts(game, attempt) VALUES(?1, ?2)
+                 ON CONFLICT(game) DO UPDATE SET attempt = excluded.attempt",
+                params![id, attempt],
+            )?;
+        }
+        tx.commit()?;
+        Ok(recorded)
+    }
+
+    /// Takes back a recorded result, so the game is scheduled again (a judging worker's
+    /// result that was set aside). Returns whether the game was done.
+    pub fn reopen(&mut self, id: i64) -> anyhow::Result<bool> {
+        let tx = self.conn.transaction()?;
+        let n = tx.execute(
+            "UPDATE games SET state = 'scheduled', winner = NULL, reason_code = NULL,
+                reason = NULL, culprit = NULL, moves = NULL, think_ms_first = NULL,
+                think_ms_second = NULL, timed_first = NULL, timed_second = NULL, scores = NULL,
+                wall_ms = NULL, replay = NULL, finished_at = NULL
+             WHERE id = ?1 AND state = 'done'",
+            params![id],
+        )?;
+        tx.execute("DELETE FROM queue_attempts WHERE game = ?1", params![id])?;
         tx.commit()?;
         Ok(n == 1)
+    }
+
+    /// The queue attempt of every game recorded through [`Store::record_attempt`].
+    pub fn attempts(&self) -> anyhow::Result<std::collections::HashMap<i64, String>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT q.game, q.attempt FROM queue_attempts q JOIN games g ON g.id = q.game WHERE g.state = 'done'")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Counts by state over all rows (superseded versions included).
@@ -470,3 +504,31 @@ impl Store {
 /// Ids of each bot's latest version.
 const LATEST: &str = "SELECT v.id FROM versions v WHERE v.version =
     (SELECT MAX(w.version) FROM versions w WHERE w.bot_id = v.bot_id)";
+
+/// Records a scheduled game's result; false if the game is not scheduled.
+fn record_in(tx: &rusqlite::Transaction<'_>, id: i64, r: &GameResultRow) -> anyhow::Result<bool> {
+    let n = tx.execute(
+        "UPDATE games SET state = 'done', winner = ?2, reason_code = ?3, reason = ?4,
+                culprit = ?5, moves = ?6, think_ms_first = ?7, think_ms_second = ?8,
+                timed_first = ?9, timed_second = ?10, scores = ?11, wall_ms = ?12, replay = ?13,
+                finished_at = ?14
+             WHERE id = ?1 AND state = 'scheduled'",
+        params![
+            id,
+            r.winner.map(i64::from),
+            r.reason_code,
+            r.reason,
+            r.culprit.map(i64::from),
+            r.moves,
+            r.think_ms[0],
+            r.think_ms[1],
+            r.timed_moves[0],
+            r.timed_moves[1],
+            r.scores.map(|s| format!("[{},{}]", s[0], s[1])),
+            r.wall_ms,
+            r.replay,
+            r.finished_at,
+        ],
+    )?;
+    Ok(n == 1)
+}

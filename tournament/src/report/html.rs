@@ -195,6 +195,9 @@ fn index(r: &Report) -> String {
         );
     }
     h.push_str("</table><p class=small>Match points per pairing: 3 for winning more of its games than the opponent, 1 for as many, 0 for fewer. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information. Glicko-2: games applied in schedule order from 1500, RD = rating deviation.</p>");
+    for note in &r.judging {
+        let _ = write!(h, "<p class=small>Judging: {}</p>", esc(note));
+    }
     h.push_str("<h2>Ratings</h2>");
     h.push_str(&rating_chart(r));
     // Crosstable in standings order.

@@ -44,6 +44,9 @@ pub struct Report {
     pub los: Vec<Vec<f64>>,
     pub stats: Vec<BotStats>,
     pub games: Vec<GameRow>,
+    /// What happened to the judging: workers paused by quarantine, with why (tournaments
+    /// played through the job queue).
+    pub judging: Vec<String>,
     /// The tournament's directories on this machine, the config's first: a published site
     /// shows paths relative to them, never them.
     #[serde(skip)]
@@ -128,6 +131,10 @@ impl Report {
             los: fit.los,
             stats,
             games,
+            judging: match t.store.meta(crate::queued::QUARANTINE_META)? {
+                Some(text) => serde_json::from_str(&text).unwrap_or_default(),
+                None => Vec::new(),
+            },
             dirs: std::iter::once(t.resolved.base_dir.clone())
                 .chain(std::iter::once(t.resolved.output.clone()))
                 .chain(

@@ -53,6 +53,9 @@ pub fn render(r: &Report) -> String {
             failures
         ));
     }
+    for note in &r.judging {
+        out.push_str(&format!("judging: {note}\n"));
+    }
     out
 }
 
