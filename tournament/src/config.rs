@@ -93,8 +93,11 @@ pub struct GameSection {
     #[serde(default)]
     pub rounds: Option<u16>,
     /// Start positions as move lists ("d3 c5 f6"); each is played with both colours.
+    /// Absent: a tournament plays the game's shipped suite (openings/, docs/openings.md) when
+    /// every bot's protocol can start from an opening; `[]`: every game starts from the
+    /// initial position.
     #[serde(default)]
-    pub openings: Vec<String>,
+    pub openings: Option<Vec<String>>,
     /// The protocol every bot speaks unless its entry says otherwise (default: the game's).
     #[serde(default)]
     pub protocol: Option<String>,
@@ -160,7 +163,7 @@ impl GameSection {
             c.random = arbiter_engine::duel2048::RandomSource::Seed(seed);
         }
         let mut openings = Vec::new();
-        for (i, line) in self.openings.iter().enumerate() {
+        for (i, line) in self.openings.iter().flatten().enumerate() {
             let moves: Vec<String> = spec::split_moves(line)
                 .into_iter()
                 .map(String::from)
@@ -208,6 +211,8 @@ pub struct Resolved {
     /// Directory of the config file: base for relative paths and build commands.
     pub base_dir: PathBuf,
     pub output: PathBuf,
+    /// What the config leaves to defaults that its author should know (which openings).
+    pub notes: Vec<String>,
 }
 
 impl TournamentConfig {
@@ -232,9 +237,15 @@ impl TournamentConfig {
         let bad = |m: String| Err(ConfigError::Invalid(m));
         let ResolvedGame {
             game,
-            openings,
+            mut openings,
             protocol,
         } = self.game.resolve(self.seed)?;
+        let mut notes = Vec::new();
+        if self.game.openings.is_none() {
+            let (suite, note) = self.shipped_suite(&game, protocol)?;
+            openings = suite;
+            notes.extend(note);
+        }
         if self.games_per_pairing == 0 || self.games_per_pairing % 2 != 0 {
             return bad(format!(
                 "games_per_pairing = {}: must be even and at least 2 (colours are swapped in pairs)",
@@ -337,7 +348,41 @@ impl TournamentConfig {
             limits,
             base_dir: base_dir.to_path_buf(),
             output,
+            notes,
         })
+    }
+
+    /// The game's shipped opening suite, if it has one and every bot's protocol can start
+    /// from an opening; else none, and a note saying how to get it.
+    fn shipped_suite(
+        &self,
+        game: &GameConfig,
+        default: ProtocolKind,
+    ) -> Result<(Vec<Vec<String>>, Option<String>), ConfigError> {
+        let Some((origin, text)) = arbiter_match::sprt::shipped_openings(game) else {
+            return Ok((Vec::new(), None));
+        };
+        let protocols = self.bots.iter().map(|b| match &b.protocol {
+            Some(p) => p.parse::<ProtocolKind>().ok(),
+            None => Some(default),
+        });
+        if protocols
+            .into_iter()
+            .any(|p| p.is_none_or(|p| p.check(game, true).is_err()))
+        {
+            let note = format!(
+                "{origin} not played: not every bot's protocol can start from an opening \
+                 (Reversi: protocol = \"reversi-board\"); `openings = []` says so on purpose"
+            );
+            return Ok((Vec::new(), Some(note)));
+        }
+        let suite = arbiter_match::sprt::parse_openings(origin, text, game)
+            .map_err(ConfigError::Invalid)?;
+        let note = format!(
+            "openings: {origin} ({} lines), each played with both colours",
+            suite.len()
+        );
+        Ok((suite, Some(note)))
     }
 }
 

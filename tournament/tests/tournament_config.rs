@@ -240,3 +240,42 @@ fn every_gomoku_rule_resolves_by_name() {
     .unwrap_err();
     assert!(e.contains("renju-gomocup"), "{e}");
 }
+
+#[test]
+fn without_an_openings_line_the_shipped_suite_is_played_where_the_protocols_can() {
+    // Gomoku (gomocup by default): the rule's suite, every line legal under that rule.
+    for rule in ["freestyle", "standard", "renju"] {
+        let text = BASE.replace(
+            "name = \"reversi\"\nsize = 8",
+            &format!("name = \"gomoku\"\nrule = \"{rule}\""),
+        );
+        let r = resolve(&text).unwrap();
+        assert_eq!(r.openings.len(), 12, "{rule}");
+        assert!(
+            r.notes[0].contains(&format!("gomoku-{rule}.txt")),
+            "{:?}",
+            r.notes
+        );
+        let plan = schedule::plan(&r, |_| true);
+        assert!(plan.iter().all(|p| p.opening == Some(0)), "{rule}");
+    }
+    // Reversi with the board protocol: the size's suite.
+    let board = BASE.replace("size = 8", "size = 8\nprotocol = \"reversi-board\"");
+    let r = resolve(&board).unwrap();
+    assert_eq!(r.openings.len(), 100);
+    let r16 = resolve(&board.replace("size = 8", "size = 16")).unwrap();
+    assert_eq!(r16.openings.len(), 100);
+    assert_ne!(r.openings[0], r16.openings[0]);
+    // Seed 001's protocol cannot start from an opening: none, and a note that says why.
+    let r = resolve(BASE).unwrap();
+    assert!(r.openings.is_empty());
+    assert!(r.notes[0].contains("reversi-board"), "{:?}", r.notes);
+    // `openings = []`: the initial position on purpose, without a note.
+    let none = board.replace("protocol =", "openings = []\nprotocol =");
+    let r = resolve(&none).unwrap();
+    assert!(r.openings.is_empty() && r.notes.is_empty(), "{:?}", r.notes);
+    // The duel has no suite (each pair has its own random sequence).
+    let duel =
+        resolve(&BASE.replace("name = \"reversi\"\nsize = 8", "name = \"duel2048\"")).unwrap();
+    assert!(duel.openings.is_empty() && duel.notes.is_empty());
+}

@@ -248,6 +248,9 @@ fn start(config: &Path, flags: &RunFlags, no_build: bool) -> anyhow::Result<Exit
             t.store.games(Some("scheduled"))?.len(),
             arbiter_tournament::store::Store::path_in(&t.resolved.output).display()
         );
+        for note in &t.resolved.notes {
+            eprintln!("note: {note}");
+        }
     }
     play(&mut t, flags)
 }
