@@ -87,6 +87,18 @@ impl Endpoint {
         }
     }
 
+    /// Waits until the bot exits or `deadline` passes (a person has no process: the wait is
+    /// the whole time, as a moment for the last messages to reach them).
+    pub fn wait_for_exit(&mut self, deadline: std::time::Instant) -> Option<Termination> {
+        match self {
+            Endpoint::Bot(p) => p.wait_for_exit(deadline),
+            Endpoint::Remote(_) => {
+                std::thread::sleep(deadline.saturating_duration_since(std::time::Instant::now()));
+                None
+            }
+        }
+    }
+
     /// CPU time of the bot's tree; none for a person.
     pub fn cpu_time(&mut self) -> Duration {
         match self {

@@ -1,5 +1,6 @@
 //! Referee overhead: full 16 x 16 Reversi games between two instant C bots, against the raw
-//! pipe round trip measured in the same run. Prints figures; asserts nothing.
+//! pipe round trip measured in the same run, and the per-game cost of starting and ending
+//! both bots against bare fork and exec. Prints figures; asserts nothing.
 //!
 //! `cargo bench -p arbiter --bench referee` (env `REFEREE_BENCH_GAMES`, default 20).
 
@@ -143,9 +144,40 @@ fn layout(
         "  {:.2} games/s including process start and end ({moves} bot moves)",
         games as f64 / total.as_secs_f64()
     );
+    let per_game = (setup + teardown).as_secs_f64() * 1e3 / games as f64;
     println!(
-        "  per game: start and handshake {:.1} ms, end and cleanup {:.1} ms",
+        "  per game: start and handshake {:.1} ms, end and cleanup {:.1} ms: {per_game:.1} ms",
         setup.as_secs_f64() * 1e3 / games as f64,
         teardown.as_secs_f64() * 1e3 / games as f64
     );
+    println!(
+        "  the floor: the same two bots started, sent end of input and waited for, with no \
+         containment and no referee: {:.1} ms a game",
+        bare_processes(bot, games)
+    );
+}
+
+/// Milliseconds a game for what any judge must do: fork and exec both bots (pipes on their
+/// standard streams), let each start, close its input, and wait for its exit.
+fn bare_processes(bot: &std::path::Path, games: usize) -> f64 {
+    use std::process::Stdio;
+    let start = Instant::now();
+    for _ in 0..games {
+        let children: Vec<_> = (0..2)
+            .map(|_| {
+                Command::new(bot)
+                    .args(["fine", "0", "16"])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("spawn the bot")
+            })
+            .collect();
+        for mut c in children {
+            drop(c.stdin.take());
+            c.wait().expect("wait");
+        }
+    }
+    start.elapsed().as_secs_f64() * 1e3 / games as f64
 }

@@ -265,11 +265,26 @@ pub struct BotProcess {
     frozen: Option<FreezeMethod>,
     warnings: Vec<String>,
     finished: Option<ExitInfo>,
+    /// A pidfd of the main process: readable when it exits, so waiting for the exit wakes at
+    /// once instead of polling (`None` before Linux 5.3).
+    exit_fd: Option<OwnedFd>,
 }
 
 fn set_nonblocking(fd: BorrowedFd<'_>) -> nix::Result<()> {
     let flags = OFlag::from_bits_truncate(fcntl(fd, FcntlArg::F_GETFL)?);
     fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK)).map(|_| ())
+}
+
+/// A pidfd for `pid` (Linux 5.3 and later), or `None`.
+fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+    let pid = rustix::process::Pid::from_raw(pid)?;
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+/// Waits up to `timeout` for `fd` to become readable (a pidfd: the process exited).
+fn wait_readable(fd: BorrowedFd<'_>, timeout: Duration) {
+    let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+    let _ = ppoll(&mut fds, Some(TimeSpec::from_duration(timeout)), None);
 }
 
 fn pipe_inode(fd: BorrowedFd<'_>) -> Option<u64> {
@@ -574,6 +589,7 @@ impl BotProcess {
             frozen: None,
             warnings,
             finished: None,
+            exit_fd: pidfd_open(pid),
         })
     }
 
@@ -872,17 +888,28 @@ impl BotProcess {
     }
 
     fn wait_exit(&mut self, budget: Duration) -> Option<Termination> {
-        let until = Instant::now() + budget;
+        self.wait_for_exit(Instant::now() + budget)
+    }
+
+    /// Waits until the main process exits or `deadline` passes; returns how it ended, if it
+    /// did. Wakes as soon as it exits (pidfd), else polls.
+    pub fn wait_for_exit(&mut self, deadline: Instant) -> Option<Termination> {
         let mut pause = Duration::from_micros(100);
         loop {
             if let Some(t) = self.try_wait() {
                 return Some(t);
             }
-            if Instant::now() >= until {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
                 return None;
             }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(10));
+            match &self.exit_fd {
+                Some(fd) => wait_readable(fd.as_fd(), left.min(Duration::from_millis(50))),
+                None => {
+                    std::thread::sleep(pause.min(left));
+                    pause = (pause * 2).min(Duration::from_millis(10));
+                }
+            }
         }
     }
 

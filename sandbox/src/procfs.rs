@@ -51,6 +51,30 @@ pub(crate) fn read_stat(pid: i32) -> Option<ProcStat> {
     parse_stat(&text)
 }
 
+/// This process's children, of every one of its threads (`/proc/self/task/*/children`).
+pub(crate) fn own_children() -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok()),
+        );
+    }
+    out
+}
+
+/// Whether `pid`'s cgroup (any hierarchy) is one named `leaf`; a zombie still names the
+/// cgroup it died in.
+pub(crate) fn in_cgroup_named(pid: i32, leaf: &str) -> bool {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+    text.lines()
+        .any(|l| l.rsplit('/').next().is_some_and(|last| last == leaf))
+}
+
 /// Every visible process id (thread-group leaders only).
 pub(crate) fn list_pids() -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc") else {

@@ -94,6 +94,9 @@ pub(crate) struct TreeMarks {
 /// Live members of the tree (zombies excluded), and zombie members whose parent
 /// is the referee (they need reaping).
 fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>) {
+    if let (true, Some(cg)) = (marks.contained, cgroup) {
+        return contained_members(marks, cg);
+    }
     let me = std::process::id() as i32;
     let all = procfs::snapshot();
     let in_cgroup = cgroup.map(BotCgroup::procs).unwrap_or_default();
@@ -235,6 +238,28 @@ pub(crate) fn sweep(
         pause = (pause * 2).min(Duration::from_millis(20));
         reap_killed(&killed, marks.root);
     }
+}
+
+/// [`members`] of a contained tree: the live ones are those its cgroup lists, the dead ones
+/// handed to us (as subreaper) are our zombie children of its group, session or cgroup. No
+/// walk of every process on the machine.
+fn contained_members(marks: &TreeMarks, cg: &BotCgroup) -> (Vec<i32>, Vec<i32>) {
+    let me = std::process::id() as i32;
+    let live: Vec<i32> = cg.procs().into_iter().filter(|&p| p != me).collect();
+    let leaf = cg.leaf();
+    let zombies = procfs::own_children()
+        .into_iter()
+        .filter(|&pid| pid != marks.root)
+        .filter(|&pid| {
+            procfs::read_stat(pid).is_some_and(|s| {
+                s.is_zombie()
+                    && (s.pgrp == marks.root
+                        || s.session == marks.root
+                        || leaf.is_some_and(|l| procfs::in_cgroup_named(pid, l)))
+            })
+        })
+        .collect();
+    (live, zombies)
 }
 
 /// Sends a signal to every live member (SIGSTOP / SIGCONT freezing fallback).

@@ -558,3 +558,33 @@ fn ends_with_its_escapee_killed(bot: &mut BotProcess) {
         "escapee {gc} survived"
     );
 }
+
+/// A contained bot's child that dies after the bot is handed to the referee (its subreaper)
+/// and left a zombie; finishing the bot reaps it, though the contained sweep reads only the
+/// bot's cgroup and the referee's own children, not every process.
+#[test]
+fn a_contained_bots_orphan_that_died_is_reaped() {
+    let command =
+        arbiter_sandbox::BotCommand::parse("sh -c 'sleep 0.3 & echo $!; exit 0'").expect("parse");
+    let mut bot = BotProcess::spawn(&command, &Limits::default(), &full()).expect("spawn");
+    let orphan: i32 = read_text(&mut bot, 10).trim().parse().expect("a pid");
+    assert!(
+        eventually(Duration::from_secs(10), || bot.try_wait().is_some()),
+        "the bot itself exits"
+    );
+    // The orphan is now the referee's child; wait until it is a zombie.
+    let zombie = || {
+        std::fs::read_to_string(format!("/proc/{orphan}/stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        })
+    };
+    assert!(
+        eventually(Duration::from_secs(10), zombie),
+        "{orphan} never died"
+    );
+    let exit = bot.finish(Duration::from_millis(50));
+    assert_eq!(exit.survivors, 0);
+    assert!(!pid_exists(orphan), "the zombie {orphan} was not reaped");
+}

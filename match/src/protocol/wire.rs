@@ -194,13 +194,7 @@ impl Wire {
 
     /// Gives the bot a moment to exit by itself after the end command.
     pub fn linger(&mut self, grace: Duration) {
-        let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
-            if self.process.try_wait().is_some() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        self.process.wait_for_exit(Instant::now() + grace);
     }
 }
 

@@ -460,6 +460,11 @@ impl BotCgroup {
             .chain(self.v1.iter().map(|(_, p)| p.as_path()))
     }
 
+    /// The groups' own name (the same in every hierarchy).
+    pub(crate) fn leaf(&self) -> Option<&str> {
+        self.all_dirs().next()?.file_name()?.to_str()
+    }
+
     /// The group directories (for diagnostics and tests).
     pub(crate) fn dirs(&self) -> Vec<PathBuf> {
         self.all_dirs().map(Path::to_path_buf).collect()
