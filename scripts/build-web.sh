@@ -7,6 +7,7 @@
 #
 # Output: $WWW_OUT (default: $CARGO_TARGET_DIR/www, or target/www):
 #   player.html  index.html  samples/*.json  samples/index.json
+# WASM_OPT=none leaves out the wasm-opt pass; SAMPLES=0 the sample replays.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -48,6 +49,9 @@ WASM="$BG_DIR/arbiter_player_bg.wasm"
 
 # 4. Optional: wasm-opt from npm binaryen (Debian's is too old for current rustc output).
 WASM_OPT=${WASM_OPT:-}
+if [ "$WASM_OPT" = none ]; then
+  log "wasm-opt left out (WASM_OPT=none)"
+fi
 # The committed lockfile pins binaryen; without it player.html is about 25 KB (gzipped) larger.
 if [ -z "$WASM_OPT" ] && [ ! -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ] && command -v npm >/dev/null; then
   log "npm ci in tests/web (binaryen's wasm-opt, once)"
@@ -56,7 +60,9 @@ fi
 if [ -z "$WASM_OPT" ] && [ -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ]; then
   WASM_OPT="$ROOT/tests/web/node_modules/.bin/wasm-opt"
 fi
-if [ -n "$WASM_OPT" ]; then
+if [ "$WASM_OPT" = none ]; then
+  :
+elif [ -n "$WASM_OPT" ]; then
   # Also minifies the import and export names (their hash suffixes are about 5 KB of the
   # gzipped page); the map it prints lets step 6 rename them in the JS bindings too. The
   # producers and target-features sections are for tools, not browsers (200 B gzipped).
@@ -76,8 +82,10 @@ fi
 
 # 5. Sample replays, played through the engine.
 mkdir -p "$OUT/samples"
-log "sample replays"
-cargo run -q -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
+if [ "${SAMPLES:-1}" != 0 ]; then
+  log "sample replays"
+  cargo run -q -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
+fi
 
 # 6. One self-contained player.html, the host page, the samples' index.
 python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" "$BG_DIR/names.json" <<'PY'

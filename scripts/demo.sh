@@ -7,10 +7,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# Built on its own: built together with tools/wasm-bind, shared dependencies would get that
-# pair's features, and build-web.sh's build of wasm-bind alone would build them again.
-cargo build --release -q -p arbiter
+TARGET=${CARGO_TARGET_DIR:-target}
+# The web player builds beside the referee, in its own target directory so that neither cargo
+# waits for the other's lock: the two together keep both cores busy to the end. Its size
+# matters little on a local demo, so the wasm-opt pass and the sample replays (for the host
+# page, not the contest site) are left out; `bash scripts/build-web.sh` builds them.
+web_log=$(mktemp)
 if [ -f scripts/build-web.sh ]; then
-  bash scripts/build-web.sh || echo "note: the web player did not build; games are shown as text" >&2
+  CARGO_TARGET_DIR="$TARGET/web" WWW_OUT="$TARGET/www" WASM_OPT=none SAMPLES=0 \
+    bash scripts/build-web.sh >"$web_log" 2>&1 &
+  web=$!
 fi
-exec "${CARGO_TARGET_DIR:-target}/release/arbiter" contest demo "$@"
+# The `demo` profile (Cargo.toml): unoptimised, no debug info; a first run is mostly
+# compile time. Built on its own: built together with tools/wasm-bind, shared dependencies
+# would get that pair's features.
+cargo build --profile demo -q -p arbiter
+if [ -n "${web:-}" ] && ! wait "$web"; then
+  cat "$web_log" >&2
+  echo "note: the web player did not build; games are shown as text" >&2
+fi
+rm -f "$web_log"
+exec "$TARGET/demo/arbiter" contest demo "$@"
