@@ -8,6 +8,7 @@
 //! Needs a PostgreSQL server: `ARBITER_TEST_PG` (scripts/test.sh starts one on loopback).
 
 mod contest_support;
+mod tournament_support;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -17,6 +18,7 @@ use arbiter_engine::replay::Replay;
 use contest_support::{arbiter, every_replay_reads_back, fresh_pg};
 use serde_json::Value;
 use sqlx::Row;
+use tournament_support::{rbot, report_json as report};
 
 /// 5 bots: 10 pairings of 20 games. `slow` (50 ms a move) makes games long enough to be
 /// caught in progress; the others are deterministic too, so both runs play the same games.
@@ -92,21 +94,6 @@ async fn playing_slow(pool: &sqlx::AnyPool, worker: &str) {
     at_least(pool, &sql, 1, &format!("{worker} plays the slow bot")).await;
 }
 
-fn report(dir: &Path) -> Value {
-    let out = arbiter()
-        .args(["tournament", "report"])
-        .arg(dir)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 /// Each game's id, seats and what decided it.
 fn games(report: &Value) -> Vec<(i64, Value, Value, Value, Value)> {
     let mut v: Vec<_> = report["games"]
@@ -128,48 +115,47 @@ fn games(report: &Value) -> Vec<(i64, Value, Value, Value, Value)> {
     v
 }
 
+/// `dir` with the fixture bot (`./rbot`) and each (file name, text) written.
+fn tournament_dir(dir: &Path, files: &[(&str, String)]) {
+    std::fs::copy(rbot(), dir.join("rbot")).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+}
+
+/// Waits until the queue at `url` holds `n` jobs; the pool to read it.
+async fn enqueued(url: &str, n: i64) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    let t0 = Instant::now();
+    loop {
+        if let Ok(p) = sqlx::AnyPool::connect(url).await {
+            let jobs = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM jobs")
+                .fetch_one(&p)
+                .await;
+            if jobs.is_ok_and(|k| k == n) {
+                return p;
+            }
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "nothing enqueued");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_on_three_workers_equals_one_machine_through_kills() {
     let Some(url) = fresh_pg().await else { return };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
-        dir.join("rbot.c"),
-    )
-    .unwrap();
     let ok = |c: &mut Command| c.status().unwrap().success();
-    assert!(ok(Command::new("gcc")
-        .args(["-O2", "-o", "rbot", "rbot.c"])
-        .current_dir(dir)));
-    std::fs::write(
-        dir.join("queue.toml"),
-        format!("output = \"queue-out\"\n{CONFIG}"),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("local.toml"),
-        format!("output = \"local-out\"\n{CONFIG}"),
-    )
-    .unwrap();
-
+    tournament_dir(
+        dir,
+        &[
+            ("queue.toml", format!("output = \"queue-out\"\n{CONFIG}")),
+            ("local.toml", format!("output = \"local-out\"\n{CONFIG}")),
+        ],
+    );
     let mut coord = coordinator(dir, &["queue.toml", "--db", &url]);
-    sqlx::any::install_default_drivers();
-    let pool = {
-        let t0 = Instant::now();
-        loop {
-            if let Ok(p) = sqlx::AnyPool::connect(&url).await {
-                let jobs = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM jobs")
-                    .fetch_one(&p)
-                    .await;
-                if jobs.is_ok_and(|n| n == GAMES) {
-                    break p;
-                }
-            }
-            assert!(t0.elapsed() < Duration::from_secs(60), "nothing enqueued");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    };
+    let pool = enqueued(&url, GAMES).await;
     let mut workers = [worker(&url, "w1"), worker(&url, "w2"), worker(&url, "w3")];
 
     // w1 dies outright in the middle of a game.
@@ -298,37 +284,11 @@ async fn resubmissions_cancel_queued_games_and_results_played_again_replace_old_
     let Some(url) = fresh_pg().await else { return };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournament/rbot.c"),
-        dir.join("rbot.c"),
-    )
-    .unwrap();
-    assert!(Command::new("gcc")
-        .args(["-O2", "-o", "rbot", "rbot.c"])
-        .current_dir(dir)
-        .status()
-        .unwrap()
-        .success());
-    std::fs::write(dir.join("t.toml"), SMALL).unwrap();
+    tournament_dir(dir, &[("t.toml", SMALL.to_string())]);
 
     // A coordinator with no workers enqueues the 6 games, then dies before any is played.
     let mut coord = coordinator(dir, &["t.toml", "--db", &url]);
-    sqlx::any::install_default_drivers();
-    let pool = {
-        let t0 = Instant::now();
-        loop {
-            if let Ok(p) = sqlx::AnyPool::connect(&url).await {
-                let jobs = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM jobs")
-                    .fetch_one(&p)
-                    .await;
-                if jobs.is_ok_and(|n| n == 6) {
-                    break p;
-                }
-            }
-            assert!(t0.elapsed() < Duration::from_secs(60), "nothing enqueued");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    };
+    let pool = enqueued(&url, 6).await;
     coord.kill().unwrap();
     coord.wait().unwrap();
 
