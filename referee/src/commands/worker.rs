@@ -147,6 +147,10 @@ fn event_line(event: &WorkerEvent) -> String {
     }
 }
 
+/// Seconds without a heartbeat after which `arbiter workers` calls an active worker lost
+/// (workers heartbeat every quarter of their lease, 15 s by default).
+const SILENT_S: f64 = 60.0;
+
 async fn workers(a: &WorkersArgs) -> anyhow::Result<ExitCode> {
     let queue = open_queue(&a.db).await?;
     let rows = arbiter_queue::workers::list(&queue).await?;
@@ -163,10 +167,13 @@ async fn workers(a: &WorkersArgs) -> anyhow::Result<ExitCode> {
         "worker", "state", "slots", "running", "games", "games/min", "time", "crashes", "set aside"
     );
     for w in rows {
+        // A worker that stopped heartbeating (killed, frozen, cut off) still reads `active`
+        // in the table until it comes back or its games' leases run out.
+        let lost = w.state == "active" && w.silent_s > SILENT_S;
         println!(
             "{:<28} {:<8} {:>5} {:>7} {:>7} {:>9.1} {:>6} {:>7} {:>9}  {}{}",
             w.id,
-            w.state,
+            if lost { "lost" } else { w.state.as_str() },
             w.slots,
             w.running,
             w.games,
@@ -175,8 +182,8 @@ async fn workers(a: &WorkersArgs) -> anyhow::Result<ExitCode> {
             w.crashes,
             w.discarded,
             w.note.unwrap_or_default(),
-            if w.silent_s > 60.0 {
-                format!(" (silent {:.0} s)", w.silent_s)
+            if w.silent_s > SILENT_S {
+                format!(" (no heartbeat for {:.0} s)", w.silent_s)
             } else {
                 String::new()
             }
