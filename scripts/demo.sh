@@ -6,6 +6,8 @@
 # demo` (e.g. --listen 127.0.0.1:9000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+log() { printf '\033[1m[demo]\033[0m %s\n' "$*" >&2; }
+SECONDS=0
 bash scripts/setup.sh
 TARGET=${CARGO_TARGET_DIR:-target}
 # The web player builds beside the referee, in its own target directory so that neither cargo
@@ -14,17 +16,26 @@ TARGET=${CARGO_TARGET_DIR:-target}
 # page, not the contest site) are left out; `bash scripts/build-web.sh` builds them.
 web_log=$(mktemp)
 if [ -f scripts/build-web.sh ]; then
-  CARGO_TARGET_DIR="$TARGET/web" WWW_OUT="$TARGET/www" WASM_OPT=none SAMPLES=0 \
-    bash scripts/build-web.sh >"$web_log" 2>&1 &
+  (
+    CARGO_TARGET_DIR="$TARGET/web" WWW_OUT="$TARGET/www" WASM_OPT=none SAMPLES=0 \
+      bash scripts/build-web.sh
+    echo "web player built at $SECONDS s"
+  ) >"$web_log" 2>&1 &
   web=$!
 fi
 # The `demo` profile (Cargo.toml): unoptimised, no debug info; a first run is mostly
 # compile time. Built on its own: built together with tools/wasm-bind, shared dependencies
 # would get that pair's features.
+log "building arbiter and the web player (a few minutes on a fresh machine)"
 cargo build --profile demo -q -p arbiter
-if [ -n "${web:-}" ] && ! wait "$web"; then
-  cat "$web_log" >&2
-  echo "note: the web player did not build; games are shown as text" >&2
+log "arbiter built at $SECONDS s"
+if [ -n "${web:-}" ]; then
+  if wait "$web"; then
+    log "$(tail -n 1 "$web_log")"
+  else
+    cat "$web_log" >&2
+    log "note: the web player did not build; games are shown as text"
+  fi
 fi
 rm -f "$web_log"
 exec "$TARGET/demo/arbiter" contest demo "$@"
