@@ -10,6 +10,7 @@
 //! - [`wire`]: the client side of the four protocols (`reversi`, `gobang`, `gomocup`, `duel`).
 //! - [`reversi`], [`gomoku`], [`duel`]: the move choosers.
 
+pub mod clock;
 pub mod duel;
 pub mod gomoku;
 pub mod openings;
