@@ -73,6 +73,14 @@ pub struct BotArgs {
     /// Seed for the random choices [default: $ARBITER_SEED, the game's seed under arbiter, or 0]
     #[arg(long)]
     pub bot_seed: Option<u64>,
+    /// The move time it plays under, in ms (0 = none): it thinks at most about half of it
+    /// [default: $ARBITER_MOVE_MS, which arbiter sets for every bot, or none]
+    #[arg(long, value_name = "MS")]
+    pub move_time: Option<u64>,
+    /// Its total thinking time per game, in ms (0 = none) [default: $ARBITER_GAME_MS or none].
+    /// Gomocup's INFO lines and the duel's clock on PLACE / SLIDE say it too
+    #[arg(long, value_name = "MS")]
+    pub game_time: Option<u64>,
 }
 
 #[derive(Args, Debug)]

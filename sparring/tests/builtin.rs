@@ -138,6 +138,7 @@ fn opts(game: GameConfig, protocol: &str, depth: u32, seed: u64) -> BuiltinOptio
         protocol: protocol.to_string(),
         depth,
         seed,
+        limits: Default::default(),
     }
 }
 
