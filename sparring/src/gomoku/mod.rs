@@ -21,7 +21,7 @@ use super::Rng;
 use crate::clock::Deadline;
 use board::Board;
 use search::{order_score, Caps, Search, WIN};
-use threats::{vcf, Threats};
+use threats::{vcf, Budget, Threats};
 
 /// What a level may do on one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,14 +105,20 @@ pub fn choose_within(
         }
     }
     let ok = |i: usize| board.is_empty(i) && allowed(game, me, board.point(i));
-    let choice = forced(&board, me, level, &ok)
+    let choice = forced(&board, me, level, deadline, &ok)
         .or_else(|| searched(board.clone(), me, level, rng, deadline, &ok));
     choice.map(|i| board.point(i)).or_else(|| rng.pick(&legal))
 }
 
 /// A move the threats decide: our five, the one block of the opponent's five, our open four,
 /// our victory by continuous fours.
-fn forced(board: &Board, me: Seat, level: Level, ok: &dyn Fn(usize) -> bool) -> Option<usize> {
+fn forced(
+    board: &Board,
+    me: Seat,
+    level: Level,
+    deadline: &Deadline,
+    ok: &dyn Fn(usize) -> bool,
+) -> Option<usize> {
     let t = Threats::read(board, me);
     let fives = board
         .near_points()
@@ -129,7 +135,7 @@ fn forced(board: &Board, me: Seat, level: Level, ok: &dyn Fn(usize) -> bool) -> 
     }
     if level.vcf > 0 {
         let mut scratch = board.clone();
-        let mut budget = vcf_budget(level);
+        let mut budget = Budget::new(vcf_budget(level), deadline);
         if let Some(p) = vcf(&mut scratch, me, level.vcf, &mut budget).filter(|&i| ok(i)) {
             return Some(p);
         }

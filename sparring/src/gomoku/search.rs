@@ -6,7 +6,7 @@
 use arbiter_engine::Seat;
 
 use super::board::{Board, Class};
-use super::threats::{vcf, Threats};
+use super::threats::{vcf, Budget, Threats};
 use crate::clock::Deadline;
 
 /// A won game; a win in `ply` plies is worth `WIN - ply`.
@@ -204,9 +204,9 @@ impl<'a> Search<'a> {
     fn leaf(&mut self, me: Seat, ply: u32) -> i32 {
         if self.caps.leaf_vcf > 0 {
             // Its positions count against the level's cap like the search's own.
-            let mut budget = LEAF_VCF_NODES;
+            let mut budget = Budget::new(LEAF_VCF_NODES, self.deadline);
             let found = vcf(&mut self.board, me, self.caps.leaf_vcf, &mut budget);
-            self.nodes += LEAF_VCF_NODES - budget;
+            self.nodes += LEAF_VCF_NODES - budget.left;
             if found.is_some() {
                 return WIN - ply as i32 - 2 * self.caps.leaf_vcf as i32;
             }

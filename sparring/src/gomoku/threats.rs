@@ -6,6 +6,31 @@
 use arbiter_engine::Seat;
 
 use super::board::{Board, Class};
+use crate::clock::Deadline;
+
+/// The positions a look for a victory by fours may still visit, and its deadline.
+pub struct Budget<'a> {
+    pub left: u64,
+    deadline: &'a Deadline,
+}
+
+impl<'a> Budget<'a> {
+    pub fn new(left: u64, deadline: &'a Deadline) -> Budget<'a> {
+        Budget { left, deadline }
+    }
+
+    /// Takes one position from the budget; `false` when it is spent or the time is up.
+    fn spend(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        if self.left % 256 == 0 && self.deadline.expired() {
+            self.left = 0;
+        }
+        true
+    }
+}
 
 /// The side to move's situation, read from the candidate points.
 #[derive(Debug, Default)]
@@ -54,12 +79,11 @@ impl Threats {
 }
 
 /// A first move of a victory by continuous fours for `me` (to move) within `depth` of our
-/// fours, `None` if none is found within the `budget` of positions (counted down).
-pub fn vcf(board: &mut Board, me: Seat, depth: u32, budget: &mut u64) -> Option<usize> {
-    if *budget == 0 {
+/// fours, `None` if none is found within the `budget`.
+pub fn vcf(board: &mut Board, me: Seat, depth: u32, budget: &mut Budget<'_>) -> Option<usize> {
+    if !budget.spend() {
         return None;
     }
-    *budget -= 1;
     let t = Threats::read(board, me);
     if let Some(p) = t.five {
         return Some(p);
@@ -93,7 +117,7 @@ pub fn vcf(board: &mut Board, me: Seat, depth: u32, budget: &mut u64) -> Option<
 
 /// After our four: the opponent blocks it where it must (losing if it may not, a forbidden
 /// point under renju), and we look for the next four.
-fn answer_and_go_on(board: &mut Board, me: Seat, depth: u32, budget: &mut u64) -> bool {
+fn answer_and_go_on(board: &mut Board, me: Seat, depth: u32, budget: &mut Budget<'_>) -> bool {
     let Some(block) = board
         .near_points()
         .find(|&i| board.is_candidate(i) && board.info(i, me).class == Class::Five)
@@ -138,7 +162,8 @@ mod tests {
         let black = [(7, 4), (8, 5), (9, 7), (9, 8), (9, 9)];
         let white = [(5, 2), (9, 10), (0, 0), (0, 14), (14, 0)];
         let mut b = board_of(&black, &white);
-        let mut budget = 10_000;
+        let none = Deadline::none();
+        let mut budget = Budget::new(10_000, &none);
         assert_eq!(
             vcf(&mut b, Seat::First, 0, &mut budget),
             None,
@@ -153,7 +178,8 @@ mod tests {
     #[test]
     fn no_vcf_without_fours() {
         let mut b = board_of(&[(7, 7), (8, 8)], &[(0, 0), (14, 14)]);
-        let mut budget = 10_000;
+        let none = Deadline::none();
+        let mut budget = Budget::new(10_000, &none);
         assert_eq!(vcf(&mut b, Seat::First, 8, &mut budget), None);
     }
 }
