@@ -203,3 +203,107 @@ fn shuffle_ties(board: &Board, me: Seat, moves: &mut [usize], rng: &mut Rng) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_engine::gomoku::Config;
+
+    fn replay(moves: &[(u8, u8)]) -> Gomoku {
+        let config = Config {
+            size: 15,
+            rule: Rule::Freestyle,
+        };
+        let mut g = Gomoku::new(&config).expect("config");
+        for &(x, y) in moves {
+            g.play(Point::new(x, y)).expect("legal");
+        }
+        g
+    }
+
+    /// Black's first moves of a victory by continuous fours: each four that, once blocked,
+    /// leaves a victory by fours within `depth` more.
+    fn winning_fours(g: &Gomoku, depth: u32) -> Vec<Point> {
+        let none = Deadline::none();
+        let board = Board::of(g);
+        let t = Threats::read(&board, Seat::First);
+        assert!(t.five.is_none() && t.open_four.is_none() && t.must_block.is_empty());
+        let mut wins = Vec::new();
+        for p in t.fours {
+            let mut b = board.clone();
+            b.place(p, Seat::First);
+            let block = b
+                .near_points()
+                .find(|&i| b.is_candidate(i) && b.info(i, Seat::First).class == board::Class::Five);
+            b.place(block.expect("a four has its five point"), Seat::Second);
+            if vcf(&mut b, Seat::First, depth, &mut Budget::new(1 << 20, &none)).is_some() {
+                wins.push(board.point(p));
+            }
+        }
+        wins
+    }
+
+    /// Positions found by random play (black to move), each with a victory by fours of the
+    /// given length that no shorter look finds.
+    const FOUR_FOURS: [(u8, u8); 18] = [
+        (3, 6),
+        (5, 5),
+        (6, 10),
+        (7, 4),
+        (4, 8),
+        (5, 7),
+        (9, 11),
+        (6, 11),
+        (4, 9),
+        (11, 5),
+        (10, 6),
+        (8, 4),
+        (8, 5),
+        (8, 7),
+        (5, 6),
+        (10, 9),
+        (7, 9),
+        (5, 3),
+    ];
+    const FIVE_FOURS: [(u8, u8); 18] = [
+        (5, 11),
+        (11, 11),
+        (5, 5),
+        (9, 5),
+        (10, 5),
+        (6, 8),
+        (7, 5),
+        (11, 4),
+        (8, 3),
+        (4, 3),
+        (10, 8),
+        (11, 9),
+        (9, 6),
+        (5, 4),
+        (9, 7),
+        (3, 11),
+        (8, 7),
+        (4, 8),
+    ];
+
+    #[test]
+    fn the_level_above_finds_a_win_by_fours_that_the_level_below_misses() {
+        // Level 3 looks 4 fours ahead before its search, level 4 eight; level 2 only sees the
+        // fours its two-ply search extends.
+        for (moves, below) in [(&FOUR_FOURS, 2), (&FIVE_FOURS, 3)] {
+            let g = replay(moves);
+            let wins = winning_fours(&g, 8);
+            assert!(!wins.is_empty());
+            for seed in 0..4 {
+                let above = choose(&g, below + 1, &mut Rng::new(seed)).expect("a move");
+                assert!(
+                    wins.contains(&above),
+                    "level {} played {above:?}",
+                    below + 1
+                );
+                let p = choose(&g, below, &mut Rng::new(seed)).expect("a move");
+                assert!(!wins.contains(&p), "level {below} found {p:?}: not a test");
+            }
+        }
+    }
+}
