@@ -154,6 +154,7 @@ pub fn gobang(
     mut output: impl Write,
 ) -> anyhow::Result<()> {
     let mut game = Gomoku::new(&config)?;
+    super::gomoku::warm_up();
     send(&mut output, "READY")?;
     while let Some(line) = next_line(&mut input)? {
         let start = Instant::now();
@@ -242,6 +243,7 @@ pub fn gomocup(
                 };
                 config.size = size;
                 player.clock.restart();
+                super::gomoku::warm_up();
                 match Gomoku::new(&config) {
                     Ok(g) => {
                         game = Some(g);

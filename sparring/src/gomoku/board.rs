@@ -37,6 +37,9 @@ pub enum Class {
     Forbidden,
 }
 
+/// Number of classes.
+const CLASSES: usize = 8;
+
 /// A point's value for one colour: its class and a score for ordering and evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Info {
@@ -88,6 +91,8 @@ pub struct Board {
     near: Vec<u8>,
     /// Sum of `info.score` over the empty points, per colour.
     sums: [i64; 2],
+    /// Points of each class, per colour.
+    counts: [[u32; CLASSES]; 2],
     pub hash: u64,
     zobrist: Vec<[u64; 2]>,
     /// Each placed stone with the stones' bounding box before it.
@@ -121,6 +126,7 @@ impl Board {
             info: vec![[Info::default(); 2]; points],
             near: vec![0; points],
             sums: [0; 2],
+            counts: [[0; CLASSES]; 2],
             hash: 0,
             zobrist,
             history: Vec::new(),
@@ -128,6 +134,10 @@ impl Board {
             tables: [table(long[0]), table(long[1])],
             renju,
         };
+        board.counts = [[0; CLASSES]; 2];
+        for c in 0..2 {
+            board.counts[c][Class::Quiet as usize] = points as u32;
+        }
         board.init_edges();
         for y in 0..n {
             for x in 0..n {
@@ -207,21 +217,33 @@ impl Board {
                     }
                 }
                 for seat in Seat::BOTH {
-                    let info = self.compute(i, seat);
-                    self.info[i][seat.index()] = info;
-                    self.sums[seat.index()] += i64::from(info.score);
+                    self.set_info(i, seat, self.compute(i, seat));
                 }
             }
         }
     }
 
+    /// Replaces a point's information, keeping the sums and class counts.
+    fn set_info(&mut self, i: usize, seat: Seat, info: Info) {
+        let c = seat.index();
+        let old = self.info[i][c];
+        self.sums[c] += i64::from(info.score - old.score);
+        self.counts[c][old.class as usize] -= 1;
+        self.counts[c][info.class as usize] += 1;
+        self.info[i][c] = info;
+    }
+
+    /// How many points have `class` for `seat` (occupied points count as quiet).
+    pub fn count(&self, seat: Seat, class: Class) -> u32 {
+        self.counts[seat.index()][class as usize]
+    }
+
     /// Puts a stone of `seat` on the empty point `i`.
     pub fn place(&mut self, i: usize, seat: Seat) {
-        for s in Seat::BOTH {
-            self.sums[s.index()] -= i64::from(self.info[i][s.index()].score);
-        }
         // An occupied point has nothing to offer (and is not refreshed until it is empty).
-        self.info[i] = [Info::default(); 2];
+        for s in Seat::BOTH {
+            self.set_info(i, s, Info::default());
+        }
         self.cells[i] = 1 + seat.index() as u8;
         self.hash ^= self.zobrist[i][seat.index()];
         self.history.push((i, self.bounds));
@@ -252,9 +274,7 @@ impl Board {
             }
         }
         for s in Seat::BOTH {
-            let info = self.compute(i, s);
-            self.info[i][s.index()] = info;
-            self.sums[s.index()] += i64::from(info.score);
+            self.set_info(i, s, self.compute(i, s));
         }
     }
 
@@ -280,21 +300,23 @@ impl Board {
                     // An occupied point's shapes are read again when it is emptied.
                     if self.cells[q] == 0 {
                         for c in Seat::BOTH {
-                            self.reread(q, d, c);
+                            self.reshape(q, d, c);
                         }
-                        self.refresh(q);
                     }
                 }
             }
         }
     }
 
-    fn refresh(&mut self, q: usize) {
-        for c in Seat::BOTH {
-            let old = self.info[q][c.index()].score;
-            let info = self.compute(q, c);
-            self.info[q][c.index()] = info;
-            self.sums[c.index()] += i64::from(info.score - old);
+    /// Reads the shape of `seat` on line `d` through the empty point `q` again; if it changed,
+    /// so does the point's information.
+    fn reshape(&mut self, q: usize, d: usize, seat: Seat) {
+        let c = seat.index();
+        let old = self.shapes[q][c][d];
+        let new = self.tables[c][usize::from(self.keys[q][d][c])];
+        if new != old {
+            self.shapes[q][c][d] = new;
+            self.set_info(q, seat, self.compute(q, seat));
         }
     }
 
@@ -321,6 +343,11 @@ impl Board {
         let index = s[0] as usize + 10 * s[1] as usize + 100 * s[2] as usize + 1000 * s[3] as usize;
         combined(renju_black)[index]
     }
+}
+
+/// Builds the line and combination tables now rather than on the first move.
+pub fn warm_up() {
+    let _ = (table(false), table(true), combined(false), combined(true));
 }
 
 /// [`classify`] of every four shapes (index: the shapes as digits of a base-10 number).
@@ -455,6 +482,7 @@ mod tests {
                 }
                 assert!(board.near == fresh.near, "near differs");
                 assert_eq!(board.sums, fresh.sums);
+                assert_eq!(board.counts, fresh.counts);
                 assert_eq!(board.hash, fresh.hash);
             }
         }

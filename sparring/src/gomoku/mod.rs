@@ -36,27 +36,43 @@ pub struct Level {
     pub vcf: u32,
     /// The same at the search's leaves.
     pub leaf_vcf: u32,
+    /// Points fewer per ply below the root (0: `width` throughout).
+    pub taper: usize,
+    /// Whether a point where the opponent makes a four and an open three is answered like an
+    /// open three (searched, not evaluated).
+    pub answer_four_three: bool,
 }
 
 impl Level {
-    /// Level `depth` of `builtin:N`: 1 looks one move ahead (threats included), 2 to 5 search
-    /// deeper and look further for wins by fours; above 5 the depth grows alone.
-    pub fn of(depth: u32) -> Level {
-        let (width, nodes, vcf, leaf_vcf) = match depth {
+    /// Level `n` of `builtin:N`: 1 looks one move ahead (threats included), 2 to 4 search `n`
+    /// plies and look further for wins by fours (4 over fewer points the deeper it goes), 5
+    /// searches 6 plies so and answers a coming four-three as it would an open three; above 5
+    /// the depth grows alone.
+    pub fn of(n: u32) -> Level {
+        let (width, nodes, vcf, leaf_vcf) = match n {
             0 | 1 => (12, 1_000, 0, 0),
             2 => (10, 20_000, 0, 0),
             3 => (10, 40_000, 4, 0),
             4 => (12, 80_000, 8, 0),
-            _ => (12, 150_000, 12, 2),
+            _ => (12, 300_000, 12, 2),
         };
+        let top = n >= 5;
         Level {
-            depth,
+            depth: if top { n + 1 } else { n },
             width,
-            nodes: nodes.max(u64::from(depth.saturating_sub(5)) * 150_000),
+            nodes: nodes.max(u64::from(n.saturating_sub(5)) * 300_000),
             vcf,
             leaf_vcf,
+            taper: if n >= 4 { 2 } else { 0 },
+            answer_four_three: top,
         }
     }
+}
+
+/// Builds the shape tables (a few tens of milliseconds, once per process), so that the first
+/// move does not pay for it: called when a game starts.
+pub fn warm_up() {
+    board::warm_up();
 }
 
 /// Whether `seat` may play `p` in `game`. Under renju black keeps off the points that either
@@ -162,6 +178,8 @@ fn searched(
         width: level.width,
         nodes: level.nodes - if level.vcf > 0 { vcf_budget(level) } else { 0 },
         leaf_vcf: level.leaf_vcf,
+        taper: level.taper,
+        answer_four_three: level.answer_four_three,
     };
     let mut search = Search::new(board, caps, deadline);
     let t = Threats::read(&search.board, me);
@@ -170,13 +188,19 @@ fn searched(
         .into_iter()
         .filter(|&i| ok(i))
         .collect();
-    if moves.is_empty() {
-        // Nothing near the stones is allowed: the best allowed point anywhere.
-        moves = (0..search.board.points()).filter(|&i| ok(i)).collect();
+    // Every allowed point (anywhere, if none is near the stones), for when the best few lose.
+    let mut rest: Vec<usize> = search
+        .board
+        .near_points()
+        .filter(|&i| search.board.is_candidate(i) && ok(i) && !moves.contains(&i))
+        .collect();
+    if moves.is_empty() && rest.is_empty() {
+        rest = (0..search.board.points()).filter(|&i| ok(i)).collect();
     }
     shuffle_ties(&search.board, me, &mut moves, rng);
     let mut best = moves.first().copied();
-    for d in 1..=level.depth {
+    let mut d = 1;
+    while d <= level.depth {
         if d > 1 && !search.may_deepen() {
             break;
         }
@@ -185,10 +209,17 @@ fn searched(
         };
         best = values.first().map(|&(_, p)| p);
         moves = values.iter().map(|&(_, p)| p).collect();
+        let top = values.first().map_or(0, |&(v, _)| v);
+        if top <= -WIN / 2 && !rest.is_empty() {
+            // Every point searched loses: the defence may be among the others.
+            moves.append(&mut rest);
+            continue;
+        }
         // A win found, or a loss that no move avoids: deeper will not change it.
-        if values.first().is_some_and(|&(v, _)| v.abs() >= WIN / 2) {
+        if top.abs() >= WIN / 2 {
             break;
         }
+        d += 1;
     }
     best
 }

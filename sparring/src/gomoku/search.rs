@@ -19,6 +19,8 @@ const CLOCK_EVERY: u64 = 256;
 const MAX_PLY: u32 = 40;
 /// Positions a leaf's look for a victory by fours may visit.
 const LEAF_VCF_NODES: u64 = 50;
+/// Points searched at a node at least, however far from the root.
+const MIN_WIDTH: usize = 5;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -43,6 +45,11 @@ pub struct Caps {
     pub nodes: u64,
     /// Fours of a victory by continuous fours looked for at the leaves (0: none).
     pub leaf_vcf: u32,
+    /// Points fewer per ply below the root.
+    pub taper: usize,
+    /// A point where the opponent makes a four and an open three is answered like an open
+    /// three (the search extends there instead of evaluating).
+    pub answer_four_three: bool,
 }
 
 pub struct Search<'a> {
@@ -109,22 +116,33 @@ impl<'a> Search<'a> {
         if self.stopped {
             return 0;
         }
-        let t = Threats::read(&self.board, me);
         let ply_i = ply as i32;
-        if t.five.is_some() {
+        let b = &self.board;
+        // The class counts settle most positions without reading the points.
+        if b.count(me, Class::Five) > 0 {
             return WIN - ply_i;
         }
+        if b.count(me.other(), Class::Five) == 0 {
+            if b.count(me, Class::OpenFour) > 0 {
+                return WIN - ply_i - 2;
+            }
+            if (depth == 0 && !facing(b, me, self.caps.answer_four_three)) || ply >= MAX_PLY {
+                return self.leaf(me, ply);
+            }
+        }
+        let t = Threats::read(&self.board, me);
         let (moves, next_depth) = match t.must_block.as_slice() {
             [] => {
-                if t.open_four.is_some() {
-                    return WIN - ply_i - 2;
+                let mut moves = self.moves(me, &t);
+                if !self.facing_threats(&t) {
+                    // Fewer points the further from the root: the best few carry the search.
+                    let width = self
+                        .caps
+                        .width
+                        .saturating_sub(self.caps.taper * ply as usize);
+                    moves.truncate(width.max(MIN_WIDTH));
                 }
-                // An open three to answer is no quiet position: the answers are searched.
-                let quiet = !t.facing_three;
-                if (depth == 0 && quiet) || ply >= MAX_PLY {
-                    return self.leaf(me, ply);
-                }
-                (self.moves(me, &t), depth.saturating_sub(1))
+                (moves, depth.saturating_sub(1))
             }
             [p] if self.board.info(*p, me).class != Class::Forbidden => {
                 // The one answer: it costs no depth.
@@ -214,9 +232,14 @@ impl<'a> Search<'a> {
         evaluate(&self.board, me)
     }
 
+    /// Whether `t` holds a threat this level answers rather than evaluates.
+    fn facing_threats(&self, t: &Threats) -> bool {
+        t.facing_three || (self.caps.answer_four_three && t.facing_four_three)
+    }
+
     /// The points worth searching for `me`, best first.
     pub fn moves(&self, me: Seat, t: &Threats) -> Vec<usize> {
-        if t.facing_three {
+        if self.facing_threats(t) {
             // Block the three (at a point where it would become a four) or play a four.
             let mut answers: Vec<usize> = t.their_fours.clone();
             answers.extend(t.fours.iter().copied());
@@ -246,6 +269,13 @@ impl<'a> Search<'a> {
         scored.truncate(width);
         scored.into_iter().map(|(_, p)| p).collect()
     }
+}
+
+/// Whether the opponent threatens to win within its next two moves (see `Threats::facing`),
+/// from the class counts alone.
+fn facing(b: &Board, me: Seat, four_three: bool) -> bool {
+    let them = me.other();
+    b.count(them, Class::OpenFour) > 0 || (four_three && b.count(them, Class::FourThree) > 0)
 }
 
 /// How good a stone of `me` on `p` looks before any search: its own shapes, and most of what

@@ -45,6 +45,8 @@ pub struct Threats {
     pub fours: Vec<usize>,
     /// The opponent has an open three (a point that makes an open four).
     pub facing_three: bool,
+    /// The opponent has a point that makes a four and an open three at once.
+    pub facing_four_three: bool,
     /// The opponent's points that make a four or more: where an open three is answered.
     pub their_fours: Vec<usize>,
 }
@@ -70,7 +72,11 @@ impl Threats {
                     t.facing_three = true;
                     t.their_fours.push(i);
                 }
-                Class::Four | Class::FourThree => t.their_fours.push(i),
+                Class::FourThree => {
+                    t.facing_four_three = true;
+                    t.their_fours.push(i);
+                }
+                Class::Four => t.their_fours.push(i),
                 _ => {}
             }
         }
@@ -82,6 +88,10 @@ impl Threats {
 /// fours, `None` if none is found within the `budget`.
 pub fn vcf(board: &mut Board, me: Seat, depth: u32, budget: &mut Budget<'_>) -> Option<usize> {
     if !budget.spend() {
+        return None;
+    }
+    let no_fours = board.count(me, Class::Four) + board.count(me, Class::FourThree) == 0;
+    if no_fours && board.count(me, Class::Five) == 0 && board.count(me, Class::OpenFour) == 0 {
         return None;
     }
     let t = Threats::read(board, me);
