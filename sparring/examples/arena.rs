@@ -47,6 +47,8 @@ fn parse_player(text: &str) -> Player {
             "g.nodes" => g.nodes = v as u64,
             "g.vcf" => g.vcf = v as u32,
             "g.leaf" => g.leaf_vcf = v as u32,
+            "g.taper" => g.taper = v as usize,
+            "g.43" => g.answer_four_three = v != 0,
             "mobility" => w.mobility = v,
             "potential" => w.potential = v,
             "frontier" => w.frontier = v,
@@ -235,6 +237,7 @@ fn run<G: Game>(
 ) -> (u8, Times, Times) {
     let mut rng = [Rng::new(seed), Rng::new(seed ^ 0x5555)];
     let mut times = [Times::default(), Times::default()];
+    let mut record = Vec::new();
     while let Some(seat) = g.to_move() {
         if let Some(mv) = g.forced_move() {
             g.play(mv).expect("forced");
@@ -245,7 +248,11 @@ fn run<G: Game>(
         let t = Instant::now();
         let mv = choose(&g, player, &mut rng[side]).expect("a move");
         times[side].add(t.elapsed().as_secs_f64() * 1000.0);
+        record.push(g.format_move(mv));
         g.play(mv).expect("the chooser's move is legal");
+    }
+    if std::env::var("DUMP").is_ok_and(|d| d == seed.to_string()) {
+        eprintln!("game {seed}: {}", record.join(" "));
     }
     let score = match g.outcome().and_then(|o| o.winner) {
         Some(w) if w == a_seat => 2,
