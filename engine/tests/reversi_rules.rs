@@ -472,3 +472,32 @@ proptest! {
         prop_assert_eq!(g.parse_move(&text), Ok(mv), "{:?}", text);
     }
 }
+
+#[test]
+fn disc_plane_agrees_with_disc_on_every_size() {
+    let mut state = 7u64;
+    for size in [4u8, 6, 8, 10, 16] {
+        let mut g = new_game(size);
+        for _ in 0..30 {
+            for seat in Seat::BOTH {
+                let plane = g.disc_plane(seat);
+                for row in 0..16u8 {
+                    for col in 0..16u8 {
+                        let bit = 16 * usize::from(row) + usize::from(col);
+                        let set = plane[bit / 64] >> (bit % 64) & 1 == 1;
+                        assert_eq!(set, g.disc(row, col) == Some(seat), "{size} {row} {col}");
+                    }
+                }
+            }
+            let moves = legal(&g);
+            if moves.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            g.play(moves[(state >> 33) as usize % moves.len()])
+                .expect("legal");
+        }
+    }
+}

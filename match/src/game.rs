@@ -199,6 +199,12 @@ pub const STDERR_KEPT_BYTES: usize = 16 * 1024;
 /// The environment variable that carries the game's seed to each bot.
 pub const SEED_VAR: &str = "ARBITER_SEED";
 
+/// The environment variables that tell each bot its move time and game time in milliseconds
+/// (set only when the game has that limit): the `reversi` and `gobang` protocols have no way to
+/// say them, and built-in bots (`arbiter bot`) plan their thinking time with them.
+pub const MOVE_TIME_VAR: &str = "ARBITER_MOVE_MS";
+pub const GAME_TIME_VAR: &str = "ARBITER_GAME_MS";
+
 struct Side {
     wire: Option<Wire>,
     protocol: Box<dyn Protocol>,
@@ -789,6 +795,15 @@ fn spawn(
     let mut command = BotCommand::parse(&bot.command).map_err(|e| e.to_string())?;
     if let Some(seed) = seed {
         command = command.env(SEED_VAR, seed.to_string());
+    }
+    let times = [
+        (MOVE_TIME_VAR, limits.time.per_move),
+        (GAME_TIME_VAR, limits.time.per_game),
+    ];
+    for (var, limit) in times {
+        if let Some(limit) = limit {
+            command = command.env(var, limit.as_millis().to_string());
+        }
     }
     if let Some(dir) = &bot.working_dir {
         command = command.current_dir(dir);

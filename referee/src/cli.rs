@@ -64,7 +64,7 @@ arbiter bot gomoku --rule renju --protocol gobang --depth 3"
 pub struct BotArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Strength: 0 random, 1 greedy, N search depth
+    /// Strength: 0 random, 1 greedy, 2..5 the sparring levels (N plies of search and more)
     #[arg(long, default_value_t = 1)]
     pub depth: u32,
     /// The protocol to speak (default: the game's own)
@@ -73,12 +73,20 @@ pub struct BotArgs {
     /// Seed for the random choices [default: $ARBITER_SEED, the game's seed under arbiter, or 0]
     #[arg(long)]
     pub bot_seed: Option<u64>,
+    /// The move time it plays under, in ms (0 = none): it thinks at most about half of it
+    /// [default: $ARBITER_MOVE_MS, which arbiter sets for every bot, or none]
+    #[arg(long, value_name = "MS")]
+    pub move_time: Option<u64>,
+    /// Its total thinking time per game, in ms (0 = none) [default: $ARBITER_GAME_MS or none].
+    /// Gomocup's INFO lines and the duel's clock on PLACE / SLIDE say it too
+    #[arg(long, value_name = "MS")]
+    pub game_time: Option<u64>,
 }
 
 #[derive(Args, Debug)]
 #[command(
     after_help = "BOT is a command line (\"./my_bot\", \"python3 bot.py 16\"), a built-in \
-bot: builtin (greedy), builtin:random, builtin:N (search depth N), or human[:NAME]: a person \
+bot: builtin (greedy), builtin:random, builtin:N (level N: 1 to 5, docs/sparring.md), or human[:NAME]: a person \
 playing in the browser (needs --live; 60 s a move unless --move-time says otherwise).\n\n\
 Examples:\n  arbiter match reversi --size 8 bots/bin/reversi_greedy 'python3 bots/python/reversi_random.py 8' --games 4 -o out/\n  \
 arbiter match gomoku --rule renju builtin:2 ./brain --protocol-b gomocup --games 2\n  \

@@ -125,6 +125,39 @@ fn reversi_sample_bots() {
     all_normal(&r, 2);
 }
 
+/// A built-in bot learns the move time from the environment arbiter gives every bot (the
+/// `reversi` protocol has no line for it): level 12 would think for seconds a move by its caps
+/// alone, but told 400 ms it answers within about half of that, every move.
+#[test]
+fn a_builtin_bot_thinks_within_the_move_time_arbiter_gives_it() {
+    let (r, _) = play(&[
+        "reversi",
+        "--size",
+        "8",
+        "builtin:12",
+        "builtin:1",
+        "--move-time",
+        "400",
+        "-n",
+        "2",
+    ]);
+    all_normal(&r, 2);
+    for replay in &r {
+        let deep = replay
+            .players
+            .iter()
+            .find(|p| p.name.contains("depth12"))
+            .expect("the deep bot")
+            .seat;
+        for (i, m) in replay.moves.iter().enumerate() {
+            let deep_moved = m.seat == deep;
+            if let (true, Some(ms)) = (deep_moved, m.time_ms) {
+                assert!(ms < 400.0, "move {i} took {ms} ms");
+            }
+        }
+    }
+}
+
 /// `reversi-board`: every sample bot starts from the opening it is told (none of them is given
 /// the board size: the `BOARD` line carries it). A bot playing from the wrong board would soon
 /// make an illegal move, so normal ends over several openings show that the position arrived.

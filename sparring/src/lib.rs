@@ -4,12 +4,15 @@
 //!
 //! The engine is the rules oracle: every bot picks among `Game::legal_moves` and plays with
 //! `Game::play`, so a built-in bot can never answer an illegal move. Strength is set by
-//! [`BuiltinOptions::depth`]: 0 plays uniformly at random, 1 greedily (best move by a one-ply
-//! evaluation), 2 and more search that many plies.
+//! [`BuiltinOptions::depth`], the level: 0 plays uniformly at random, 1 greedily (best move by
+//! a one-ply evaluation), 2 and more search deeper by iterative deepening, each level within
+//! its depth and work caps and within the time it is given ([`clock`]).
 //!
 //! - [`wire`]: the client side of the four protocols (`reversi`, `gobang`, `gomocup`, `duel`).
 //! - [`reversi`], [`gomoku`], [`duel`]: the move choosers.
+//! - [`clock`]: thinking time from the limits the bot is told.
 
+pub mod clock;
 pub mod duel;
 pub mod gomoku;
 pub mod openings;
@@ -21,6 +24,8 @@ use std::io::{BufRead, Write};
 use anyhow::bail;
 use arbiter_engine::GameConfig;
 
+use clock::{Clock, TimeLimits};
+
 /// What the built-in bot plays and how.
 #[derive(Clone, Debug)]
 pub struct BuiltinOptions {
@@ -30,10 +35,21 @@ pub struct BuiltinOptions {
     pub game: GameConfig,
     /// `reversi`, `reversi-board`, `gobang`, `gomocup` or `duel`.
     pub protocol: String,
-    /// 0 = random, 1 = greedy, >= 2 = search depth in plies.
+    /// The level: 0 = random, 1 = greedy, >= 2 = search depth in plies.
     pub depth: u32,
     /// Seeds the bot's own random choices (random moves, tie-breaks), so games are repeatable.
     pub seed: u64,
+    /// The time limits the bot plays under, as far as it knows them (a protocol that tells
+    /// them, Gomocup or the duel's, updates them during the game).
+    pub limits: TimeLimits,
+}
+
+/// A bot's level, clock and random choices through a game.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub depth: u32,
+    pub clock: Clock,
+    pub rng: Rng,
 }
 
 /// The protocols each game can be played with, first the default.
@@ -59,16 +75,19 @@ pub fn run(opts: &BuiltinOptions, input: impl BufRead, output: impl Write) -> an
             allowed.join(", ")
         );
     }
-    let mut rng = Rng::new(opts.seed);
+    let mut player = Player {
+        depth: opts.depth,
+        clock: Clock::new(opts.limits),
+        rng: Rng::new(opts.seed),
+    };
+    let p = &mut player;
     match (&opts.game, opts.protocol.as_str()) {
         (GameConfig::Reversi(c), "reversi" | "reversi-board") => {
-            wire::reversi(*c, opts.depth, &mut rng, input, output)
+            wire::reversi(*c, p, input, output)
         }
-        (GameConfig::Gomoku(c), "gobang") => wire::gobang(*c, opts.depth, &mut rng, input, output),
-        (GameConfig::Gomoku(c), "gomocup") => {
-            wire::gomocup(*c, opts.depth, &mut rng, input, output)
-        }
-        (GameConfig::Duel2048(_), "duel") => wire::duel(opts.depth, &mut rng, input, output),
+        (GameConfig::Gomoku(c), "gobang") => wire::gobang(*c, p, input, output),
+        (GameConfig::Gomoku(c), "gomocup") => wire::gomocup(*c, p, input, output),
+        (GameConfig::Duel2048(_), "duel") => wire::duel(p, input, output),
         _ => bail!("protocol {:?} is not implemented", opts.protocol),
     }
 }

@@ -5,6 +5,7 @@
 //! lines are ignored where the protocol allows it (Gomocup answers them with `UNKNOWN`).
 
 use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use arbiter_engine::duel2048::{self, Duel, RandomSource};
@@ -12,7 +13,8 @@ use arbiter_engine::gomoku::{self, Gomoku, Point, Rule};
 use arbiter_engine::reversi::{self, Reversi};
 use arbiter_engine::{Game, Seat};
 
-use super::Rng;
+use super::clock::TimeLimits;
+use super::Player;
 
 /// Reads the next line without its line ending; `None` at end of input.
 fn next_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
@@ -54,8 +56,7 @@ fn play_forced<G: Game>(game: &mut G, seat: Seat) -> anyhow::Result<()> {
 /// (`reversi-board`), which replaces the position.
 pub fn reversi(
     config: reversi::Config,
-    depth: u32,
-    rng: &mut Rng,
+    player: &mut Player,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
@@ -70,6 +71,7 @@ pub fn reversi(
                     other => bail!("START wants 1 or 2, got {other:?}"),
                 };
                 state = Some((Reversi::new(&config)?, me));
+                player.clock.restart();
                 send(&mut output, "OK")?;
             }
             Some("BOARD") => {
@@ -92,14 +94,18 @@ pub fn reversi(
                     .map_err(|e| anyhow!("opponent's PLACE {row} {col}: {e}"))?;
             }
             Some("TURN") => {
+                let start = Instant::now();
                 let (game, me) = state.as_mut().ok_or_else(|| anyhow!("TURN before START"))?;
                 // The opponent may have passed since our last move.
                 play_forced(game, me.other())?;
                 if game.to_move() != Some(*me) {
                     bail!("TURN but it is not our move");
                 }
-                let mv = super::reversi::choose(game, depth, rng)
+                let deadline = player.clock.deadline(start, reversi_moves_to_go(game));
+                let level = super::reversi::Level::of(player.depth);
+                let mv = super::reversi::choose_within(game, level, &mut player.rng, &deadline)
                     .ok_or_else(|| anyhow!("TURN but we have no move"))?;
+                player.clock.spent(start.elapsed());
                 game.play(mv).map_err(|e| anyhow!("own move: {e}"))?;
                 match mv {
                     reversi::Move::Place { row, col } => {
@@ -115,27 +121,46 @@ pub fn reversi(
     Ok(())
 }
 
-/// Chooses, plays and announces our Gomoku move in the protocol's notation.
-fn gomoku_answer(game: &mut Gomoku, depth: u32, rng: &mut Rng) -> anyhow::Result<Point> {
-    let p = super::gomoku::choose(game, depth, rng).ok_or_else(|| anyhow!("no legal move left"))?;
+/// Our moves still to come in a Reversi game: one in two of the empty squares.
+fn reversi_moves_to_go(game: &Reversi) -> u32 {
+    let squares = u32::from(game.size()).pow(2);
+    let discs: u32 = game.counts().iter().map(|&c| u32::from(c)).sum();
+    (squares - discs).div_ceil(2)
+}
+
+/// Our moves still to come in a Gomoku game, as a clock should plan for them: most games end
+/// well before the board fills; a long one plays its last moves on the reserve.
+fn gomoku_moves_to_go(game: &Gomoku) -> u32 {
+    let empty = u32::from(game.size()).pow(2) - game.history().len() as u32;
+    (empty / 2).clamp(10, 40)
+}
+
+/// Chooses, plays and announces our Gomoku move (the request came at `start`).
+fn gomoku_answer(game: &mut Gomoku, player: &mut Player, start: Instant) -> anyhow::Result<Point> {
+    let deadline = player.clock.deadline(start, gomoku_moves_to_go(game));
+    let level = super::gomoku::Level::of(player.depth);
+    let p = super::gomoku::choose_within(game, level, &mut player.rng, &deadline)
+        .ok_or_else(|| anyhow!("no legal move left"))?;
     game.play(p).map_err(|e| anyhow!("own move: {e}"))?;
+    player.clock.spent(start.elapsed());
     Ok(p)
 }
 
 /// Seed 003's bridge protocol: `READY`, `BLACK` / `WHITE`, `MOVE H8` both ways.
 pub fn gobang(
     config: gomoku::Config,
-    depth: u32,
-    rng: &mut Rng,
+    player: &mut Player,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
     let mut game = Gomoku::new(&config)?;
+    super::gomoku::warm_up();
     send(&mut output, "READY")?;
     while let Some(line) = next_line(&mut input)? {
+        let start = Instant::now();
         let line = line.trim();
         if line == "BLACK" {
-            let p = gomoku_answer(&mut game, depth, rng)?;
+            let p = gomoku_answer(&mut game, player, start)?;
             send(&mut output, &format!("MOVE {}", game.format_move(p)))?;
         } else if line == "WHITE" {
             // White waits for black's first move.
@@ -147,7 +172,7 @@ pub fn gobang(
             game.play(p)
                 .map_err(|e| anyhow!("opponent's MOVE {text}: {e}"))?;
             if game.outcome().is_none() {
-                let p = gomoku_answer(&mut game, depth, rng)?;
+                let p = gomoku_answer(&mut game, player, start)?;
                 send(&mut output, &format!("MOVE {}", game.format_move(p)))?;
             }
         }
@@ -178,18 +203,29 @@ fn rule_from_mask(mask: u32) -> Rule {
     }
 }
 
+/// Gomocup's time keys: `timeout_turn` and `timeout_match` (0: no limit, as arbiter sends
+/// for none) set the limits, `time_left` is the referee's count of our game time.
+fn gomocup_time(player: &mut Player, key: &str, ms: u64) {
+    let clock = &mut player.clock;
+    match key {
+        "timeout_turn" => clock.limits.move_time = TimeLimits::ms(ms),
+        "timeout_match" => clock.limits.game_time = TimeLimits::ms(ms),
+        _ => clock.set_left(Some(Duration::from_millis(ms))),
+    }
+}
+
 /// The Gomocup protocol: `START n`, `INFO`, `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`, `ABOUT`,
 /// `RESTART`, `TAKEBACK`, `END`.
 pub fn gomocup(
     config: gomoku::Config,
-    depth: u32,
-    rng: &mut Rng,
+    player: &mut Player,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
     let mut config = config;
     let mut game: Option<Gomoku> = None;
     while let Some(line) = next_line(&mut input)? {
+        let start = Instant::now();
         let line = line.trim();
         let (cmd, rest) = match line.split_once(' ') {
             Some((c, r)) => (c, r.trim()),
@@ -206,6 +242,8 @@ pub fn gomocup(
                     }
                 };
                 config.size = size;
+                player.clock.restart();
+                super::gomoku::warm_up();
                 match Gomoku::new(&config) {
                     Ok(g) => {
                         game = Some(g);
@@ -216,17 +254,28 @@ pub fn gomocup(
             }
             "RESTART" => {
                 game = Some(Gomoku::new(&config)?);
+                player.clock.restart();
                 send(&mut output, "OK")?;
             }
             "INFO" => {
                 let mut words = rest.split_whitespace();
-                if words.next() == Some("rule") {
-                    let mask: u32 = number(words.next(), "rule")?;
-                    config.rule = rule_from_mask(mask);
-                    // The rule arrives after START: rebuild the (still empty) board with it.
-                    if game.as_ref().is_some_and(|g| g.history().is_empty()) {
-                        game = Some(Gomoku::new(&config)?);
+                let key = words.next().map(str::to_ascii_lowercase);
+                match key.as_deref() {
+                    Some("rule") => {
+                        let mask: u32 = number(words.next(), "rule")?;
+                        config.rule = rule_from_mask(mask);
+                        // The rule arrives after START: rebuild the (still empty) board with it.
+                        if game.as_ref().is_some_and(|g| g.history().is_empty()) {
+                            game = Some(Gomoku::new(&config)?);
+                        }
                     }
+                    Some(key @ ("timeout_turn" | "timeout_match" | "time_left")) => {
+                        // A value that is not a number is ignored, as unknown INFO keys are.
+                        if let Ok(ms) = number::<u64>(words.next(), key) {
+                            gomocup_time(player, key, ms);
+                        }
+                    }
+                    _ => {}
                 }
             }
             "ABOUT" => send(
@@ -235,7 +284,7 @@ pub fn gomocup(
             )?,
             "BEGIN" => {
                 let g = game.as_mut().ok_or_else(|| anyhow!("BEGIN before START"))?;
-                let p = gomoku_answer(g, depth, rng)?;
+                let p = gomoku_answer(g, player, start)?;
                 send(&mut output, &format!("{},{}", p.x, p.y))?;
             }
             "TURN" => {
@@ -243,7 +292,7 @@ pub fn gomocup(
                 let (x, y, _) = parse_xy(rest)?;
                 g.play(Point::new(x, y))
                     .map_err(|e| anyhow!("opponent's TURN {x},{y}: {e}"))?;
-                let p = gomoku_answer(g, depth, rng)?;
+                let p = gomoku_answer(g, player, start)?;
                 send(&mut output, &format!("{},{}", p.x, p.y))?;
             }
             "BOARD" => {
@@ -275,7 +324,7 @@ pub fn gomocup(
                     })
                     .collect();
                 let mut g = Gomoku::from_stones(&config, &stones, me)?;
-                let p = gomoku_answer(&mut g, depth, rng)?;
+                let p = gomoku_answer(&mut g, player, start)?;
                 send(&mut output, &format!("{},{}", p.x, p.y))?;
                 game = Some(g);
             }
@@ -307,8 +356,7 @@ pub fn gomocup(
 /// The 2048 duel's `duel` protocol: `START s R`, `RANDOM ...`, `PLACE` / `SLIDE` / `SKIP`,
 /// `OPPONENT d`, `END f`.
 pub fn duel(
-    depth: u32,
-    rng: &mut Rng,
+    player: &mut Player,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
@@ -316,9 +364,11 @@ pub fn duel(
     let mut rounds: u16 = 0;
     let mut game: Option<Duel> = None;
     while let Some(line) = next_line(&mut input)? {
+        let start = Instant::now();
         let mut words = line.split_whitespace();
         match words.next() {
             Some("START") => {
+                player.clock.restart();
                 let s: u8 = number(words.next(), "seat")?;
                 me = Seat::from_index(usize::from(s)).ok_or_else(|| anyhow!("seat {s}"))?;
                 rounds = number(words.next(), "rounds")?;
@@ -360,8 +410,17 @@ pub fn duel(
                 if g.to_move() != Some(me) {
                     bail!("{cmd} but it is not our step");
                 }
-                let mv = super::duel::choose(g, depth, rng)
+                // `PLACE r t o`: t is our game time left in ms (0 when the game has no clock).
+                let _round = words.next();
+                if let Some(Ok(ms)) = words.next().map(str::parse::<u64>) {
+                    player.clock.set_left(TimeLimits::ms(ms));
+                }
+                // A placement and a slide each round that is left.
+                let to_go = 2 * u32::from(rounds.saturating_sub(g.round()).max(1));
+                let deadline = player.clock.deadline(start, to_go);
+                let mv = super::duel::choose_within(g, player.depth, &mut player.rng, &deadline)
                     .ok_or_else(|| anyhow!("{cmd} but we have no decision"))?;
+                player.clock.spent(start.elapsed());
                 g.play(mv).map_err(|e| anyhow!("own move: {e}"))?;
                 let text = match mv {
                     duel2048::Move::Place { row, col } => format!("{row} {col}"),

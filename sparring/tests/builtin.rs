@@ -138,6 +138,7 @@ fn opts(game: GameConfig, protocol: &str, depth: u32, seed: u64) -> BuiltinOptio
         protocol: protocol.to_string(),
         depth,
         seed,
+        limits: Default::default(),
     }
 }
 
@@ -528,13 +529,28 @@ fn duel_search_beats_a_random_mover() {
 
 // ---------------------------------------------------------------- speed figures
 
-/// Prints the slowest and mean move times of the choosers (figures, no timing assertion):
-/// run with `cargo test --release -p arbiter --test builtin speed -- --ignored --nocapture`.
+/// Prints the mean and slowest move times of every level in self-play from the start (figures,
+/// no timing assertion): `cargo test --release -p arbiter-sparring --test builtin speed --
+/// --ignored --nocapture`. The clock plays no part: these are the caps' own times.
 #[test]
 #[ignore = "speed figures: run in release with --ignored --nocapture"]
 fn speed_figures_per_move() {
     use std::time::Instant;
-    fn report(label: &str, times: &[f64]) {
+    fn timed<G: Game>(label: &str, mut game: G, choose: impl Fn(&G, &mut Rng) -> G::Move) {
+        let mut rng = Rng::new(1);
+        let mut times = Vec::new();
+        while game.to_move().is_some() && times.len() < 300 {
+            let mv = match game.forced_move() {
+                Some(mv) => mv,
+                None => {
+                    let t = Instant::now();
+                    let mv = choose(&game, &mut rng);
+                    times.push(t.elapsed().as_secs_f64() * 1000.0);
+                    mv
+                }
+            };
+            game.play(mv).expect("legal");
+        }
         let max = times.iter().cloned().fold(0.0, f64::max);
         let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
         eprintln!(
@@ -542,47 +558,28 @@ fn speed_figures_per_move() {
             times.len()
         );
     }
-    let mut rng = Rng::new(1);
-    for (size, depth) in [(16u8, 4u32), (8, 6)] {
-        let mut game = Reversi::new(&reversi::Config { size }).expect("size");
-        let mut times = Vec::new();
-        while game.to_move().is_some() {
-            let t = Instant::now();
-            let mv = arbiter_sparring::reversi::choose(&game, depth, &mut rng).expect("a move");
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-            game.play(mv).expect("legal");
+    use arbiter_sparring::{duel as d, gomoku as g, reversi as r};
+    for level in 1..=5 {
+        for size in [8u8, 16] {
+            let game = Reversi::new(&reversi::Config { size }).expect("size");
+            timed(
+                &format!("reversi {size}x{size} level {level}"),
+                game,
+                |x, rng| r::choose(x, level, rng).expect("a move"),
+            );
         }
-        report(&format!("reversi {size}x{size} depth {depth}"), &times);
-    }
-    for depth in [2u32, 3] {
-        let mut game = Gomoku::new(&gomoku::Config {
-            size: 15,
-            rule: Rule::Renju,
-        })
-        .expect("config");
-        let mut times = Vec::new();
-        while game.to_move().is_some() && game.ply() < 120 {
-            let t = Instant::now();
-            let p = arbiter_sparring::gomoku::choose(&game, depth, &mut rng).expect("a move");
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-            game.play(p).expect("legal");
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let game = Gomoku::new(&gomoku::Config { size: 15, rule }).expect("config");
+            timed(
+                &format!("gomoku {} level {level}", rule.name()),
+                game,
+                |x, rng| g::choose(x, level, rng).expect("a move"),
+            );
         }
-        report(&format!("gomoku renju 15x15 depth {depth}"), &times);
-    }
-    for depth in [2u32, 3, 4] {
-        let mut game = Duel::new(&duel2048::Config::default()).expect("config");
-        let mut times = Vec::new();
-        while game.to_move().is_some() {
-            let t = Instant::now();
-            let mv = arbiter_sparring::duel::choose(&game, depth, &mut rng).expect("a move");
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-            game.play(mv).expect("legal");
-        }
-        let total: f64 = times.iter().sum();
-        report(
-            &format!("duel depth {depth} (total {total:.0} ms per seat pair)"),
-            &times,
-        );
+        let game = Duel::new(&duel2048::Config::default()).expect("config");
+        timed(&format!("duel level {level}"), game, |x, rng| {
+            d::choose(x, level, rng).expect("a move")
+        });
     }
 }
 
@@ -687,7 +684,7 @@ fn gomocup_renju_black_never_takes_a_forbidden_double_three() {
         position.forbidden_kind(Point::new(7, 7)).is_some(),
         "the test position must have 7,7 forbidden"
     );
-    for depth in [1, 2, 3] {
+    for depth in 1..=5 {
         let bot = Bot::start(opts(
             GameConfig::Gomoku(gomoku::Config::default()),
             "gomocup",
@@ -815,7 +812,7 @@ fn renju_black_keeps_off_points_either_reading_forbids() {
 
 #[test]
 fn gomocup_renju_black_plays_points_both_readings_allow() {
-    for depth in [1, 2, 3] {
+    for depth in 1..=5 {
         let bot = Bot::start(opts(
             GameConfig::Gomoku(gomoku::Config::default()),
             "gomocup",
@@ -843,4 +840,42 @@ fn gomocup_renju_black_plays_points_both_readings_allow() {
         bot.send("END");
         bot.finish().expect("clean end");
     }
+}
+
+#[test]
+fn gomocup_timeout_turn_bounds_a_level_whose_caps_would_think_for_long() {
+    // Level 20 may visit millions of positions a move; told 400 ms a move, it answers in about
+    // half of that (checked against a generous 2 s), every move.
+    let bot = Bot::start(opts(
+        GameConfig::Gomoku(gomoku::Config::default()),
+        "gomocup",
+        20,
+        7,
+    ));
+    bot.send("START 15");
+    assert_eq!(bot.answer(), "OK");
+    bot.send("INFO timeout_turn 400");
+    bot.send("INFO timeout_match 0");
+    bot.send("INFO rule 0");
+    let mut game = Gomoku::new(&gomoku::Config::default()).expect("config");
+    let mut rng = Rng::new(3);
+    bot.send("BEGIN");
+    for _ in 0..6 {
+        let asked = std::time::Instant::now();
+        let p = gomocup_point(&bot.answer());
+        let took = asked.elapsed();
+        assert!(took < Duration::from_secs(2), "a move took {took:?}");
+        game.play(p).expect("legal");
+        if game.outcome().is_some() {
+            break;
+        }
+        let q = gomoku_opponent(&game, &mut rng);
+        game.play(q).expect("legal");
+        if game.outcome().is_some() {
+            break;
+        }
+        bot.send(&format!("TURN {},{}", q.x, q.y));
+    }
+    bot.send("END");
+    bot.finish().expect("clean end");
 }

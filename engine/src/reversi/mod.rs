@@ -295,6 +295,24 @@ impl Reversi {
         self.board.legal(seat).count()
     }
 
+    /// The discs of `seat` as a 256-bit plane of 16 squares a row, whatever the board size:
+    /// (row, col) is bit `16 * row + col`, word 0 holding bits 0..64. For bots that evaluate
+    /// positions with bit operations (reading 256 squares one by one costs more than a move).
+    pub fn disc_plane(&self, seat: Seat) -> [u64; 4] {
+        match &self.board {
+            Board::Wide { discs, .. } => discs[seat.index()].0,
+            Board::Narrow { discs, .. } => {
+                let d = discs[seat.index()];
+                let mut out = [0u64; 4];
+                for row in 0..8 {
+                    let bits = (d >> (8 * row)) & 0xFF;
+                    out[row / 4] |= bits << (16 * (row % 4));
+                }
+                out
+            }
+        }
+    }
+
     /// Whether the side to move may place a disc on (row, col).
     pub fn is_legal_place(&self, row: u8, col: u8) -> bool {
         self.square(row, col).is_some_and(|sq| self.legal.has(sq))

@@ -6,6 +6,7 @@ use anyhow::bail;
 
 use super::game_config;
 use crate::cli::BotArgs;
+use arbiter_sparring::clock::TimeLimits;
 use arbiter_sparring::{self as builtin, BuiltinOptions};
 
 pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
@@ -25,6 +26,10 @@ pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
         protocol,
         depth: a.depth,
         seed: bot_seed(a.bot_seed)?,
+        limits: TimeLimits {
+            move_time: TimeLimits::ms(millis(a.move_time, arbiter_match::game::MOVE_TIME_VAR)?),
+            game_time: TimeLimits::ms(millis(a.game_time, arbiter_match::game::GAME_TIME_VAR)?),
+        },
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -34,16 +39,26 @@ pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
 
 /// `--bot-seed`, else the game's seed that arbiter gives every bot, else 0.
 fn bot_seed(flag: Option<u64>) -> anyhow::Result<u64> {
-    if let Some(seed) = flag {
-        return Ok(seed);
+    Ok(flag_or_var(flag, arbiter_match::game::SEED_VAR, "a seed")?.unwrap_or(0))
+}
+
+/// A time limit in ms from its flag, else from the variable arbiter sets, else 0 (none).
+fn millis(flag: Option<u64>, var: &str) -> anyhow::Result<u64> {
+    Ok(flag_or_var(flag, var, "a time in milliseconds")?.unwrap_or(0))
+}
+
+/// The flag's value, else the environment variable's (a whole number), else `None`.
+fn flag_or_var(flag: Option<u64>, var: &str, what: &str) -> anyhow::Result<Option<u64>> {
+    if flag.is_some() {
+        return Ok(flag);
     }
-    let var = arbiter_match::game::SEED_VAR;
     match std::env::var(var) {
         Ok(text) => text
             .trim()
             .parse()
-            .map_err(|_| anyhow::anyhow!("{var}={text:?} is not a seed (a whole number)")),
-        Err(std::env::VarError::NotPresent) => Ok(0),
-        Err(std::env::VarError::NotUnicode(_)) => bail!("{var} is not a seed (not UTF-8)"),
+            .map(Some)
+            .map_err(|_| anyhow::anyhow!("{var}={text:?} is not {what} (a whole number)")),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => bail!("{var} is not {what} (not UTF-8)"),
     }
 }

@@ -2,6 +2,12 @@
 //! legal plies from the start, kept when a shallow search of the sparring bots finds the
 //! position near balance. Fixed seeds make every file reproducible:
 //! `cargo run --release -p arbiter-sparring --example openings -- openings/`.
+//!
+//! The balancing searches are the first sparring bots' ([`reversi_v1`], [`gomoku_v1`]), frozen
+//! so that the shipped files stay reproducible while the playing bots improve.
+
+mod gomoku_v1;
+mod reversi_v1;
 
 use std::collections::HashSet;
 
@@ -143,8 +149,8 @@ fn near_centre(config: &GameConfig, mv: AnyMove, radius: u8) -> bool {
 
 fn balance(game: &AnyGame, depth: u32) -> i64 {
     match game {
-        AnyGame::Reversi(g) => i64::from(crate::reversi::value(g, depth)),
-        AnyGame::Gomoku(g) => crate::gomoku::value(g, depth),
+        AnyGame::Reversi(g) => i64::from(reversi_v1::value(g, depth)),
+        AnyGame::Gomoku(g) => gomoku_v1::value(g, depth),
         AnyGame::Duel2048(_) => 0,
     }
 }

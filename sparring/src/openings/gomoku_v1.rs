@@ -1,14 +1,9 @@
-//! Gomoku move choice: a threat-aware evaluation (fives, open fours, fours, open threes, for
-//! both sides) and a shallow negamax over the best few candidate points near the stones.
-//!
-//! Renju is the engine's business: a candidate is only kept when the engine accepts it (black's
-//! forbidden points are refused by `Gomoku::forbidden_kind` / `Game::play`) and, as black, when
-//! neither renju reading forbids it (`allowed`).
+//! The first sparring bots' Gomoku search, frozen: the shipped suites (`openings/gomoku-*.txt`)
+//! were balanced with it, and the generator must keep writing them byte for byte. It counts
+//! only unbroken runs; the playing bots have moved on (`crate::gomoku`).
 
 use arbiter_engine::gomoku::{Gomoku, Point, Rule};
 use arbiter_engine::{Game, Seat};
-
-use super::Rng;
 
 const FIVE: i64 = 10_000_000;
 const OPEN_FOUR: i64 = 500_000;
@@ -220,67 +215,6 @@ fn plan(game: &Gomoku, grid: &Grid, me: Seat, width: usize) -> Plan {
         1 if threats.first().is_some_and(|&p| allowed(game, me, p)) => Plan::Search(threats),
         _ => Plan::Verdict(-WIN / 2),
     }
-}
-
-/// The point for the side to move: random at depth 0, the best candidate by the evaluation at
-/// depth 1, a `depth`-ply negamax over the best candidates otherwise. `None` when over.
-pub fn choose(game: &Gomoku, depth: u32, rng: &mut Rng) -> Option<Point> {
-    let me = game.to_move()?;
-    let mut legal = Vec::new();
-    game.legal_moves(&mut legal);
-    // Points safe under both renju readings, unless there are none (see `allowed`).
-    let safe: Vec<Point> = legal
-        .iter()
-        .copied()
-        .filter(|&p| allowed(game, me, p))
-        .collect();
-    if !safe.is_empty() {
-        legal = safe;
-    }
-    if depth == 0 {
-        return rng.pick(&legal);
-    }
-    let grid = Grid::of(game);
-    let mut scored = grid.candidates(me);
-    // Equal candidates in random order.
-    for i in (1..scored.len()).rev() {
-        let j = rng.below(i + 1);
-        if scored[i].0 == scored[j].0 {
-            scored.swap(i, j);
-        }
-    }
-    let mut children: Vec<(Point, Gomoku)> = Vec::new();
-    for (_, p) in scored {
-        let mut child = game.clone();
-        if allowed(game, me, p) && child.play(p).is_ok() {
-            if child.outcome().is_some_and(|o| o.winner == Some(me)) {
-                return Some(p);
-            }
-            children.push((p, child));
-        }
-    }
-    let Some(first) = children.first().map(|c| c.0) else {
-        // Nothing near the stones is allowed: any legal point will do.
-        return rng.pick(&legal);
-    };
-    if depth == 1 {
-        return Some(first);
-    }
-    // The threat rules narrow the root too (a single pending five must be blocked).
-    let keep: Vec<Point> = match plan(game, &grid, me, WIDTH + 4) {
-        Plan::Search(points) => points,
-        Plan::Verdict(_) => children.iter().take(WIDTH + 4).map(|c| c.0).collect(),
-    };
-    let mut best = (i64::MIN, first);
-    let mut alpha = -WIN - 1;
-    for (p, child) in children.iter().filter(|c| keep.contains(&c.0)) {
-        let value = -negamax(child, depth - 1, -WIN - 1, -alpha);
-        if value > best.0 {
-            best = (value, *p);
-        }
-        alpha = alpha.max(value);
-    }
-    Some(best.1)
 }
 
 /// The value of `game` for the side to move.

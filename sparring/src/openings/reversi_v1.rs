@@ -1,62 +1,14 @@
-//! Reversi move choice: negamax with alpha-beta over the engine's moves, evaluating mobility,
-//! corners and edges (disc count only at the end, where it is all that matters).
+//! The first sparring bots' Reversi search, frozen: the shipped suites (`openings/reversi-*.txt`)
+//! were balanced with it, and the generator must keep writing them byte for byte. The playing
+//! bots have moved on (`crate::reversi`); this copy only values positions.
 
 use arbiter_engine::reversi::{Move, Reversi};
 use arbiter_engine::{Game, Seat};
 
-use super::Rng;
-
 /// Above any evaluation: a won or lost game.
 const WIN: i32 = 1_000_000;
-/// Work cap per move, in positions visited: keeps a move well under 100 ms on 16 x 16.
+/// Work cap per valuation, in positions visited.
 const NODE_BUDGET: u64 = 40_000;
-
-/// The move for the side to move: random at depth 0, best by a `depth`-ply search otherwise
-/// (random among equals). `None` when the game is over.
-pub fn choose(game: &Reversi, depth: u32, rng: &mut Rng) -> Option<Move> {
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    if moves.len() <= 1 || depth == 0 {
-        return rng.pick(&moves);
-    }
-    // Shuffle first so that equal moves are chosen at random, then order for pruning.
-    for i in (1..moves.len()).rev() {
-        moves.swap(i, rng.below(i + 1));
-    }
-    order(game, &mut moves);
-    let mut search = Search { nodes: 0 };
-    let mut best = moves.first().copied();
-    // Iterative deepening: keep the last depth that finished within the node budget.
-    for d in 1..=depth {
-        let mut alpha = -WIN - 1;
-        let mut choice = None;
-        let mut complete = true;
-        for &mv in &moves {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            let score = -search.negamax(&child, d - 1, -WIN - 1, -alpha);
-            if search.nodes > NODE_BUDGET && d > 1 {
-                complete = false;
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                choice = Some(mv);
-            }
-        }
-        if !complete {
-            break;
-        }
-        if let Some(mv) = choice {
-            best = Some(mv);
-            // Search the best move first at the next depth.
-            if let Some(i) = moves.iter().position(|&m| m == mv) {
-                moves[..=i].rotate_right(1);
-            }
-        }
-    }
-    best
-}
 
 struct Search {
     nodes: u64,
