@@ -8,6 +8,9 @@
 # Output: $WWW_OUT (default: $CARGO_TARGET_DIR/www, or target/www):
 #   player.html  index.html  samples/*.json  samples/index.json
 # WASM_OPT=none leaves out the wasm-opt pass; SAMPLES=0 the sample replays.
+# QUICK=1 compiles the wasm faster and larger (step 3). WASM_BIND=PATH uses that wasm-bind
+# binary instead of building one; STEP=wasm only compiles the player's wasm and stops
+# (scripts/demo.sh compiles it beside the referee, then binds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,21 +30,33 @@ fi
 #    wasm-bindgen version in Cargo.lock (the two must match), built in the workspace. Unoptimised
 #    (the dev profile): on a fresh machine it builds in half the time of a release build, and
 #    binds the player in half a second all the same.
-log "cargo build -p wasm-bind"
-cargo build -q -p wasm-bind
-WASM_BIND="$TARGET_DIR/debug/wasm-bind"
+if [ -z "${WASM_BIND:-}" ] && [ "${STEP:-all}" != wasm ]; then
+  log "cargo build -p wasm-bind"
+  cargo build -q -p wasm-bind
+  WASM_BIND="$TARGET_DIR/debug/wasm-bind"
+fi
 
 # 3. The wasm, small: size-optimised, one codegen unit, LTO, abort on panic. Set through
 #    environment overrides of the release profile so the workspace's native profile stays.
+#    QUICK=1 (the demo) trades size for compile time: no LTO, many codegen units.
+if [ "${QUICK:-0}" = 1 ]; then
+  wasm_opt_level=s wasm_lto=false wasm_units=16
+else
+  wasm_opt_level=z wasm_lto=true wasm_units=1
+fi
 log "cargo build -p arbiter-player --target wasm32-unknown-unknown"
-CARGO_PROFILE_RELEASE_OPT_LEVEL=z \
-CARGO_PROFILE_RELEASE_LTO=true \
-CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+CARGO_PROFILE_RELEASE_OPT_LEVEL=$wasm_opt_level \
+CARGO_PROFILE_RELEASE_LTO=$wasm_lto \
+CARGO_PROFILE_RELEASE_CODEGEN_UNITS=$wasm_units \
 CARGO_PROFILE_RELEASE_PANIC=abort \
 CARGO_PROFILE_RELEASE_DEBUG=false \
 CARGO_PROFILE_RELEASE_STRIP=debuginfo \
   cargo build -q -p arbiter-player --target wasm32-unknown-unknown --release
 WASM_IN="$TARGET_DIR/wasm32-unknown-unknown/release/arbiter_player.wasm"
+if [ "${STEP:-all}" = wasm ]; then
+  log "compiled: $WASM_IN"
+  exit 0
+fi
 BG_DIR="$TARGET_DIR/wasm-bindgen"
 rm -rf "$BG_DIR" && mkdir -p "$BG_DIR"
 "$WASM_BIND" "$WASM_IN" "$BG_DIR"
