@@ -62,6 +62,9 @@ fn run(
     }
     std::fs::create_dir_all(scratch)
         .map_err(|e| format!("cannot create a build directory: {e}"))?;
+    // The compiler runs in `scratch`: the paths given to it must not be relative to here.
+    let scratch = &std::path::absolute(scratch)
+        .map_err(|e| format!("cannot resolve the build directory: {e}"))?;
     let src = scratch.join(&job.file_name);
     std::fs::write(&src, source).map_err(|e| format!("cannot write the source: {e}"))?;
     if job.compile.trim().is_empty() {

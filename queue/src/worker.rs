@@ -121,9 +121,13 @@ impl Worker {
     /// version, or when an active worker already has this id.
     pub async fn join(
         queue: Queue,
-        opts: WorkerOptions,
+        mut opts: WorkerOptions,
         containment: Containment,
     ) -> Result<Worker, JoinError> {
+        // Bots and compilers start in directories of their own: every path handed to them
+        // must be absolute.
+        opts.cache_dir = std::path::absolute(&opts.cache_dir)?;
+        opts.scratch_dir = std::path::absolute(&opts.scratch_dir)?;
         if let Some(theirs) = queue.version().await? {
             if theirs != opts.version {
                 return Err(JoinError::Version {

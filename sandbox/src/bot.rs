@@ -472,8 +472,12 @@ impl BotProcess {
             cmd.current_dir(dir);
         }
         if let Some(dir) = &limits.scratch_dir {
-            // Temporary files can only be written there.
-            cmd.env("TMPDIR", dir);
+            // Temporary files can only be written there. Absolute: the bot may start in
+            // another directory, where a relative path would name nothing (or something else).
+            cmd.env(
+                "TMPDIR",
+                std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
+            );
         }
         for (k, v) in &command.env {
             cmd.env(k, v);

@@ -1,0 +1,88 @@
+//! `arbiter contest demo`, the main job, as a newcomer runs it: from a directory of their own,
+//! so the demo contest lands in a directory named relative to it. Every sample submission but
+//! the one written not to compile must compile, the failing one must fail for its own error,
+//! and every scheduled game must be played.
+
+mod contest_support;
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use contest_support::{arbiter, free_port, wait_up};
+use serde_json::Value;
+use sqlx::Row;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut demo = arbiter()
+        .current_dir(tmp.path())
+        .env_remove("CARGO_TARGET_DIR")
+        .args(["contest", "demo", "--workers", "2", "--listen"])
+        .arg(format!("127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arbiter contest demo");
+    wait_up(&base).await;
+
+    let t0 = Instant::now();
+    let board = loop {
+        let page: Value = reqwest::get(format!("{base}/api/scoreboard"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let board = page["board"].clone();
+        let total = board["games_total"].as_u64().unwrap_or(0);
+        if total > 0 && board["games_done"].as_u64() == Some(total) {
+            break board;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(180),
+            "the demo's games were not all played in 3 minutes: {board}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    let _ = demo.kill();
+    let _ = demo.wait();
+
+    let rows = board["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5, "every student on the board: {board}");
+    assert_eq!(board["games_total"].as_u64(), Some(5 * 4), "{board}");
+
+    sqlx::any::install_default_drivers();
+    let db = tmp.path().join("arbiter-demo-contest/contest.db");
+    let pool = sqlx::AnyPool::connect(&format!("sqlite://{}?mode=ro", db.display()))
+        .await
+        .unwrap();
+    let subs = sqlx::query("SELECT file_name, status, compile_log FROM submissions ORDER BY id")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    let failed: Vec<(String, String)> = subs
+        .iter()
+        .filter(|r| r.get::<String, _>("status") != "ready")
+        .map(|r| {
+            (
+                r.get("file_name"),
+                r.get::<Option<String>, _>("compile_log")
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        failed.len(),
+        1,
+        "only the demo's broken submission fails: {failed:?}"
+    );
+    let (file, log) = &failed[0];
+    assert!(file.ends_with(".c"), "{file}");
+    assert!(
+        log.contains("error") && !log.contains("Permission denied"),
+        "it fails for its own compile error: {log}"
+    );
+}
