@@ -37,6 +37,33 @@ pub struct HubOptions {
     pub per_address: usize,
     /// How long a finished game stays listed.
     pub keep_finished: Duration,
+    /// The site around the hub's pages (a contest's header, navigation and style); `None`
+    /// gives plain pages of the hub's own.
+    pub frame: Option<Frame>,
+}
+
+/// A site's page split where the hub's content goes: `before` holds the head and the header,
+/// `after` closes the page. [`Frame::TITLE`] in `before` is replaced by the page's title.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    pub before: String,
+    pub after: String,
+}
+
+impl Frame {
+    /// Stands for the page's title in [`Frame::before`].
+    pub const TITLE: &'static str = "@@LIVE_TITLE@@";
+    /// Where the content goes, in a page [`Frame::split`] cuts in two.
+    pub const CONTENT: &'static str = "@@LIVE_CONTENT@@";
+
+    /// A frame from a whole page holding [`Frame::CONTENT`] once.
+    pub fn split(page: &str) -> Option<Frame> {
+        let (before, after) = page.split_once(Frame::CONTENT)?;
+        Some(Frame {
+            before: before.to_string(),
+            after: after.to_string(),
+        })
+    }
 }
 
 impl Default for HubOptions {
@@ -45,6 +72,7 @@ impl Default for HubOptions {
             delay: Duration::ZERO,
             per_address: 64,
             keep_finished: Duration::from_secs(600),
+            frame: None,
         }
     }
 }

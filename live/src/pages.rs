@@ -38,12 +38,20 @@ fn script_json(v: &impl serde::Serialize) -> String {
 
 const STYLE: &str = "<style>:root{color-scheme:light dark}body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px 16px}\
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #8884}\
-.muted{color:#888}iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
+.muted{color:#888}</style>";
 
-fn page(title: &str, body: &str) -> Response {
+/// The hub's style for what it puts on a page, inside a site's frame too.
+const CONTENT_STYLE: &str = "<style>.live-games td,.live-games th{text-align:left}\
+iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
+
+fn page(hub: &Hub, title: &str, body: &str) -> Response {
+    if let Some(frame) = &hub.options.frame {
+        let before = frame.before.replace(crate::Frame::TITLE, &escape(title));
+        return Html(format!("{before}{CONTENT_STYLE}{body}{}", frame.after)).into_response();
+    }
     Html(format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{}</title>{STYLE}</head><body>{body}</body></html>",
+         <title>{}</title>{STYLE}{CONTENT_STYLE}</head><body>{body}</body></html>",
         escape(title)
     ))
     .into_response()
@@ -51,6 +59,10 @@ fn page(title: &str, body: &str) -> Response {
 
 pub async fn list(State(hub): State<Arc<Hub>>) -> Response {
     let games = hub.summaries();
+    // A contest's titles already name the players.
+    let players_column = games
+        .iter()
+        .any(|g| !g.title.contains(&g.players.join(" vs ")));
     let mut rows = String::new();
     for g in &games {
         let status = if g.finished {
@@ -58,20 +70,30 @@ pub async fn list(State(hub): State<Arc<Hub>>) -> Response {
         } else {
             format!("playing, move {}", g.moves)
         };
+        let players = if players_column {
+            format!("<td>{}</td>", escape(&g.players.join(" vs ")))
+        } else {
+            String::new()
+        };
         rows.push_str(&format!(
-            "<tr><td><a href=\"/live/{id}\">{id}</a></td><td>{title}</td><td>{players}</td><td>{status}</td><td><a href=\"/live/{id}\">watch</a></td></tr>",
+            "<tr><td><a href=\"/live/{id}\">{id}</a></td><td>{title}</td>{players}<td>{status}</td><td><a href=\"/live/{id}\">watch</a></td></tr>",
             id = g.id,
             title = escape(&g.title),
-            players = escape(&g.players.join(" vs ")),
             status = escape(&status),
         ));
     }
+    let players_head = if players_column {
+        "<th>Players</th>"
+    } else {
+        ""
+    };
     let table = if games.is_empty() {
         "<p>No game is being played right now. This page refreshes itself.</p>".to_string()
     } else {
-        format!("<table><thead><tr><th>#</th><th>Game</th><th>Players</th><th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table>")
+        format!("<div class=\"scroll\"><table class=\"live-games\"><thead><tr><th>#</th><th>Game</th>{players_head}<th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>")
     };
     page(
+        &hub,
         "Live games",
         &format!("<meta http-equiv=\"refresh\" content=\"5\"><h1>Live games</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">as JSON</a></p>"),
     )
@@ -85,7 +107,7 @@ pub async fn list_json(State(hub): State<Arc<Hub>>) -> Response {
 /// page's address) and the players' names.
 fn player_page(hub: &Hub, title: &str, heading: &str, init: &str, names: &[String]) -> Response {
     let Some(player) = &hub.player else {
-        return page(title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
+        return page(hub, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
     };
     let body = format!(
         "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
@@ -104,7 +126,7 @@ fn player_page(hub: &Hub, title: &str, heading: &str, init: &str, names: &[Strin
         names = script_json(&names),
         init = init,
     );
-    page(title, &body)
+    page(hub, title, &body)
 }
 
 pub async fn watch(State(hub): State<Arc<Hub>>, Path(id): Path<u64>) -> Response {
@@ -112,6 +134,7 @@ pub async fn watch(State(hub): State<Arc<Hub>>, Path(id): Path<u64>) -> Response
         return (
             StatusCode::NOT_FOUND,
             page(
+                &hub,
                 "Not found",
                 "<h1>No such live game</h1><p><a href=\"/live\">live games</a></p>",
             ),
@@ -145,7 +168,7 @@ pub async fn play(
     let Some(game) = hub.game(id) else {
         return (
             StatusCode::NOT_FOUND,
-            page("Not found", "<h1>No such live game</h1>"),
+            page(&hub, "Not found", "<h1>No such live game</h1>"),
         )
             .into_response();
     };
@@ -157,7 +180,7 @@ pub async fn play(
     if !valid {
         return (
             StatusCode::BAD_REQUEST,
-            page("Bad link", "<h1>This play link is malformed</h1>"),
+            page(&hub, "Bad link", "<h1>This play link is malformed</h1>"),
         )
             .into_response();
     }

@@ -78,6 +78,27 @@ pub fn error_page(status: StatusCode, message: &str) -> Response {
     (status, Html(body)).into_response()
 }
 
+#[derive(Template)]
+#[template(path = "live_frame.html")]
+struct LiveFrame {
+    l: Layout,
+}
+
+/// The site around the live hub's pages: its header and style, with the Live entry current
+/// (no user: the hub's pages do not look the session up).
+pub fn live_frame(contest: &str) -> Option<arbiter_live::Frame> {
+    let page = LiveFrame {
+        l: Layout {
+            title: String::new(),
+            contest: contest.to_string(),
+            user: None,
+            csrf: String::new(),
+            nav: "live",
+        },
+    };
+    arbiter_live::Frame::split(&page.render().ok()?)
+}
+
 /// A Unix time in milliseconds as `2026-11-23 14:05 UTC`.
 pub fn when(ms: i64) -> String {
     let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");

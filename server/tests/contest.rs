@@ -143,6 +143,19 @@ async fn students_submit_bots_that_play_and_the_scoreboard_moves() {
                 "{which}: game {id} not on /live: {live}"
             );
         }
+        // ...on pages of the site: its header and navigation, Live the current entry.
+        let page = reqwest::get(c.url("/live"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            page.contains("<nav aria-label=\"site\">")
+                && page.contains("<a href=\"/live\" aria-current=\"page\">Live</a>")
+                && page.contains(&format!("<a href=\"/live/{}\">", games[0]["id"])),
+            "{which}: /live is not a page of the site: {page}"
+        );
 
         // Sources and logs are private to their author.
         for path in [
