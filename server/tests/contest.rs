@@ -144,12 +144,7 @@ async fn students_submit_bots_that_play_and_the_scoreboard_moves() {
             );
         }
         // ...on pages of the site: its header and navigation, Live the current entry.
-        let page = reqwest::get(c.url("/live"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let (_, page) = c.client().get("/live").await;
         assert!(
             page.contains("<nav aria-label=\"site\">")
                 && page.contains("<a href=\"/live\" aria-current=\"page\">Live</a>")
