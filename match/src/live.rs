@@ -27,6 +27,31 @@ pub trait Observer: Send {
     fn ended(&mut self, replay: &Replay);
 }
 
+/// An observer that holds the game for `pace` after each ply so that people can follow it, as
+/// seed 000's live tool slept between moves: for showing a contest on a projector, or a demo
+/// whose bots answer at once. The only observer allowed to take time: [`Observer::moved`]
+/// is called after the mover's clock stopped and before the opponent is asked, so no bot's
+/// clock runs while it waits.
+pub struct Paced {
+    pub inner: Box<dyn Observer>,
+    pub pace: Duration,
+}
+
+impl Observer for Paced {
+    fn started(&mut self, replay: &Replay, limits: &GameLimits) {
+        self.inner.started(replay, limits);
+    }
+
+    fn moved(&mut self, replay: &Replay) {
+        self.inner.moved(replay);
+        std::thread::sleep(self.pace);
+    }
+
+    fn ended(&mut self, replay: &Replay) {
+        self.inner.ended(replay);
+    }
+}
+
 /// A seat played from outside the machine's processes.
 pub struct RemoteSeat {
     /// Sends a line to the seat's player; `false` when nobody listens any more.

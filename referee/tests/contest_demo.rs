@@ -1,7 +1,7 @@
 //! `arbiter contest demo`, the main job, as a newcomer runs it: from a directory of their own,
 //! so the demo contest lands in a directory named relative to it. Every sample submission but
 //! the one written not to compile must compile, the failing one must fail for its own error,
-//! and every scheduled game must be played.
+//! and every scheduled game must be played, at a pace that lets people watch them live.
 
 mod contest_support;
 
@@ -20,7 +20,15 @@ async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_dir
     let mut demo = arbiter()
         .current_dir(tmp.path())
         .env_remove("CARGO_TARGET_DIR")
-        .args(["contest", "demo", "--workers", "2", "--listen"])
+        .args([
+            "contest",
+            "demo",
+            "--workers",
+            "2",
+            "--pace",
+            "20",
+            "--listen",
+        ])
         .arg(format!("127.0.0.1:{port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -29,7 +37,19 @@ async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_dir
     wait_up(&base).await;
 
     let t0 = Instant::now();
+    let mut seen_playing = false;
     let board = loop {
+        let live: Value = reqwest::get(format!("{base}/live/games.json"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        seen_playing |= live
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["finished"] == false && g["moves"].as_u64() > Some(0));
         let page: Value = reqwest::get(format!("{base}/api/scoreboard"))
             .await
             .unwrap()
@@ -49,6 +69,7 @@ async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_dir
     };
     let _ = demo.kill();
     let _ = demo.wait();
+    assert!(seen_playing, "no game was seen in progress on /live");
 
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5, "every student on the board: {board}");

@@ -722,3 +722,51 @@ async fn arbiter_tournament_live_lists_its_games_and_spectators_follow_them() {
     let (saved, _) = Replay::read(&std::fs::read_to_string(path).unwrap()).unwrap();
     same_moves(f.replay.as_ref().unwrap(), &saved);
 }
+
+/// Records when each ply reached it.
+struct Stamps(Arc<std::sync::Mutex<Vec<Instant>>>);
+
+impl arbiter_match::live::Observer for Stamps {
+    fn started(&mut self, _: &Replay, _: &arbiter_match::game::GameLimits) {}
+    fn moved(&mut self, _: &Replay) {
+        self.0.lock().unwrap().push(Instant::now());
+    }
+    fn ended(&mut self, _: &Replay) {}
+}
+
+#[test]
+fn a_paced_game_waits_between_plies_without_charging_the_bots_clocks() {
+    let pace = Duration::from_millis(60);
+    let stamps = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut paced = arbiter_match::live::Paced {
+        inner: Box::new(Stamps(Arc::clone(&stamps))),
+        pace,
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let seats = Seats {
+        cores: [None, None],
+        scratch_root: scratch.path().to_path_buf(),
+    };
+    // A 2 s clock a game: the pauses (60 ms x about 60 plies) would overrun it if charged.
+    let mut spec = spec(1000);
+    spec.limits.time.per_game = Some(Duration::from_secs(2));
+    let (a, b) = (bot("a", "1"), bot("b", "2"));
+    let live = Live {
+        observer: Some(&mut paced),
+        remote: [None, None],
+    };
+    let played = play_live(&spec, [&a, &b], &seats, &Containment::detect(), live);
+    let replay = &played.replay;
+    assert_eq!(replay.result.reason, Reason::Normal, "{:?}", replay.result);
+    let stamps = stamps.lock().unwrap();
+    assert_eq!(stamps.len(), replay.moves.len(), "every ply observed");
+    for w in stamps.windows(2) {
+        assert!(w[1] - w[0] >= pace, "plies {:?} apart", w[1] - w[0]);
+    }
+    let thought: f64 = replay.moves.iter().filter_map(|m| m.time_ms).sum();
+    let paused = (pace * replay.moves.len() as u32).as_secs_f64() * 1000.0;
+    assert!(
+        thought < paused / 2.0,
+        "the bots were charged for the pauses: {thought} ms of thinking, {paused} ms paused"
+    );
+}

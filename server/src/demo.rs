@@ -155,7 +155,8 @@ pub fn banner(url: &str) -> String {
         "\nThe demo contest is served on {url}\n\
          \n  scoreboard      {url}/\n  games live      {url}/live\n  \
          sign in         {url}/login as a student: {} \n                  or as course staff: admin; every password is {PASSWORD}\n\
-         \nThe five students' sample bots are compiling and playing now: watch the scoreboard fill.\n\
+         \nThe five students' sample bots are compiling and playing now: watch the scoreboard fill, or a\n\
+         game move by move under Live (the moves are paced for watching: --pace 0 plays at full speed).\n\
          Barbara's first submission does not compile: sign in as 2305 to see why.\n\
          Ctrl-C stops the demo (games in progress finish first).\n",
         students.join(", ")

@@ -56,6 +56,9 @@ pub struct ServeOptions {
     /// `arbiter contest demo`: submit the sample bots under this `bots/` once serving, and print
     /// how to sign in.
     pub demo_bots: Option<PathBuf>,
+    /// A pause after each ply of this machine's games, so that people can follow them live
+    /// (bots' clocks do not run meanwhile); zero: none.
+    pub pace: std::time::Duration,
 }
 
 /// `arbiter contest init DIR`: a commented contest.toml and an empty database with one course
@@ -311,10 +314,18 @@ async fn start_worker(
     wopts.kinds = vec![JobKind::Compile, JobKind::Game];
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
     let hub = Arc::clone(&state.hub);
+    let pace = opts.pace;
     let observe: arbiter_queue::worker::Observe = Arc::new(move |job, _spec, bots| {
         let title = format!("Game {}: {} vs {}", job.id, bots[0].name, bots[1].name);
         let game = hub.open_as(job.id as u64, title);
-        Some(Box::new(game.observer()) as Box<dyn arbiter_match::live::Observer>)
+        let observer: Box<dyn arbiter_match::live::Observer> = Box::new(game.observer());
+        if pace.is_zero() {
+            return Some(observer);
+        }
+        Some(Box::new(arbiter_match::live::Paced {
+            inner: observer,
+            pace,
+        }))
     });
     let worker = Worker::join(state.queue.clone(), wopts, containment)
         .await?
@@ -416,6 +427,7 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         player: None,
         secure_cookies: false,
         demo_bots: None,
+        pace: std::time::Duration::ZERO,
     };
     let state = build_state(&opts).await?;
     export::export(&state, out).await

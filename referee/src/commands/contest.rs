@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
@@ -69,6 +70,10 @@ pub enum ContestCommand {
         /// Mark cookies Secure: the site is served over HTTPS by a reverse proxy
         #[arg(long)]
         secure_cookies: bool,
+        /// Pause this long after each ply of this machine's games, so that people can follow
+        /// them live (a final on a projector); the bots' clocks do not run meanwhile
+        #[arg(long, value_name = "MS", default_value_t = 0)]
+        pace: u64,
     },
     /// A ready contest to try: five students whose submissions are the sample bots, served
     Demo {
@@ -84,6 +89,10 @@ pub enum ContestCommand {
         /// The web player to embed (default: target/www/player.html from scripts/build-web.sh)
         #[arg(long)]
         player: Option<PathBuf>,
+        /// Pause after each ply, so that the sample bots' games (instant otherwise) can be
+        /// watched live; 0 plays them at full speed
+        #[arg(long, value_name = "MS", default_value_t = 150)]
+        pace: u64,
     },
     /// A consistent copy of the SQLite database, safe while the server runs
     Backup {
@@ -155,6 +164,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             db,
             player,
             secure_cookies,
+            pace,
         } => {
             let workers = workers.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
@@ -168,6 +178,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     player: player.clone(),
                     secure_cookies: *secure_cookies,
                     demo_bots: None,
+                    pace: Duration::from_millis(*pace),
                 },
                 None,
             )
@@ -178,6 +189,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             listen,
             workers,
             player,
+            pace,
         } => {
             let bots = sample_bots()?;
             let dir = dir.clone().unwrap_or_else(|| {
@@ -202,6 +214,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     player: player.clone(),
                     secure_cookies: false,
                     demo_bots: Some(bots),
+                    pace: Duration::from_millis(*pace),
                 },
                 None,
             )

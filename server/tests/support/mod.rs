@@ -123,6 +123,7 @@ impl TestContest {
             player: None,
             secure_cookies: false,
             demo_bots: None,
+            pace: std::time::Duration::ZERO,
         };
         tokio::spawn(async move {
             if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {
