@@ -54,6 +54,9 @@ pub struct LogicOptions {
     /// Send each ply to spectators as a watch message. Off by default: nothing of ours reads
     /// them, and Saiblo's public local judger cannot parse them.
     pub watch: bool,
+    /// Where notes for the game's log go (`arbiter logic`: its stderr), each before the end is
+    /// sent: a judger may stop the logic as soon as it has the end.
+    pub log: Option<fn(&str)>,
 }
 
 /// How long the logic waits for the judger's `end_state` by default.
@@ -77,6 +80,7 @@ impl LogicOptions {
             opening: Vec::new(),
             end_state_wait: Some(DEFAULT_END_STATE_WAIT),
             watch: false,
+            log: None,
         }
     }
 }
@@ -613,7 +617,17 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         judger.send_message(&LogicMessage::RequestEndState)?;
         match judger.end_states(wait)? {
             Some(s) => judged = s,
-            None => end_state_unanswered = true,
+            None => {
+                end_state_unanswered = true;
+                note(
+                    options,
+                    &format!(
+                        "note: the judger did not answer request_end_state within {} ms, so the \
+                         logic decided the end states (--no-end-state-request skips the wait)",
+                        wait.as_millis()
+                    ),
+                );
+            }
         }
     }
     let culprit = replay.result.reason.culprit();
@@ -639,6 +653,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(
             .err()
             .map(|e| format!("cannot write the replay to {}: {e}", init.replay))
     };
+    if let Some(e) = &replay_error {
+        note(options, &format!("warning: {e}"));
+    }
     let winner = replay.result.winner;
     let scores = [
         saiblo_score(winner, Seat::First),
@@ -655,6 +672,12 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         replay_error,
         end_state_unanswered,
     })
+}
+
+fn note(options: &LogicOptions, text: &str) {
+    if let Some(log) = options.log {
+        log(text);
+    }
 }
 
 fn play<W: Write>(

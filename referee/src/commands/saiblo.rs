@@ -134,17 +134,9 @@ pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
         options.opening = moves;
     }
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let report = logic::run(&options, std::io::stdin(), stdout).map_err(anyhow::Error::msg)?;
-    if report.end_state_unanswered {
-        eprintln!(
-            "note: the judger did not answer request_end_state within {} ms, so the logic \
-             decided the end states (--no-end-state-request skips the wait)",
-            a.end_state_timeout
-        );
-    }
-    if let Some(e) = &report.replay_error {
-        eprintln!("warning: {e}");
-    }
+    // The notes go out as they happen: the judger may stop the logic once it has the end.
+    options.log = Some(|text| eprintln!("{text}"));
+    logic::run(&options, std::io::stdin(), stdout).map_err(anyhow::Error::msg)?;
     Ok(ExitCode::SUCCESS)
 }
 
