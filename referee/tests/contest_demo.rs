@@ -12,6 +12,10 @@ use contest_support::{arbiter, free_port, wait_up};
 use serde_json::Value;
 use sqlx::Row;
 
+async fn get_json(url: &str) -> Value {
+    reqwest::get(url).await.unwrap().json().await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_directory() {
     let tmp = tempfile::tempdir().unwrap();
@@ -39,24 +43,13 @@ async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_dir
     let t0 = Instant::now();
     let mut seen_playing = false;
     let board = loop {
-        let live: Value = reqwest::get(format!("{base}/live/games.json"))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let live = get_json(&format!("{base}/live/games.json")).await;
         seen_playing |= live
             .as_array()
             .unwrap()
             .iter()
             .any(|g| g["finished"] == false && g["moves"].as_u64() > Some(0));
-        let page: Value = reqwest::get(format!("{base}/api/scoreboard"))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let board = page["board"].clone();
+        let board = get_json(&format!("{base}/api/scoreboard")).await["board"].clone();
         let total = board["games_total"].as_u64().unwrap_or(0);
         if total > 0 && board["games_done"].as_u64() == Some(total) {
             break board;
