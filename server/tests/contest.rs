@@ -508,6 +508,17 @@ async fn course_staff_change_the_rules_freeze_and_disqualify() {
         StatusCode::SEE_OTHER,
         "the scoreboard is private now"
     );
+    // ...and so are the live games, pages, list and websockets alike.
+    for path in ["/live", "/live/games.json", "/live/1", "/live/ws/_1"] {
+        let (status, _) = c.client().get(path).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{path} is private now");
+    }
+    let (status, page) = staff.get("/live").await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "signed in, the live games show: {page}"
+    );
     let (status, _) = staff
         .post_form(
             "/admin/rules",

@@ -10,9 +10,10 @@ pub mod games;
 pub mod submissions;
 
 use axum::extract::DefaultBodyLimit;
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::map_response;
-use axum::response::Response;
+use axum::middleware::{from_fn_with_state, map_response, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use tower_http::compression::CompressionLayer;
@@ -63,7 +64,13 @@ pub fn router(state: Shared) -> Router {
         .route("/admin/users/{id}/reset", post(admin::reset_password))
         .route("/admin/submissions/{id}/rejudge", post(admin::rejudge))
         .nest("/api", api)
-        .nest_service("/live", state.hub.router())
+        .nest_service(
+            "/live",
+            state
+                .hub
+                .router()
+                .layer(from_fn_with_state(state.clone(), live_gate)),
+        )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .layer(CompressionLayer::new())
@@ -81,6 +88,23 @@ pub fn router(state: Shared) -> Router {
             ),
         ))
         .with_state(state)
+}
+
+/// The live games are watched by whoever may watch the contest's games: everyone when the
+/// scoreboard is public, else only signed-in users.
+async fn live_gate(
+    State(state): State<Shared>,
+    crate::auth::Viewer(viewer): crate::auth::Viewer,
+    request: Request,
+    next: Next,
+) -> Response {
+    if crate::games::may_watch(&state, viewer.as_ref()) {
+        return next.run(request).await;
+    }
+    AppError::SignIn {
+        next: "/live".into(),
+    }
+    .into_response()
 }
 
 async fn not_found() -> AppError {
