@@ -9,7 +9,10 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Json, Response};
 use serde::Deserialize;
 
-use crate::Hub;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use crate::{Frame, Hub};
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -44,8 +47,19 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;
 const CONTENT_STYLE: &str = "<style>.live-games td,.live-games th{text-align:left}\
 iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
 
-fn page(hub: &Hub, title: &str, body: &str) -> Response {
-    if let Some(frame) = &hub.options.frame {
+/// The frame a site put on this request (a contest's header for the signed-in user), if any.
+pub struct RequestFrame(Option<Frame>);
+
+impl<S: Send + Sync> FromRequestParts<S> for RequestFrame {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(RequestFrame(parts.extensions.get::<Frame>().cloned()))
+    }
+}
+
+fn page(hub: &Hub, frame: &RequestFrame, title: &str, body: &str) -> Response {
+    if let Some(frame) = frame.0.as_ref().or(hub.options.frame.as_ref()) {
         let before = frame.before.replace(crate::Frame::TITLE, &escape(title));
         return Html(format!("{before}{CONTENT_STYLE}{body}{}", frame.after)).into_response();
     }
@@ -57,7 +71,7 @@ fn page(hub: &Hub, title: &str, body: &str) -> Response {
     .into_response()
 }
 
-pub async fn list(State(hub): State<Arc<Hub>>) -> Response {
+pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response {
     let games = hub.summaries();
     // A contest's titles already name the players.
     let players_column = games
@@ -94,6 +108,7 @@ pub async fn list(State(hub): State<Arc<Hub>>) -> Response {
     };
     page(
         &hub,
+        &frame,
         "Live games",
         &format!("<meta http-equiv=\"refresh\" content=\"5\"><h1>Live games</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">as JSON</a></p>"),
     )
@@ -105,9 +120,16 @@ pub async fn list_json(State(hub): State<Arc<Hub>>) -> Response {
 
 /// The player in an iframe and the script that starts it with `message` (built from the
 /// page's address) and the players' names.
-fn player_page(hub: &Hub, title: &str, heading: &str, init: &str, names: &[String]) -> Response {
+fn player_page(
+    hub: &Hub,
+    frame: &RequestFrame,
+    title: &str,
+    heading: &str,
+    init: &str,
+    names: &[String],
+) -> Response {
     let Some(player) = &hub.player else {
-        return page(hub, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
+        return page(hub, frame, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
     };
     let body = format!(
         "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
@@ -126,15 +148,20 @@ fn player_page(hub: &Hub, title: &str, heading: &str, init: &str, names: &[Strin
         names = script_json(&names),
         init = init,
     );
-    page(hub, title, &body)
+    page(hub, frame, title, &body)
 }
 
-pub async fn watch(State(hub): State<Arc<Hub>>, Path(id): Path<u64>) -> Response {
+pub async fn watch(
+    State(hub): State<Arc<Hub>>,
+    frame: RequestFrame,
+    Path(id): Path<u64>,
+) -> Response {
     let Some(game) = hub.game(id) else {
         return (
             StatusCode::NOT_FOUND,
             page(
                 &hub,
+                &frame,
                 "Not found",
                 "<h1>No such live game</h1><p><a href=\"/live\">live games</a></p>",
             ),
@@ -147,6 +174,7 @@ pub async fn watch(State(hub): State<Arc<Hub>>, Path(id): Path<u64>) -> Response
     );
     player_page(
         &hub,
+        &frame,
         &game.title,
         &format!("Watching: {}", escape(&game.title)),
         &init,
@@ -162,13 +190,14 @@ pub struct PlayQuery {
 
 pub async fn play(
     State(hub): State<Arc<Hub>>,
+    frame: RequestFrame,
     Path(id): Path<u64>,
     Query(q): Query<PlayQuery>,
 ) -> Response {
     let Some(game) = hub.game(id) else {
         return (
             StatusCode::NOT_FOUND,
-            page(&hub, "Not found", "<h1>No such live game</h1>"),
+            page(&hub, &frame, "Not found", "<h1>No such live game</h1>"),
         )
             .into_response();
     };
@@ -180,7 +209,12 @@ pub async fn play(
     if !valid {
         return (
             StatusCode::BAD_REQUEST,
-            page(&hub, "Bad link", "<h1>This play link is malformed</h1>"),
+            page(
+                &hub,
+                &frame,
+                "Bad link",
+                "<h1>This play link is malformed</h1>",
+            ),
         )
             .into_response();
     }
@@ -195,5 +229,5 @@ pub async fn play(
         escape(&game.title),
         if q.seat == 0 { "first" } else { "second" }
     );
-    player_page(&hub, &game.title, &heading, &init, &names)
+    player_page(&hub, &frame, &game.title, &heading, &init, &names)
 }

@@ -166,11 +166,8 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
     if player.is_none() {
         eprintln!("warning: no web player found (build it with scripts/build-web.sh, or pass --player): games are shown as text only");
     }
-    let hub_options = arbiter_live::HubOptions {
-        frame: pages::live_frame(&contest.file.name),
-        ..Default::default()
-    };
-    let hub = arbiter_live::Hub::new(hub_options, player.clone());
+    // The site's frame goes on each request to /live (routes::live_gate), for its viewer.
+    let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
     let rules = admin_rules(&db, &contest).await?;
     Ok(Arc::new(AppState {
         db,

@@ -84,17 +84,11 @@ struct LiveFrame {
     l: Layout,
 }
 
-/// The site around the live hub's pages: its header and style, with the Live entry current
-/// (no user: the hub's pages do not look the session up).
-pub fn live_frame(contest: &str) -> Option<arbiter_live::Frame> {
+/// The site around the live hub's pages for this viewer: its header (with the viewer's
+/// account links) and style, the Live entry current.
+pub fn live_frame(state: &Shared, viewer: Option<&Session>) -> Option<arbiter_live::Frame> {
     let page = LiveFrame {
-        l: Layout {
-            title: String::new(),
-            contest: contest.to_string(),
-            user: None,
-            csrf: String::new(),
-            nav: "live",
-        },
+        l: Layout::new(state, viewer, "", "live"),
     };
     arbiter_live::Frame::split(&page.render().ok()?)
 }

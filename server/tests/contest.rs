@@ -148,7 +148,8 @@ async fn students_submit_bots_that_play_and_the_scoreboard_moves() {
         assert!(
             page.contains("<nav aria-label=\"site\">")
                 && page.contains("<a href=\"/live\" aria-current=\"page\">Live</a>")
-                && page.contains(&format!("<a href=\"/live/{}\">", games[0]["id"])),
+                && page.contains(&format!("<a href=\"/live/{}\">", games[0]["id"]))
+                && page.contains("<a href=\"/login\">Sign in</a>"),
             "{which}: /live is not a page of the site: {page}"
         );
 
@@ -518,6 +519,10 @@ async fn course_staff_change_the_rules_freeze_and_disqualify() {
         status,
         StatusCode::OK,
         "signed in, the live games show: {page}"
+    );
+    assert!(
+        page.contains("Sign out") && page.contains("href=\"/admin\""),
+        "the live page's header is the signed-in user's: {page}"
     );
     let (status, _) = staff
         .post_form(

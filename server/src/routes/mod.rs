@@ -91,14 +91,17 @@ pub fn router(state: Shared) -> Router {
 }
 
 /// The live games are watched by whoever may watch the contest's games: everyone when the
-/// scoreboard is public, else only signed-in users.
+/// scoreboard is public, else only signed-in users; their pages get the site's frame.
 async fn live_gate(
     State(state): State<Shared>,
     crate::auth::Viewer(viewer): crate::auth::Viewer,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     if crate::games::may_watch(&state, viewer.as_ref()) {
+        if let Some(frame) = crate::pages::live_frame(&state, viewer.as_ref()) {
+            request.extensions_mut().insert(frame);
+        }
         return next.run(request).await;
     }
     AppError::SignIn {
