@@ -19,6 +19,9 @@ async fn get_json(url: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_directory() {
     let tmp = tempfile::tempdir().unwrap();
+    // The sample bots, found where a newcomer in a checkout has them, wherever cargo builds.
+    let bots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
+    std::os::unix::fs::symlink(bots.canonicalize().unwrap(), tmp.path().join("bots")).unwrap();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let mut demo = arbiter()
