@@ -12,28 +12,27 @@ TARGET=${CARGO_TARGET_DIR:-target}
 cargo build -q --release -p arbiter
 make -s -C bots >/dev/null
 arbiter=$TARGET/release/arbiter
-pairings=$((300 * 299 / 2 * 2))
+contest_games=$((300 * 299 / 2 * 2))
 
-# One line: GAME LABEL BOT_A BOT_B [match options]; prints seconds a game and ms a move.
+# One line of the table: GAME LABEL BOT_A BOT_B.
 line() {
   local game=$1 label=$2 a=$3 b=$4
-  shift 4
   local out start
   start=$(date +%s.%N)
-  out=$("$arbiter" match "$game" "$a" "$b" -n "$games" "$@" 2>&1) || {
+  out=$("$arbiter" match "$game" "$a" "$b" -n "$games" 2>&1) || {
     echo "$label: the match failed:" >&2
     echo "$out" >&2
     exit 1
   }
-  python3 - "$label" "$pairings" "$out" "$start" "$(date +%s.%N)" <<'PY'
+  python3 - "$label" "$contest_games" "$out" "$start" "$(date +%s.%N)" <<'PY'
 import re, sys
-label, pairings, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+label, contest_games, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 secs = float(sys.argv[5]) - float(sys.argv[4])
 games = float(re.search(r"(\d+) games in [\d.]+ s", out).group(1))
 ms = [float(m) for m in re.findall(r"^\S+\s+\d+\s+\d+\s+\d+\s+([\d.]+)", out, re.M)]
 per_game = secs / games
 def span(slots):
-    s = pairings * per_game / slots
+    s = contest_games * per_game / slots
     if s < 60:
         return "under 1 min"
     if s < 3600:
@@ -43,7 +42,7 @@ print(f"| {label} | {sum(ms) / len(ms):.2f} ms | {per_game:.2f} s | {span(40)} |
 PY
 }
 
-echo "$games games a line, one at a time; $pairings games in the projection"
+echo "$games games a line, one at a time; $contest_games games in the projection"
 echo
 echo "| bots (both sides) | mean move | one game | on 40 slots | on 160 slots |"
 echo "|---|---|---|---|---|"

@@ -37,13 +37,11 @@ pub struct HubOptions {
     pub per_address: usize,
     /// How long a finished game stays listed.
     pub keep_finished: Duration,
-    /// The site around the hub's pages (a contest's header, navigation and style); `None`
-    /// gives plain pages of the hub's own.
-    pub frame: Option<Frame>,
 }
 
 /// A site's page split where the hub's content goes: `before` holds the head and the header,
-/// `after` closes the page. [`Frame::TITLE`] in `before` is replaced by the page's title.
+/// `after` closes the page. [`Frame::TITLE`] in `before` is replaced by the page's title. A
+/// site puts one in a request's extensions (per viewer); without one the hub's pages are plain.
 #[derive(Clone, Debug, Default)]
 pub struct Frame {
     pub before: String,
@@ -72,7 +70,6 @@ impl Default for HubOptions {
             delay: Duration::ZERO,
             per_address: 64,
             keep_finished: Duration::from_secs(600),
-            frame: None,
         }
     }
 }

@@ -4,13 +4,11 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Json, Response};
 use serde::Deserialize;
-
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
 
 use crate::{Frame, Hub};
 
@@ -44,8 +42,8 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;
 .muted{color:#888}</style>";
 
 /// The hub's style for what it puts on a page, inside a site's frame too.
-const CONTENT_STYLE: &str = "<style>.live-games td,.live-games th{text-align:left}\
-iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
+const CONTENT_STYLE: &str =
+    "<style>iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
 
 /// The frame a site put on this request (a contest's header for the signed-in user), if any.
 pub struct RequestFrame(Option<Frame>);
@@ -58,9 +56,9 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestFrame {
     }
 }
 
-fn page(hub: &Hub, frame: &RequestFrame, title: &str, body: &str) -> Response {
-    if let Some(frame) = frame.0.as_ref().or(hub.options.frame.as_ref()) {
-        let before = frame.before.replace(crate::Frame::TITLE, &escape(title));
+fn page(frame: &RequestFrame, title: &str, body: &str) -> Response {
+    if let Some(frame) = &frame.0 {
+        let before = frame.before.replace(Frame::TITLE, &escape(title));
         return Html(format!("{before}{CONTENT_STYLE}{body}{}", frame.after)).into_response();
     }
     Html(format!(
@@ -104,10 +102,9 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
     let table = if games.is_empty() {
         "<p>No game is being played right now. This page refreshes itself.</p>".to_string()
     } else {
-        format!("<div class=\"scroll\"><table class=\"live-games\"><thead><tr><th>#</th><th>Game</th>{players_head}<th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>")
+        format!("<div class=\"scroll\"><table><thead><tr><th>#</th><th>Game</th>{players_head}<th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>")
     };
     page(
-        &hub,
         &frame,
         "Live games",
         &format!("<meta http-equiv=\"refresh\" content=\"5\"><h1>Live games</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">as JSON</a></p>"),
@@ -129,7 +126,7 @@ fn player_page(
     names: &[String],
 ) -> Response {
     let Some(player) = &hub.player else {
-        return page(hub, frame, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
+        return page(frame, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
     };
     let body = format!(
         "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
@@ -148,7 +145,7 @@ fn player_page(
         names = script_json(&names),
         init = init,
     );
-    page(hub, frame, title, &body)
+    page(frame, title, &body)
 }
 
 pub async fn watch(
@@ -160,7 +157,6 @@ pub async fn watch(
         return (
             StatusCode::NOT_FOUND,
             page(
-                &hub,
                 &frame,
                 "Not found",
                 "<h1>No such live game</h1><p><a href=\"/live\">live games</a></p>",
@@ -197,7 +193,7 @@ pub async fn play(
     let Some(game) = hub.game(id) else {
         return (
             StatusCode::NOT_FOUND,
-            page(&hub, &frame, "Not found", "<h1>No such live game</h1>"),
+            page(&frame, "Not found", "<h1>No such live game</h1>"),
         )
             .into_response();
     };
@@ -209,12 +205,7 @@ pub async fn play(
     if !valid {
         return (
             StatusCode::BAD_REQUEST,
-            page(
-                &hub,
-                &frame,
-                "Bad link",
-                "<h1>This play link is malformed</h1>",
-            ),
+            page(&frame, "Bad link", "<h1>This play link is malformed</h1>"),
         )
             .into_response();
     }

@@ -116,10 +116,6 @@ pub struct LogicReport {
     pub replay: Replay,
     pub end_state: Vec<String>,
     pub scores: [i64; 2],
-    /// Writing the replay failed (the end message was still sent).
-    pub replay_error: Option<String>,
-    /// The end states were requested but the judger did not answer (or closed our input).
-    pub end_state_unanswered: bool,
 }
 
 /// The per-game lines toward the AIs (the line protocols' words).
@@ -612,22 +608,19 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     }
     // Without the judger's view, an AI not at fault ended OK as far as the logic knows.
     let mut judged = Vec::new();
-    let mut end_state_unanswered = false;
     if let Some(wait) = options.end_state_wait {
         judger.send_message(&LogicMessage::RequestEndState)?;
         match judger.end_states(wait)? {
             Some(s) => judged = s,
-            None => {
-                end_state_unanswered = true;
-                note(
-                    options,
-                    &format!(
-                        "note: the judger did not answer request_end_state within {} ms, so the \
+            // Not answered (or our input closed).
+            None => note(
+                options,
+                &format!(
+                    "note: the judger did not answer request_end_state within {} ms, so the \
                          logic decided the end states (--no-end-state-request skips the wait)",
-                        wait.as_millis()
-                    ),
-                );
-            }
+                    wait.as_millis()
+                ),
+            ),
         }
     }
     let culprit = replay.result.reason.culprit();
@@ -646,15 +639,13 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         .collect();
 
     // The replay first, then the end (seed 002).
-    let replay_error = if init.replay.is_empty() {
-        None
-    } else {
-        std::fs::write(&init.replay, replay.to_json_pretty())
-            .err()
-            .map(|e| format!("cannot write the replay to {}: {e}", init.replay))
-    };
-    if let Some(e) = &replay_error {
-        note(options, &format!("warning: {e}"));
+    if !init.replay.is_empty() {
+        if let Err(e) = std::fs::write(&init.replay, replay.to_json_pretty()) {
+            note(
+                options,
+                &format!("warning: cannot write the replay to {}: {e}", init.replay),
+            );
+        }
     }
     let winner = replay.result.winner;
     let scores = [
@@ -669,8 +660,6 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         replay,
         end_state,
         scores,
-        replay_error,
-        end_state_unanswered,
     })
 }
 

@@ -223,13 +223,9 @@ fn gethostname() -> String {
 /// `arbiter contest serve`: the site, the background tasks and the local workers, until
 /// Ctrl-C (games in progress finish first) or a second Ctrl-C.
 pub async fn serve(
-    mut opts: ServeOptions,
+    opts: ServeOptions,
     ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
 ) -> anyhow::Result<()> {
-    // Compilers and bots start in directories of their own, so a relative contest directory
-    // would name nothing for them.
-    opts.dir = std::path::absolute(&opts.dir)
-        .with_context(|| format!("cannot resolve {}", opts.dir.display()))?;
     let state = build_state(&opts).await?;
     let prefix = local_prefix(&state);
     let requeued = state.queue.requeue_held_by(&prefix).await?;

@@ -17,6 +17,7 @@ pub mod duel;
 pub mod gomoku;
 pub mod openings;
 pub mod reversi;
+mod table;
 pub mod wire;
 
 use std::io::{BufRead, Write};

@@ -76,8 +76,9 @@ pub fn warm_up() {
 }
 
 /// Whether `seat` may play `p` in `game`. Under renju black keeps off the points that either
-/// reading forbids (RIF's and the Gomocup judge's).
-fn allowed(game: &Gomoku, seat: Seat, p: Point) -> bool {
+/// reading forbids (RIF's and the Gomocup judge's): through the Gomocup protocol the bot only
+/// hears "renju" (`INFO rule 4`), not which reading the referee applies.
+pub(crate) fn allowed(game: &Gomoku, seat: Seat, p: Point) -> bool {
     seat != Seat::First
         || !game.rule().is_renju()
         || [Rule::Renju, Rule::RenjuGomocup]

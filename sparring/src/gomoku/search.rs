@@ -8,6 +8,7 @@ use arbiter_engine::Seat;
 use super::board::{Board, Class};
 use super::threats::{vcf, Budget, Threats};
 use crate::clock::Deadline;
+use crate::table::Table;
 
 /// A won game; a win in `ply` plies is worth `WIN - ply`.
 pub const WIN: i32 = 1_000_000;
@@ -21,20 +22,6 @@ const MAX_PLY: u32 = 40;
 const LEAF_VCF_NODES: u64 = 50;
 /// Points searched at a node at least, however far from the root.
 const MIN_WIDTH: usize = 5;
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    value: i32,
-    depth: u8,
-    bound: u8,
-    best: u16,
-}
-
-const EXACT: u8 = 0;
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-const NO_MOVE: u16 = u16::MAX;
 
 /// The work a level may do per move.
 #[derive(Clone, Copy, Debug)]
@@ -58,7 +45,7 @@ pub struct Search<'a> {
     deadline: &'a Deadline,
     pub nodes: u64,
     pub stopped: bool,
-    table: Vec<Entry>,
+    table: Table,
 }
 
 impl<'a> Search<'a> {
@@ -69,7 +56,7 @@ impl<'a> Search<'a> {
             deadline,
             nodes: 0,
             stopped: false,
-            table: vec![Entry::default(); TABLE_SLOTS],
+            table: Table::new(TABLE_SLOTS),
         }
     }
 
@@ -154,27 +141,17 @@ impl<'a> Search<'a> {
             return self.leaf(me, ply);
         }
         let key = self.board.hash ^ (me.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let slot = (key as usize) & (TABLE_SLOTS - 1);
-        let entry = self.table[slot];
+        let known = self.table.probe(key, depth, alpha, beta);
+        if let Some(value) = known.value {
+            return value;
+        }
         let mut moves = moves;
-        if entry.key == key {
-            if u32::from(entry.depth) >= depth {
-                let cut = match entry.bound {
-                    EXACT => true,
-                    LOWER => entry.value >= beta,
-                    _ => entry.value <= alpha,
-                };
-                if cut {
-                    return entry.value;
-                }
-            }
-            if let Some(k) = moves.iter().position(|&m| m as u16 == entry.best) {
-                moves[..=k].rotate_right(1);
-            }
+        if let Some(k) = moves.iter().position(|&m| Some(m as u16) == known.best) {
+            moves[..=k].rotate_right(1);
         }
         let alpha0 = alpha;
         let mut best = -2 * WIN;
-        let mut best_move = NO_MOVE;
+        let mut best_move = None;
         for (k, &p) in moves.iter().enumerate() {
             self.board.place(p, me);
             let value = if k == 0 {
@@ -193,27 +170,15 @@ impl<'a> Search<'a> {
             }
             if value > best {
                 best = value;
-                best_move = p as u16;
+                best_move = Some(p as u16);
             }
             alpha = alpha.max(value);
             if alpha >= beta {
                 break;
             }
         }
-        let bound = if best <= alpha0 {
-            UPPER
-        } else if best >= beta {
-            LOWER
-        } else {
-            EXACT
-        };
-        self.table[slot] = Entry {
-            key,
-            value: best,
-            depth: depth.min(255) as u8,
-            bound,
-            best: best_move,
-        };
+        self.table
+            .store(key, depth, (alpha0, beta), best, best_move);
         best
     }
 

@@ -5,6 +5,8 @@
 use arbiter_engine::gomoku::{Gomoku, Point, Rule};
 use arbiter_engine::{Game, Seat};
 
+use crate::gomoku::allowed;
+
 const FIVE: i64 = 10_000_000;
 const OPEN_FOUR: i64 = 500_000;
 const FOUR: i64 = 20_000;
@@ -164,17 +166,6 @@ impl Grid {
         out.sort_by_key(|c| std::cmp::Reverse(c.0));
         out
     }
-}
-
-/// Whether `seat` may play `p` in `game`. Under renju black keeps off the points that either
-/// reading forbids (RIF's and the Gomocup judge's): through the Gomocup protocol the bot only
-/// hears "renju" (`INFO rule 4`), not which reading the referee applies.
-fn allowed(game: &Gomoku, seat: Seat, p: Point) -> bool {
-    seat != Seat::First
-        || !game.rule().is_renju()
-        || [Rule::Renju, Rule::RenjuGomocup]
-            .into_iter()
-            .all(|rule| game.forbidden_kind_under(p, rule).is_none())
 }
 
 /// What the side to move should consider: either a verdict (a forced win or loss found by the

@@ -9,6 +9,7 @@ use arbiter_engine::{Game, Seat};
 use super::eval::{evaluate, final_value, Geometry, Weights, WIN};
 use super::plane::bit;
 use crate::clock::Deadline;
+use crate::table::Table;
 
 /// Table slots (a power of two); 16 bytes each.
 const TABLE_SLOTS: usize = 1 << 17;
@@ -16,24 +17,6 @@ const TABLE_SLOTS: usize = 1 << 17;
 const CLOCK_EVERY: u64 = 1024;
 /// Remaining depth from which children are ordered by their evaluation.
 const SORT_DEPTH: u32 = 3;
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    value: i32,
-    depth: u8,
-    bound: Bound,
-    /// Bit number of the best move, 255 for none.
-    best: u8,
-}
-
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    Exact,
-    Lower,
-    Upper,
-}
 
 /// One move's search: its caps, the table, and whether it had to stop.
 pub struct Search<'a> {
@@ -44,7 +27,7 @@ pub struct Search<'a> {
     pub nodes: u64,
     /// Set when the node cap or the deadline stopped the search: its values are then unusable.
     pub stopped: bool,
-    table: Vec<Entry>,
+    table: Table,
 }
 
 impl<'a> Search<'a> {
@@ -61,7 +44,7 @@ impl<'a> Search<'a> {
             node_cap,
             nodes: 0,
             stopped: false,
-            table: vec![Entry::default(); TABLE_SLOTS],
+            table: Table::new(TABLE_SLOTS),
         }
     }
 
@@ -131,26 +114,15 @@ impl<'a> Search<'a> {
 
     fn inner(&mut self, game: &Reversi, me: Seat, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         let key = key(game, me);
-        let slot = (key as usize) & (TABLE_SLOTS - 1);
-        let entry = self.table[slot];
-        let mut hint = None;
-        if entry.key == key {
-            if u32::from(entry.depth) >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.value >= beta,
-                    Bound::Upper => entry.value <= alpha,
-                };
-                if cut {
-                    return entry.value;
-                }
-            }
-            hint = (entry.best != 255).then_some(entry.best);
+        let known = self.table.probe(key, depth, alpha, beta);
+        if let Some(value) = known.value {
+            return value;
         }
+        let hint = known.best.map(|sq| sq as u8);
         let children = self.ordered_children(game, me, depth, hint);
         let alpha0 = alpha;
         let mut best = -2 * WIN;
-        let mut best_sq = 255u8;
+        let mut best_sq = None;
         for (i, (sq, child)) in children.iter().enumerate() {
             let value = if i == 0 {
                 -self.negamax(child, me.other(), depth - 1, -beta, -alpha)
@@ -167,27 +139,17 @@ impl<'a> Search<'a> {
             }
             if value > best {
                 best = value;
-                best_sq = *sq;
+                best_sq = Some(*sq);
             }
             alpha = alpha.max(value);
             if alpha >= beta {
                 break;
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.table[slot] = Entry {
-            key,
-            value: best,
-            depth: depth.min(255) as u8,
-            bound,
-            best: best_sq,
-        };
+        // Square 255 (p16) is not kept as a best move: it stood for "none" when the ladder in
+        // docs/sparring.md was measured.
+        let best_sq = best_sq.filter(|&sq| sq != 255).map(u16::from);
+        self.table.store(key, depth, (alpha0, beta), best, best_sq);
         best
     }
 
