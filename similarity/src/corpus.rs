@@ -60,3 +60,20 @@ pub struct Corpus {
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+impl Corpus {
+    /// Keeps each student's last document (callers list versions oldest first): the default
+    /// report covers each student's latest submission. Earlier years' sources all stay.
+    pub fn latest_only(mut self) -> Corpus {
+        let mut seen = std::collections::HashSet::new();
+        let mut kept: Vec<Document> = Vec::new();
+        for d in self.documents.into_iter().rev() {
+            if d.origin == Origin::Earlier || seen.insert(d.owner.clone()) {
+                kept.push(d);
+            }
+        }
+        kept.reverse();
+        self.documents = kept;
+        self
+    }
+}
