@@ -43,7 +43,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             source: std::fs::read_to_string(&path)?,
         });
     }
-    let report = analyse(&corpus, &Params::default(), &mut Cache::default());
+    // Every pair measured (no candidate threshold), so that every pair has a score to rank.
+    let params = Params {
+        min_candidate: 0.0,
+        ..Params::default()
+    };
+    let report = analyse(&corpus, &params, &mut Cache::default());
     println!("{}", export::json(&report)?);
     Ok(())
 }

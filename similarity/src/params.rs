@@ -12,6 +12,10 @@ pub struct Params {
     pub min_match: usize,
     /// A fingerprint in more owners' code than this finds no candidates (MOSS's `-m`).
     pub max_common: usize,
+    /// A pair is tiled when it shares at least this share of the smaller file's fingerprints.
+    pub min_candidate: f64,
+    /// Pairs tiled in one report, at most (those sharing most fingerprints).
+    pub max_tiled: usize,
     /// Larger sources are skipped with a note.
     pub max_bytes: usize,
     pub max_tokens: usize,
@@ -27,9 +31,11 @@ impl Default for Params {
             window: 8,
             min_match: 12,
             max_common: 10,
+            min_candidate: 0.1,
+            max_tiled: 20_000,
             max_bytes: 1 << 20,
             max_tokens: 200_000,
-            max_documents: 20_000,
+            max_documents: 10_000,
             threads: crate::parallel::cores(),
         }
     }

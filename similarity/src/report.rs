@@ -13,7 +13,7 @@ use crate::corpus::{hex, Corpus, Document, Origin, Template};
 use crate::fingerprint::{kgram_hashes, template_mask, winnow};
 use crate::language::Language;
 use crate::params::Params;
-use crate::tiling::{covered, tile, Tile};
+use crate::tiling::{covered, tile, Seeds, Stream, Tile};
 use crate::tokens::{tokenise, Token};
 
 /// One side of a pair.
@@ -86,7 +86,18 @@ struct Prepared<'c> {
     tokens: Vec<Token>,
     symbols: Vec<u32>,
     mask: Vec<bool>,
+    seeds: Seeds,
     fingerprints: Vec<u64>,
+}
+
+impl Prepared<'_> {
+    fn stream(&self) -> Stream<'_> {
+        Stream {
+            symbols: &self.symbols,
+            mask: &self.mask,
+            seeds: &self.seeds,
+        }
+    }
 }
 
 /// Runs the report over `corpus`, reusing and filling `cache`.
@@ -99,7 +110,7 @@ pub fn analyse(corpus: &Corpus, params: &Params, cache: &mut Cache) -> Report {
     }
     let documents = bounded(&corpus.documents, params.max_documents, &mut skipped);
     let prepared = prepare(documents, params, &templates, &mut skipped);
-    let candidates = candidates(&prepared, params.max_common);
+    let candidates = candidates(&prepared, params, &mut skipped);
     let mut counts = Counts {
         documents: prepared.len(),
         candidate_pairs: candidates.len(),
@@ -221,6 +232,7 @@ fn prepare_one<'c>(
     Ok(Prepared {
         doc,
         digest: doc.digest(),
+        seeds: Seeds::new(&symbols, params.min_match),
         tokens,
         symbols,
         mask,
@@ -228,18 +240,58 @@ fn prepare_one<'c>(
     })
 }
 
-/// Pairs of documents (indices, first < second) that share a fingerprint that is not too
-/// common. A fingerprint found in more than `max_common` owners' code is an idiom or a
-/// widely shared snippet, as in MOSS's `-m`: it finds no candidates (but is still tiled when
-/// the pair is a candidate for other reasons).
-fn candidates(prepared: &[Prepared<'_>], max_common: usize) -> Vec<(usize, usize)> {
+/// Pairs of documents (indices, first < second) worth tiling, best first.
+///
+/// A fingerprint found in more than `max_common` owners' code is an idiom or a widely shared
+/// snippet, as in MOSS's `-m`: it finds no candidates (but is still tiled when the pair is a
+/// candidate for other reasons). A pair is a candidate when the fingerprints it shares are at
+/// least `min_candidate` of the smaller file's (winnowing keeps a density of fingerprints, so
+/// this estimates how much of that file is shared); at most `max_tiled` pairs, those sharing
+/// most, are tiled.
+fn candidates(
+    prepared: &[Prepared<'_>],
+    params: &Params,
+    skipped: &mut Vec<Skipped>,
+) -> Vec<(usize, usize)> {
+    let shared = shared_fingerprints(prepared, params.max_common);
+    let mut scored: Vec<(f64, (usize, usize))> = shared
+        .into_iter()
+        .filter_map(|((i, j), n)| {
+            let smaller = prepared[i]
+                .fingerprints
+                .len()
+                .min(prepared[j].fingerprints.len());
+            let share = ratio(n as usize, smaller);
+            (share >= params.min_candidate).then_some((share, (i, j)))
+        })
+        .collect();
+    scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    if scored.len() > params.max_tiled {
+        skipped.push(Skipped {
+            owner: format!("{} pairs", scored.len() - params.max_tiled),
+            version: String::new(),
+            reason: format!(
+                "not measured: only the {} pairs sharing most fingerprints are",
+                params.max_tiled
+            ),
+        });
+        scored.truncate(params.max_tiled);
+    }
+    scored.into_iter().map(|(_, p)| p).collect()
+}
+
+/// How many fingerprints (not too common) each comparable pair shares.
+fn shared_fingerprints(
+    prepared: &[Prepared<'_>],
+    max_common: usize,
+) -> HashMap<(usize, usize), u32> {
     let mut index: HashMap<(Language, u64), Vec<usize>> = HashMap::new();
     for (i, p) in prepared.iter().enumerate() {
         for &h in &p.fingerprints {
             index.entry((p.doc.language, h)).or_default().push(i);
         }
     }
-    let mut pairs: HashSet<(usize, usize)> = HashSet::new();
+    let mut pairs: HashMap<(usize, usize), u32> = HashMap::new();
     for docs in index.values() {
         let owners: HashSet<&str> = docs
             .iter()
@@ -251,13 +303,11 @@ fn candidates(prepared: &[Prepared<'_>], max_common: usize) -> Vec<(usize, usize
         for (n, &i) in docs.iter().enumerate() {
             for &j in &docs[n + 1..] {
                 if comparable(prepared[i].doc, prepared[j].doc) {
-                    pairs.insert((i.min(j), i.max(j)));
+                    *pairs.entry((i.min(j), i.max(j))).or_default() += 1;
                 }
             }
         }
     }
-    let mut pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
-    pairs.sort_unstable();
     pairs
 }
 
@@ -285,8 +335,7 @@ fn tile_pairs(
     counts.from_cache = out.len();
     counts.compared = todo.len();
     let computed = crate::parallel::map(&todo, params.threads, |&(i, j)| {
-        let (a, b) = (&prepared[i], &prepared[j]);
-        tile(&a.symbols, &b.symbols, &a.mask, &b.mask, params.min_match)
+        tile(prepared[i].stream(), prepared[j].stream())
     });
     for (&(i, j), tiles) in todo.iter().zip(computed) {
         cache.put(&prepared[i].digest, &prepared[j].digest, &tiles);

@@ -3,8 +3,6 @@
 //! each token in at most one tile, down to a minimum match length. Reordered functions are
 //! separate tiles, so reordering does not hide them.
 
-use std::collections::HashMap;
-
 /// A run of `len` equal tokens at `a` in the first stream and `b` in the second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tile {
@@ -13,21 +11,47 @@ pub struct Tile {
     pub len: usize,
 }
 
-/// Seeds of one hash are looked at this many times at most in each stream and round: a file
-/// of one line repeated ten thousand times must not cost ten thousand squared steps. Later
-/// rounds look again at what is left, so only very repetitive code loses matches.
+/// Seeds of one hash are looked at this many times at most on each side and round: a file of
+/// one line repeated ten thousand times must not cost ten thousand squared steps. Later rounds
+/// look again at what is left, so only very repetitive code loses matches.
 const MAX_SEEDS_PER_HASH: usize = 32;
 
-/// Tiles `a` and `b`, never using a token whose mask entry is true (template code), with tiles
-/// of at least `min_len` tokens (at least 1). Tiles come longest first.
-pub fn tile(a: &[u32], b: &[u32], a_mask: &[bool], b_mask: &[bool], min_len: usize) -> Vec<Tile> {
-    let min_len = min_len.max(1);
-    let mut used_a: Vec<bool> = (0..a.len())
-        .map(|i| a_mask.get(i).copied().unwrap_or(false))
-        .collect();
-    let mut used_b: Vec<bool> = (0..b.len())
-        .map(|i| b_mask.get(i).copied().unwrap_or(false))
-        .collect();
+/// Every window of `min_len` tokens of a stream, as (hash, start) sorted: computed once per
+/// source, then merged against the other source's for each pair (no hashing per pair).
+#[derive(Clone, Debug, Default)]
+pub struct Seeds {
+    sorted: Vec<(u64, u32)>,
+    min_len: usize,
+}
+
+impl Seeds {
+    pub fn new(symbols: &[u32], min_len: usize) -> Seeds {
+        let min_len = min_len.max(1);
+        let hashes = crate::fingerprint::kgram_hashes(symbols, min_len);
+        let mut sorted: Vec<(u64, u32)> = hashes
+            .into_iter()
+            .enumerate()
+            .map(|(i, h)| (h, u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        sorted.sort_unstable();
+        Seeds { sorted, min_len }
+    }
+}
+
+/// One side of a comparison: its tokens, the template mask, its seeds.
+#[derive(Clone, Copy)]
+pub struct Stream<'a> {
+    pub symbols: &'a [u32],
+    pub mask: &'a [bool],
+    pub seeds: &'a Seeds,
+}
+
+/// Tiles `a` and `b`, never using a masked token (template code), with tiles of at least the
+/// seeds' `min_len` tokens. Tiles come longest first.
+pub fn tile(a: Stream<'_>, b: Stream<'_>) -> Vec<Tile> {
+    let min_len = a.seeds.min_len.max(b.seeds.min_len);
+    let mut used_a = used(a);
+    let mut used_b = used(b);
     let mut tiles = Vec::new();
     loop {
         let mut found = maximal_matches(a, b, &used_a, &used_b, min_len);
@@ -53,6 +77,12 @@ pub fn tile(a: &[u32], b: &[u32], a_mask: &[bool], b_mask: &[bool], min_len: usi
     tiles
 }
 
+fn used(s: Stream<'_>) -> Vec<bool> {
+    (0..s.symbols.len())
+        .map(|i| s.mask.get(i).copied().unwrap_or(false))
+        .collect()
+}
+
 fn free(used: &[bool], at: usize, len: usize) -> bool {
     used[at..at + len].iter().all(|u| !u)
 }
@@ -63,62 +93,79 @@ fn mark(used: &mut [bool], at: usize, len: usize) {
     }
 }
 
-/// Hashes of every `min_len` window of unused tokens, by start position.
-fn seeds(s: &[u32], used: &[bool], min_len: usize) -> Vec<Option<u64>> {
-    let mut out = vec![None; s.len()];
-    let mut run = 0usize;
-    for i in 0..s.len() {
-        run = if used[i] { 0 } else { run + 1 };
-        if run >= min_len {
-            let start = i + 1 - min_len;
-            out[start] = Some(crate::fingerprint::kgram_hashes(&s[start..=i], min_len)[0]);
-        }
+/// For each position, how many unused tokens follow from it (itself included).
+fn free_runs(used: &[bool]) -> Vec<usize> {
+    let mut out = vec![0; used.len() + 1];
+    for i in (0..used.len()).rev() {
+        out[i] = if used[i] { 0 } else { out[i + 1] + 1 };
     }
     out
 }
 
 /// Every maximal run of at least `min_len` equal unused tokens (maximal: it cannot be
-/// extended to the left, so each run is reported once, from its start).
+/// extended to the left, so each run is reported once, from its start), by merging the two
+/// sides' sorted seeds.
 fn maximal_matches(
-    a: &[u32],
-    b: &[u32],
+    a: Stream<'_>,
+    b: Stream<'_>,
     used_a: &[bool],
     used_b: &[bool],
     min_len: usize,
 ) -> Vec<Tile> {
-    let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (j, h) in seeds(b, used_b, min_len).into_iter().enumerate() {
-        if let Some(h) = h {
-            let list = index.entry(h).or_default();
-            if list.len() < MAX_SEEDS_PER_HASH {
-                list.push(j);
-            }
-        }
-    }
+    let (run_a, run_b) = (free_runs(used_a), free_runs(used_b));
+    let (sa, sb) = (&a.seeds.sorted, &b.seeds.sorted);
+    let (mut x, mut y) = (0, 0);
     let mut out = Vec::new();
-    let mut seen_in_a: HashMap<u64, usize> = HashMap::new();
-    for (i, h) in seeds(a, used_a, min_len).into_iter().enumerate() {
-        let Some((h, list)) = h.and_then(|h| index.get(&h).map(|l| (h, l))) else {
-            continue;
-        };
-        let seen = seen_in_a.entry(h).or_default();
-        *seen += 1;
-        if *seen > MAX_SEEDS_PER_HASH {
+    while x < sa.len() && y < sb.len() {
+        let (ha, hb) = (sa[x].0, sb[y].0);
+        if ha != hb {
+            if ha < hb {
+                x += 1
+            } else {
+                y += 1
+            }
             continue;
         }
-        for &j in list {
-            let extends_left =
-                i > 0 && j > 0 && !used_a[i - 1] && !used_b[j - 1] && a[i - 1] == b[j - 1];
-            if extends_left {
-                continue;
-            }
-            let len = run_length(a, b, used_a, used_b, i, j);
-            if len >= min_len {
-                out.push(Tile { a: i, b: j, len });
+        let xe = x + sa[x..].iter().take_while(|s| s.0 == ha).count();
+        let ye = y + sb[y..].iter().take_while(|s| s.0 == hb).count();
+        let free_a = sa[x..xe]
+            .iter()
+            .map(|s| s.1 as usize)
+            .filter(|&i| run_a[i] >= min_len);
+        let free_b: Vec<usize> = sb[y..ye]
+            .iter()
+            .map(|s| s.1 as usize)
+            .filter(|&j| run_b[j] >= min_len)
+            .take(MAX_SEEDS_PER_HASH)
+            .collect();
+        for i in free_a.take(MAX_SEEDS_PER_HASH) {
+            for &j in &free_b {
+                if let Some(t) = maximal_at(a.symbols, b.symbols, used_a, used_b, i, j, min_len) {
+                    out.push(t);
+                }
             }
         }
+        (x, y) = (xe, ye);
     }
     out
+}
+
+/// The run starting at (i, j), if it is maximal and long enough.
+fn maximal_at(
+    a: &[u32],
+    b: &[u32],
+    used_a: &[bool],
+    used_b: &[bool],
+    i: usize,
+    j: usize,
+    min_len: usize,
+) -> Option<Tile> {
+    let extends_left = i > 0 && j > 0 && !used_a[i - 1] && !used_b[j - 1] && a[i - 1] == b[j - 1];
+    if extends_left {
+        return None;
+    }
+    let len = run_length(a, b, used_a, used_b, i, j);
+    (len >= min_len).then_some(Tile { a: i, b: j, len })
 }
 
 fn run_length(a: &[u32], b: &[u32], used_a: &[bool], used_b: &[bool], i: usize, j: usize) -> usize {
@@ -159,13 +206,35 @@ mod tests {
         vec![false; n]
     }
 
+    fn tile_of(
+        a: &[u32],
+        b: &[u32],
+        a_mask: &[bool],
+        b_mask: &[bool],
+        min_len: usize,
+    ) -> Vec<Tile> {
+        let (sa, sb) = (Seeds::new(a, min_len), Seeds::new(b, min_len));
+        tile(
+            Stream {
+                symbols: a,
+                mask: a_mask,
+                seeds: &sa,
+            },
+            Stream {
+                symbols: b,
+                mask: b_mask,
+                seeds: &sb,
+            },
+        )
+    }
+
     #[test]
     fn reordered_blocks_are_two_tiles() {
         let f: Vec<u32> = (0..20).collect();
         let g: Vec<u32> = (100..130).collect();
         let a: Vec<u32> = f.iter().chain(&g).copied().collect();
         let b: Vec<u32> = g.iter().chain(&[7, 7, 7]).chain(&f).copied().collect();
-        let t = tile(&a, &b, &no_mask(a.len()), &no_mask(b.len()), 5);
+        let t = tile_of(&a, &b, &no_mask(a.len()), &no_mask(b.len()), 5);
         assert_eq!(
             t,
             vec![
@@ -188,12 +257,12 @@ mod tests {
     fn short_matches_and_masked_tokens_do_not_count() {
         let a: Vec<u32> = (0..30).collect();
         let b = a.clone();
-        assert!(tile(&a[..4], &b[..4], &no_mask(4), &no_mask(4), 5).is_empty());
+        assert!(tile_of(&a[..4], &b[..4], &no_mask(4), &no_mask(4), 5).is_empty());
         let mut mask = no_mask(30);
         for m in &mut mask[10..20] {
             *m = true;
         }
-        let t = tile(&a, &b, &mask, &no_mask(30), 5);
+        let t = tile_of(&a, &b, &mask, &no_mask(30), 5);
         assert_eq!(covered(&t), 20);
     }
 
@@ -202,7 +271,7 @@ mod tests {
         let a = vec![1u32; 20_000];
         let b = vec![1u32; 20_000];
         let started = std::time::Instant::now();
-        let t = tile(&a, &b, &no_mask(a.len()), &no_mask(b.len()), 12);
+        let t = tile_of(&a, &b, &no_mask(a.len()), &no_mask(b.len()), 12);
         assert_eq!(covered(&t), 20_000);
         assert!(started.elapsed().as_secs() < 20);
     }
@@ -212,7 +281,7 @@ mod tests {
         // "xyzxyz..." against a shifted copy: greedy tiling must still cover most tokens.
         let a: Vec<u32> = (0..300).map(|i| i % 3).collect();
         let b: Vec<u32> = (1..301).map(|i| i % 3).collect();
-        let t = tile(&a, &b, &no_mask(300), &no_mask(300), 6);
+        let t = tile_of(&a, &b, &no_mask(300), &no_mask(300), 6);
         assert!(covered(&t) >= 290, "{}", covered(&t));
     }
 }
