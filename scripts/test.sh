@@ -30,5 +30,8 @@ export ARBITER_REQUIRE_PG=1
 step "tests: engine, referee, protocols, sandbox, tournaments, Saiblo, queue, contest server"
 cargo test --workspace --release
 
+step "similarity: the copied-code report against copydetect on the labelled set"
+bash scripts/similarity-peers.sh
+
 step "web player: browser tests in headless Chromium"
 BENCH=0 bash tests/web/run.sh
