@@ -411,6 +411,16 @@ pub async fn backup(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
 
 /// `arbiter contest export DIR`: standings (JSON, CSV), submissions (CSV) and every replay
 /// (JSON) into `out`.
+/// `arbiter contest similarity`: the copied-code report over the contest's submissions.
+pub async fn similarity(
+    dir: &Path,
+    db_url: Option<&str>,
+    opts: &routes::similarity::Options,
+) -> anyhow::Result<arbiter_similarity::Report> {
+    let (contest, db, _) = open(dir, db_url).await?;
+    routes::similarity::compute(&db, &contest, dir, opts).await
+}
+
 pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Result<usize> {
     let opts = ServeOptions {
         dir: dir.to_path_buf(),

@@ -14,7 +14,8 @@ arbiter contest users reversi-2026 roster.csv\n  \
 arbiter contest serve reversi-2026 --workers 2\n  \
 arbiter contest serve reversi-2026 --db postgres://arbiter@db.example/contest --listen 0.0.0.0:8080\n  \
 arbiter contest backup reversi-2026 backup-$(date +%F).db\n  \
-arbiter contest export reversi-2026 -o results/\n\n\
+arbiter contest export reversi-2026 -o results/\n  \
+arbiter contest similarity reversi-2026 --template bots/c/reversi_greedy.c --csv pairs.csv\n\n\
 The guide: docs/contest.md")]
 pub struct ContestArgs {
     #[command(subcommand)]
@@ -110,6 +111,8 @@ pub enum ContestCommand {
         #[arg(long, value_name = "URL")]
         db: Option<String>,
     },
+    /// Copied code: pairs of students ranked by shared code, per language (docs/similarity.md)
+    Similarity(super::similarity::SimilarityArgs),
 }
 
 pub fn run(a: &ContestArgs) -> anyhow::Result<ExitCode> {
@@ -232,6 +235,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                 out.display()
             );
         }
+        ContestCommand::Similarity(args) => super::similarity::run(args).await?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,7 @@ pub mod matches;
 pub mod perft;
 pub mod replay;
 pub mod saiblo;
+pub mod similarity;
 pub mod tournament;
 pub mod worker;
 

@@ -7,6 +7,7 @@ pub mod admin;
 pub mod api;
 pub mod board;
 pub mod games;
+pub mod similarity;
 pub mod submissions;
 
 use axum::extract::DefaultBodyLimit;
@@ -63,6 +64,8 @@ pub fn router(state: Shared) -> Router {
         .route("/admin/users/{id}/reinstate", post(admin::reinstate))
         .route("/admin/users/{id}/reset", post(admin::reset_password))
         .route("/admin/submissions/{id}/rejudge", post(admin::rejudge))
+        .route("/admin/similarity", get(similarity::list))
+        .route("/admin/similarity/pair", get(similarity::pair))
         .nest("/api", api)
         .nest_service(
             "/live",

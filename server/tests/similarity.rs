@@ -1,0 +1,120 @@
+//! The Similarity pages (issue 27): staff only; the ranked list puts a disguised copy first;
+//! the pair page shows both sources escaped with the matched regions linked; template code and
+//! earlier years' sources from the contest directory are used; results are kept.
+
+mod support;
+
+use std::path::Path;
+
+use reqwest::StatusCode;
+use support::{bots, Browser, TestContest};
+
+const ROSTER: &str = "student_id,name\n2301,Ada\n2302,Alan\n2303,Grace\n";
+
+fn corpus(path: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../similarity/tests/corpus").join(path);
+    std::fs::read(p).expect("a labelled source")
+}
+
+async fn staff(c: &TestContest) -> Browser {
+    let mut staff = c.client();
+    let (status, _) = staff.sign_in("admin", &c.admin_password).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    staff.get("/account").await;
+    let (csrf, pw) = (staff.csrf.clone(), c.admin_password.clone());
+    let fields = [
+        ("csrf", csrf.as_str()),
+        ("nickname", "staff"),
+        ("current", pw.as_str()),
+        ("new_password", "staff password"),
+        ("confirm", "staff password"),
+    ];
+    staff.post_form("/account", &fields).await;
+    staff
+}
+
+/// Three students: Ada hands in the sample bot, Alan a disguised copy with a hostile comment,
+/// Grace her own bot.
+async fn class(c: &TestContest) -> Browser {
+    let mut copy = corpus("c/greedy.all.c");
+    copy.extend_from_slice(b"\n/* </td></tr><script>alert('x')</script> */\n");
+    let subs = [
+        ("2301", std::fs::read(bots().join("c/reversi_greedy.c")).expect("bot")),
+        ("2302", copy),
+        ("2303", corpus("c/mobility.c")),
+    ];
+    let mut last = None;
+    for (login, source) in subs {
+        let mut s = c.client();
+        s.first_sign_in(login, &format!("n{login}"), "a long password").await;
+        s.submit_file("c", "main.c", source).await.expect("submitted");
+        last = Some(s);
+    }
+    last.expect("a student")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
+    let c = TestContest::start(None, "", ROSTER, 0).await;
+    let mut grace = class(&c).await;
+
+    // Students are refused; visitors are sent to sign in; neither sees the nav link.
+    for path in ["/admin/similarity", "/admin/similarity/pair?a=1&b=2", "/admin/similarity?format=csv"] {
+        let (status, _) = grace.get(path).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+        let (status, to) = c.client().get(path).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{path}");
+        assert!(to.starts_with("/login"), "{to}");
+    }
+    let (_, page) = grace.get("/").await;
+    assert!(!page.contains("/admin/similarity"));
+
+    let mut staff = staff(&c).await;
+    let (_, page) = staff.get("/").await;
+    assert!(page.contains("href=\"/admin/similarity\""), "the staff's nav links the page");
+    let (status, page) = staff.get("/admin/similarity").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let first = page.split("<tbody>").nth(1).and_then(|t| t.split("</tr>").next()).expect("a row");
+    assert!(first.contains("2301") && first.contains("2302"), "{first}");
+    assert!(page.contains("3 sources"), "{page}");
+
+    // The pair page: both sources, escaped, matched regions coloured and linked across.
+    let link = first.split("href=\"").nth(1).and_then(|h| h.split('"').next()).expect("a link");
+    let (status, pair) = staff.get(&link.replace("&amp;", "&").replace("&#38;", "&")).await;
+    assert_eq!(status, StatusCode::OK, "{pair}");
+    assert!(pair.contains("class=\"m0\""), "a coloured region");
+    assert!(pair.contains("href=\"#b-L") && pair.contains("href=\"#a-L"), "links both ways");
+    assert!(pair.contains("&lt;script&gt;") || pair.contains("&#60;script&#62;"), "escaped");
+    assert!(!pair.contains("<script>alert"), "the hostile comment stays text");
+    assert!(pair.contains("Longest fragment"));
+
+    // Exports, and the kept results: a second run compares nothing.
+    let (status, csv) = staff.get("/admin/similarity?format=csv").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(csv.starts_with("rank,language,a,"), "{csv}");
+    assert!(c.dir.path().join("similarity-cache.json").is_file());
+    let (_, page) = staff.get("/admin/similarity").await;
+    assert!(page.contains("(0 compared now"), "{page}");
+
+    // Ada's bot named as template code: the copy of it is no longer a finding.
+    let template = c.dir.path().join("similarity/template");
+    std::fs::create_dir_all(&template).expect("template dir");
+    std::fs::copy(bots().join("c/reversi_greedy.c"), template.join("starter.c")).expect("template");
+    let (_, page) = staff.get("/admin/similarity?format=json").await;
+    let report: serde_json::Value = serde_json::from_str(&page).expect("json");
+    let top = report["pairs"][0]["similarity"].as_f64().unwrap_or(0.0);
+    assert!(top < 0.3, "template code counted: {top}");
+
+    // An earlier year's copy is shown as such.
+    std::fs::remove_dir_all(&template).expect("template gone");
+    let earlier = c.dir.path().join("similarity/earlier/2025");
+    std::fs::create_dir_all(&earlier).expect("earlier dir");
+    std::fs::write(earlier.join("bob.c"), corpus("c/mobility.c")).expect("earlier");
+    let (_, page) = staff.get("/admin/similarity").await;
+    assert!(page.contains("earlier year</span> 2025/bob.c"), "{page}");
+    let row = page.split("</tr>").find(|r| r.contains("earlier year</span>")).expect("its row");
+    let link = row.split("href=\"").nth(1).and_then(|h| h.split('"').next()).expect("a link");
+    let (status, pair) = staff.get(&link.replace("&amp;", "&").replace("&#38;", "&")).await;
+    assert_eq!(status, StatusCode::OK, "{pair}");
+    assert!(pair.contains("earlier year: 2025/bob.c"));
+}
