@@ -12,7 +12,9 @@ use support::{bots, Browser, TestContest};
 const ROSTER: &str = "student_id,name\n2301,Ada\n2302,Alan\n2303,Grace\n";
 
 fn corpus(path: &str) -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../similarity/tests/corpus").join(path);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../similarity/tests/corpus")
+        .join(path);
     std::fs::read(p).expect("a labelled source")
 }
 
@@ -39,15 +41,21 @@ async fn class(c: &TestContest) -> Browser {
     let mut copy = corpus("c/greedy.all.c");
     copy.extend_from_slice(b"\n/* </td></tr><script>alert('x')</script> */\n");
     let subs = [
-        ("2301", std::fs::read(bots().join("c/reversi_greedy.c")).expect("bot")),
+        (
+            "2301",
+            std::fs::read(bots().join("c/reversi_greedy.c")).expect("bot"),
+        ),
         ("2302", copy),
         ("2303", corpus("c/mobility.c")),
     ];
     let mut last = None;
     for (login, source) in subs {
         let mut s = c.client();
-        s.first_sign_in(login, &format!("n{login}"), "a long password").await;
-        s.submit_file("c", "main.c", source).await.expect("submitted");
+        s.first_sign_in(login, &format!("n{login}"), "a long password")
+            .await;
+        s.submit_file("c", "main.c", source)
+            .await
+            .expect("submitted");
         last = Some(s);
     }
     last.expect("a student")
@@ -59,7 +67,11 @@ async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
     let mut grace = class(&c).await;
 
     // Students are refused; visitors are sent to sign in; neither sees the nav link.
-    for path in ["/admin/similarity", "/admin/similarity/pair?a=1&b=2", "/admin/similarity?format=csv"] {
+    for path in [
+        "/admin/similarity",
+        "/admin/similarity/pair?a=1&b=2",
+        "/admin/similarity?format=csv",
+    ] {
         let (status, _) = grace.get(path).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
         let (status, to) = c.client().get(path).await;
@@ -71,21 +83,43 @@ async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
 
     let mut staff = staff(&c).await;
     let (_, page) = staff.get("/").await;
-    assert!(page.contains("href=\"/admin/similarity\""), "the staff's nav links the page");
+    assert!(
+        page.contains("href=\"/admin/similarity\""),
+        "the staff's nav links the page"
+    );
     let (status, page) = staff.get("/admin/similarity").await;
     assert_eq!(status, StatusCode::OK, "{page}");
-    let first = page.split("<tbody>").nth(1).and_then(|t| t.split("</tr>").next()).expect("a row");
+    let first = page
+        .split("<tbody>")
+        .nth(1)
+        .and_then(|t| t.split("</tr>").next())
+        .expect("a row");
     assert!(first.contains("2301") && first.contains("2302"), "{first}");
     assert!(page.contains("3 sources"), "{page}");
 
     // The pair page: both sources, escaped, matched regions coloured and linked across.
-    let link = first.split("href=\"").nth(1).and_then(|h| h.split('"').next()).expect("a link");
-    let (status, pair) = staff.get(&link.replace("&amp;", "&").replace("&#38;", "&")).await;
+    let link = first
+        .split("href=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .expect("a link");
+    let (status, pair) = staff
+        .get(&link.replace("&amp;", "&").replace("&#38;", "&"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{pair}");
     assert!(pair.contains("class=\"m0\""), "a coloured region");
-    assert!(pair.contains("href=\"#b-L") && pair.contains("href=\"#a-L"), "links both ways");
-    assert!(pair.contains("&lt;script&gt;") || pair.contains("&#60;script&#62;"), "escaped");
-    assert!(!pair.contains("<script>alert"), "the hostile comment stays text");
+    assert!(
+        pair.contains("href=\"#b-L") && pair.contains("href=\"#a-L"),
+        "links both ways"
+    );
+    assert!(
+        pair.contains("&lt;script&gt;") || pair.contains("&#60;script&#62;"),
+        "escaped"
+    );
+    assert!(
+        !pair.contains("<script>alert"),
+        "the hostile comment stays text"
+    );
     assert!(pair.contains("Longest fragment"));
 
     // Exports, and the kept results: a second run compares nothing.
@@ -99,7 +133,11 @@ async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
     // Ada's bot named as template code: the copy of it is no longer a finding.
     let template = c.dir.path().join("similarity/template");
     std::fs::create_dir_all(&template).expect("template dir");
-    std::fs::copy(bots().join("c/reversi_greedy.c"), template.join("starter.c")).expect("template");
+    std::fs::copy(
+        bots().join("c/reversi_greedy.c"),
+        template.join("starter.c"),
+    )
+    .expect("template");
     let (_, page) = staff.get("/admin/similarity?format=json").await;
     let report: serde_json::Value = serde_json::from_str(&page).expect("json");
     let top = report["pairs"][0]["similarity"].as_f64().unwrap_or(0.0);
@@ -112,9 +150,18 @@ async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
     std::fs::write(earlier.join("bob.c"), corpus("c/mobility.c")).expect("earlier");
     let (_, page) = staff.get("/admin/similarity").await;
     assert!(page.contains("earlier year</span> 2025/bob.c"), "{page}");
-    let row = page.split("</tr>").find(|r| r.contains("earlier year</span>")).expect("its row");
-    let link = row.split("href=\"").nth(1).and_then(|h| h.split('"').next()).expect("a link");
-    let (status, pair) = staff.get(&link.replace("&amp;", "&").replace("&#38;", "&")).await;
+    let row = page
+        .split("</tr>")
+        .find(|r| r.contains("earlier year</span>"))
+        .expect("its row");
+    let link = row
+        .split("href=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .expect("a link");
+    let (status, pair) = staff
+        .get(&link.replace("&amp;", "&").replace("&#38;", "&"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{pair}");
     assert!(pair.contains("earlier year: 2025/bob.c"));
 }

@@ -79,7 +79,9 @@ fn print_text(report: &Report, top: usize) {
 }
 
 fn line(rank: usize, p: &Pair) -> String {
-    let side = |s: &arbiter_similarity::Side| format!("{} {} ({:.0}%)", s.owner, s.version, s.share * 100.0);
+    let side = |s: &arbiter_similarity::Side| {
+        format!("{} {} ({:.0}%)", s.owner, s.version, s.share * 100.0)
+    };
     let b = if p.earlier {
         format!("earlier year: {}", side(&p.b))
     } else {

@@ -182,7 +182,9 @@ async fn document(
         return Ok(Err(None));
     };
     let Some(bytes) = arbiter_queue::artefacts::get(db, &hash).await? else {
-        return Ok(Err(Some(format!("submission #{id}: its source is missing"))));
+        return Ok(Err(Some(format!(
+            "submission #{id}: its source is missing"
+        ))));
     };
     Ok(Ok(Document {
         owner: login,
@@ -196,10 +198,11 @@ async fn document(
 
 /// One submission as a document, for a pair's page.
 async fn submission_document(state: &Shared, id: i64) -> Result<Document, AppError> {
-    let row: Option<SubmissionRow> = sqlx::query_as(&format!("{SUBMISSION_COLUMNS} WHERE s.id = $1"))
-        .bind(id)
-        .fetch_optional(state.db.pool())
-        .await?;
+    let row: Option<SubmissionRow> =
+        sqlx::query_as(&format!("{SUBMISSION_COLUMNS} WHERE s.id = $1"))
+            .bind(id)
+            .fetch_optional(state.db.pool())
+            .await?;
     let missing = || AppError::NotFound(format!("submission #{id}"));
     let row = row.ok_or_else(missing)?;
     document(&state.db, &languages(&state.contest), row)
@@ -349,7 +352,9 @@ pub async fn list(
     };
     let report = compute(&state.db, &state.contest, &state.dir, &opts).await?;
     match q.format.as_deref() {
-        Some("json") => return download(export::json(&report).map_err(anyhow::Error::from)?, "json"),
+        Some("json") => {
+            return download(export::json(&report).map_err(anyhow::Error::from)?, "json")
+        }
         Some("csv") => return download(export::csv(&report).map_err(anyhow::Error::from)?, "csv"),
         _ => {}
     }
@@ -475,10 +480,12 @@ async fn pair_documents(
     let a = submission_document(state, q.a).await?;
     let b = match (&q.b, &q.earlier) {
         (Some(b), _) => submission_document(state, *b).await?,
-        (None, Some(name)) => earlier_documents(&[state.dir.join(EARLIER_DIR)], &params, &mut notes)
-            .into_iter()
-            .find(|d| &d.version == name)
-            .ok_or_else(|| AppError::NotFound("that earlier source".into()))?,
+        (None, Some(name)) => {
+            earlier_documents(&[state.dir.join(EARLIER_DIR)], &params, &mut notes)
+                .into_iter()
+                .find(|d| &d.version == name)
+                .ok_or_else(|| AppError::NotFound("that earlier source".into()))?
+        }
         (None, None) => return Err(AppError::BadRequest("name the second source".into())),
     };
     let templates = templates(&[state.dir.join(TEMPLATE_DIR)], &params, &mut notes);
@@ -529,4 +536,3 @@ fn column(doc: &Document, regions: &[arbiter_similarity::Region], which: Which) 
 fn percent(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
-
