@@ -61,6 +61,18 @@ async fn class(c: &TestContest) -> Browser {
     last.expect("a student")
 }
 
+/// Follows the first link of a piece of a page (its `&` escaped by the template).
+async fn follow_first_link(browser: &mut Browser, html: &str) -> (StatusCode, String) {
+    let link = html
+        .split("href=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .expect("a link");
+    browser
+        .get(&link.replace("&amp;", "&").replace("&#38;", "&"))
+        .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
     let c = TestContest::start(None, "", ROSTER, 0).await;
@@ -98,14 +110,7 @@ async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
     assert!(page.contains("3 sources"), "{page}");
 
     // The pair page: both sources, escaped, matched regions coloured and linked across.
-    let link = first
-        .split("href=\"")
-        .nth(1)
-        .and_then(|h| h.split('"').next())
-        .expect("a link");
-    let (status, pair) = staff
-        .get(&link.replace("&amp;", "&").replace("&#38;", "&"))
-        .await;
+    let (status, pair) = follow_first_link(&mut staff, first).await;
     assert_eq!(status, StatusCode::OK, "{pair}");
     assert!(pair.contains("class=\"m0\""), "a coloured region");
     assert!(
@@ -154,14 +159,7 @@ async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
         .split("</tr>")
         .find(|r| r.contains("earlier year</span>"))
         .expect("its row");
-    let link = row
-        .split("href=\"")
-        .nth(1)
-        .and_then(|h| h.split('"').next())
-        .expect("a link");
-    let (status, pair) = staff
-        .get(&link.replace("&amp;", "&").replace("&#38;", "&"))
-        .await;
+    let (status, pair) = follow_first_link(&mut staff, row).await;
     assert_eq!(status, StatusCode::OK, "{pair}");
     assert!(pair.contains("earlier year: 2025/bob.c"));
 }

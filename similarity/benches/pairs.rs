@@ -3,23 +3,13 @@
 
 use std::time::Instant;
 
-use arbiter_similarity::{analyse, Cache, Corpus, Document, Language, Origin, Params};
+use arbiter_similarity::{analyse, Cache, Corpus, Params};
 
 #[path = "../tests/support/synthetic.rs"]
 mod synthetic;
 
 fn corpus(students: usize) -> Corpus {
-    let documents = synthetic::class(students, 1000, 10)
-        .into_iter()
-        .map(|(owner, source)| Document {
-            version: "1".into(),
-            owner,
-            id: None,
-            language: Language::C,
-            origin: Origin::Student,
-            source,
-        })
-        .collect();
+    let documents = synthetic::documents(students, 1000, 10);
     Corpus {
         documents,
         templates: vec![],

@@ -1,23 +1,13 @@
 //! The benchmark's generated class, small: planted copies lead the report, and no
 //! independent pair comes near them.
 
-use arbiter_similarity::{analyse, Cache, Corpus, Document, Language, Origin, Params};
+use arbiter_similarity::{analyse, Cache, Corpus, Params};
 
 mod support;
 
 #[test]
 fn planted_copies_lead_a_generated_class() {
-    let documents: Vec<Document> = support::synthetic::class(24, 300, 4)
-        .into_iter()
-        .map(|(owner, source)| Document {
-            version: "1".into(),
-            owner,
-            id: None,
-            language: Language::C,
-            origin: Origin::Student,
-            source,
-        })
-        .collect();
+    let documents = support::synthetic::documents(24, 300, 4);
     let report = analyse(
         &Corpus {
             documents,

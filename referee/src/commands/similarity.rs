@@ -83,7 +83,7 @@ fn line(rank: usize, p: &Pair) -> String {
         format!("{} {} ({:.0}%)", s.owner, s.version, s.share * 100.0)
     };
     let b = if p.earlier {
-        format!("earlier year: {}", side(&p.b))
+        format!("earlier year: {} ({:.0}%)", p.b.version, p.b.share * 100.0)
     } else {
         side(&p.b)
     };

@@ -155,6 +155,25 @@ fn statement(
     }
 }
 
+/// The class as the report's documents, one submission each.
+pub fn documents(
+    students: usize,
+    lines: usize,
+    copies: usize,
+) -> Vec<arbiter_similarity::Document> {
+    class(students, lines, copies)
+        .into_iter()
+        .map(|(owner, source)| arbiter_similarity::Document {
+            version: "1".into(),
+            owner,
+            id: None,
+            language: arbiter_similarity::Language::C,
+            origin: arbiter_similarity::Origin::Student,
+            source,
+        })
+        .collect()
+}
+
 /// `students` programs of about `lines` lines; students 1, 3, 5, ... up to `2 * copies`
 /// copy the student before them (renamed, renumbered, re-indented).
 pub fn class(students: usize, lines: usize, copies: usize) -> Vec<(String, String)> {
