@@ -75,7 +75,13 @@ async fn follow_first_link(browser: &mut Browser, html: &str) -> (StatusCode, St
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn staff_see_copies_ranked_and_side_by_side_and_no_one_else_does() {
-    let c = TestContest::start(None, "", ROSTER, 0).await;
+    for db in support::databases().await {
+        check(db).await;
+    }
+}
+
+async fn check(db: Option<String>) {
+    let c = TestContest::start(db, "", ROSTER, 0).await;
     let mut grace = class(&c).await;
 
     // Students are refused; visitors are sent to sign in; neither sees the nav link.
