@@ -409,8 +409,6 @@ pub async fn backup(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
     Ok(())
 }
 
-/// `arbiter contest export DIR`: standings (JSON, CSV), submissions (CSV) and every replay
-/// (JSON) into `out`.
 /// `arbiter contest similarity`: the copied-code report over the contest's submissions.
 pub async fn similarity(
     dir: &Path,
@@ -421,6 +419,8 @@ pub async fn similarity(
     routes::similarity::compute(&db, &contest, dir, opts).await
 }
 
+/// `arbiter contest export DIR`: standings (JSON, CSV), submissions (CSV) and every replay
+/// (JSON) into `out`.
 pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Result<usize> {
     let opts = ServeOptions {
         dir: dir.to_path_buf(),
