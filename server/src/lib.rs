@@ -14,6 +14,7 @@
 //! of `arbiter worker` processes on other machines when the database is PostgreSQL.
 
 pub mod auth;
+pub mod client;
 pub mod config;
 pub mod demo;
 pub mod error;
@@ -53,6 +54,9 @@ pub struct ServeOptions {
     pub player: Option<PathBuf>,
     /// Mark cookies Secure (the site is behind an HTTPS proxy).
     pub secure_cookies: bool,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` / `X-Forwarded-Proto` headers are
+    /// believed (`--trusted-proxy`); from any other peer those headers are ignored.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// `arbiter contest demo`: submit the sample bots under this `bots/` once serving, and print
     /// how to sign in.
     pub demo_bots: Option<PathBuf>,
@@ -184,6 +188,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         limiter: Default::default(),
         player,
         secure_cookies: opts.secure_cookies,
+        trusted_proxies: opts.trusted_proxies.clone(),
         hub,
         rules: std::sync::RwLock::new(rules),
     }))
@@ -419,6 +424,7 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         db: db_url.map(str::to_string),
         player: None,
         secure_cookies: false,
+        trusted_proxies: Vec::new(),
         demo_bots: None,
         pace: std::time::Duration::ZERO,
     };

@@ -39,6 +39,8 @@ pub struct AppState {
     pub player: Option<Arc<String>>,
     /// Cookies marked Secure (the site is served over HTTPS by a proxy).
     pub secure_cookies: bool,
+    /// Reverse proxies whose forwarding headers are believed (`crate::client`).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Games played by this server's workers, followed live (`/live`).
     pub hub: Arc<arbiter_live::Hub>,
     /// The rules in force: contest.toml's, with the course staff's changes from the admin page.

@@ -2,9 +2,7 @@
 //! `POST /api/login`, then `Authorization: Bearer TOKEN`. Errors are `{"error": "..."}` with
 //! the page's status code. Documented with curl examples in docs/contest.md.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
+use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::auth::{self, ApiUser, Viewer};
+use crate::client::Client;
 use crate::error::{AppError, ErrorInfo};
 use crate::games;
 use crate::routes::account::check_credentials;
@@ -43,10 +42,10 @@ pub struct LoginBody {
 
 pub async fn login(
     State(state): State<Shared>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: Client,
     Json(body): Json<LoginBody>,
 ) -> Result<Response, AppError> {
-    let user = match check_credentials(&state, addr, &body.login, &body.password).await {
+    let user = match check_credentials(&state, client.ip, &body.login, &body.password).await {
         Err(AppError::BadRequest(m)) => return Err(AppError::Forbidden(m)),
         other => other?,
     };

@@ -56,9 +56,7 @@ pub async fn page(
     render(&GamePage {
         l: Layout::new(&state, viewer.as_ref(), format!("Game {id}"), ""),
         id,
-        players_json: serde_json::to_string(&names)
-            .unwrap_or_else(|_| "[]".into())
-            .replace("</", "<\\/"),
+        players_json: crate::pages::script_json(&names),
         seat0: names[0].clone(),
         seat1: names[1].clone(),
         verdict,

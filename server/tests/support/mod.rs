@@ -97,6 +97,18 @@ impl TestContest {
         roster: &str,
         workers: usize,
     ) -> TestContest {
+        Self::start_with(db, &config(extra_config), roster, workers, |_| {}).await
+    }
+
+    /// [`TestContest::start`] with a whole `contest.toml` and a last say on the serve options
+    /// (trusted proxies, timeouts).
+    pub async fn start_with(
+        db: Option<String>,
+        contest_toml: &str,
+        roster: &str,
+        workers: usize,
+        adjust: impl FnOnce(&mut arbiter_server::ServeOptions),
+    ) -> TestContest {
         let dir = tempfile::tempdir().expect("temp dir");
         let admin_password = arbiter_server::init(
             dir.path(),
@@ -108,23 +120,25 @@ impl TestContest {
         )
         .await
         .expect("init");
-        std::fs::write(dir.path().join("contest.toml"), config(extra_config)).expect("config");
+        std::fs::write(dir.path().join("contest.toml"), contest_toml).expect("config");
         let roster_path = dir.path().join("roster.csv");
         std::fs::write(&roster_path, roster).expect("roster");
         arbiter_server::users(dir.path(), db.as_deref(), &roster_path, None)
             .await
             .expect("users");
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let opts = arbiter_server::ServeOptions {
+        let mut opts = arbiter_server::ServeOptions {
             dir: dir.path().to_path_buf(),
             listen: "127.0.0.1:0".parse().unwrap(),
             workers,
             db: db.clone(),
             player: None,
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
             demo_bots: None,
             pace: std::time::Duration::ZERO,
         };
+        adjust(&mut opts);
         tokio::spawn(async move {
             if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {
                 panic!("serve: {e:#}");
