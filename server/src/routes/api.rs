@@ -133,7 +133,7 @@ pub async fn submission(
         counts: current,
         created_at: sub.created_at,
         compile_log,
-        games: games::of_submission(&state, id).await?,
+        games: visible_games(&state, Some(&session), id).await?,
     })
     .into_response())
 }
@@ -178,7 +178,19 @@ pub async fn games_of(
     store::submission(&state.db, q.submission)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("submission {}", q.submission)))?;
-    Ok(Json(games::of_submission(&state, q.submission).await?).into_response())
+    Ok(Json(visible_games(&state, viewer.as_ref(), q.submission).await?).into_response())
+}
+
+/// A submission's games as this viewer may see them (no results after a freeze for students
+/// and visitors).
+async fn visible_games(
+    state: &Shared,
+    viewer: Option<&auth::Session>,
+    submission: i64,
+) -> Result<Vec<games::GameRow>, AppError> {
+    let mut list = games::of_submission(state, submission).await?;
+    games::Cutoff::of(state, viewer).await?.apply(&mut list);
+    Ok(list)
 }
 
 pub async fn replay(

@@ -36,7 +36,10 @@ pub async fn page(
             next: format!("/games/{id}"),
         });
     }
-    let g = games::game(&state, id).await?;
+    let mut g = games::game(&state, id).await?;
+    games::Cutoff::of(&state, viewer.as_ref())
+        .await?
+        .apply(std::slice::from_mut(&mut g));
     let mut names = Vec::new();
     for sub in g.seats {
         let name = match store::submission(&state.db, sub).await? {
@@ -51,6 +54,9 @@ pub async fn page(
     let verdict = match (&g.verdict, g.winner) {
         (Some(v), Some(w)) => format!("{} wins: {v}", names[w as usize]),
         (Some(v), None) => format!("draw: {v}"),
+        (None, _) if g.state == games::FROZEN => {
+            "played after the scoreboard was frozen: the result shows when it is unfrozen".into()
+        }
         (None, _) => format!("not played yet ({})", g.state),
     };
     render(&GamePage {

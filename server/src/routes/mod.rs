@@ -91,7 +91,8 @@ pub fn router(state: Shared) -> Router {
 }
 
 /// The live games are watched by whoever may watch the contest's games: everyone when the
-/// scoreboard is public, else only signed-in users; their pages get the site's frame.
+/// scoreboard is public, else only signed-in users, and only course staff while it is frozen;
+/// their pages get the site's frame.
 async fn live_gate(
     State(state): State<Shared>,
     crate::auth::Viewer(viewer): crate::auth::Viewer,
@@ -99,6 +100,19 @@ async fn live_gate(
     next: Next,
 ) -> Response {
     if crate::games::may_watch(&state, viewer.as_ref()) {
+        // A game followed to its end shows its result: none while the board is frozen.
+        match crate::games::Cutoff::of(&state, viewer.as_ref()).await {
+            Ok(c) if c.frozen() => {
+                return AppError::Forbidden(
+                    "the scoreboard is frozen: the live games show again when the course staff \
+                     unfreeze it"
+                        .into(),
+                )
+                .into_response()
+            }
+            Ok(_) => {}
+            Err(e) => return e.into_response(),
+        }
         if let Some(frame) = crate::pages::live_frame(&state, viewer.as_ref()) {
             request.extensions_mut().insert(frame);
         }
