@@ -20,6 +20,7 @@ pub mod demo;
 pub mod error;
 pub mod export;
 pub mod games;
+pub mod names;
 pub mod pages;
 pub mod roster;
 pub mod routes;

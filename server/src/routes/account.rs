@@ -250,6 +250,55 @@ pub async fn save(
     }
 }
 
+/// Sets a user's nickname unless another user's login or nickname, or a reserved or course
+/// staff name, reads the same (`crate::names::key`). The check and the update are one step:
+/// SQLite's `BEGIN IMMEDIATE` holds the write lock; PostgreSQL takes a lock for nicknames.
+async fn set_nickname(state: &Shared, user: &User, nickname: &str) -> Result<(), AppError> {
+    /// PostgreSQL's advisory lock key for nickname changes (any constant of this site's).
+    const NICKNAME_LOCK: i64 = 0x6172_6269_6e69_636b;
+    let key = crate::names::key(nickname);
+    let mut tx = state.db.begin().await?;
+    if state.db.dialect() == arbiter_queue::Dialect::Postgres {
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(NICKNAME_LOCK)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let others = sqlx::query(&format!(
+        "SELECT {} FROM users WHERE id <> $1",
+        User::COLUMNS
+    ))
+    .bind(user.id)
+    .fetch_all(&mut *tx)
+    .await?;
+    // The reserved names are the course staff's to take.
+    let mut taken = !user.admin && crate::names::reserved(&key);
+    for row in &others {
+        let other = User::from_row(row)?;
+        let names = [Some(other.login.as_str()), other.nickname.as_deref()];
+        if names
+            .into_iter()
+            .flatten()
+            .any(|n| crate::names::key(n) == key)
+        {
+            taken = true;
+        }
+    }
+    if taken {
+        return Err(AppError::BadRequest(
+            "that nickname is taken, or reads like another user's or the course staff's name"
+                .into(),
+        ));
+    }
+    sqlx::query("UPDATE users SET nickname = $1 WHERE id = $2")
+        .bind(nickname)
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Checks and applies an account change: a nickname (unique, plain), a new password (with
 /// the current one). A first sign-in must set both.
 async fn update_account(
@@ -260,10 +309,11 @@ async fn update_account(
 ) -> Result<(), AppError> {
     let bad = |m: &str| Err(AppError::BadRequest(m.to_string()));
     let user = &session.user;
-    let nickname = f.nickname.trim();
-    if nickname.chars().count() > 32 || nickname.chars().any(char::is_control) {
-        return bad("the nickname must be at most 32 characters, without control characters");
-    }
+    let nickname = match crate::names::normalise(&f.nickname) {
+        Ok(n) => n,
+        Err(m) => return Err(AppError::BadRequest(m)),
+    };
+    let nickname = nickname.as_str();
     let changing_password = !f.new_password.is_empty() || user.must_change;
     if user.must_change && nickname.is_empty() {
         return bad("choose a nickname for the scoreboard");
@@ -286,21 +336,7 @@ async fn update_account(
         }
     }
     if !nickname.is_empty() {
-        let taken: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM users WHERE LOWER(nickname) = LOWER($1) AND id <> $2",
-        )
-        .bind(nickname)
-        .bind(user.id)
-        .fetch_optional(state.db.pool())
-        .await?;
-        if taken.is_some() {
-            return bad("that nickname is taken");
-        }
-        sqlx::query("UPDATE users SET nickname = $1 WHERE id = $2")
-            .bind(nickname)
-            .bind(user.id)
-            .execute(state.db.pool())
-            .await?;
+        set_nickname(state, user, nickname).await?;
         state.board_changed();
     }
     if changing_password {
