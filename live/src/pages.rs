@@ -128,11 +128,16 @@ fn player_page(
     let Some(player) = &hub.player else {
         return page(frame, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
     };
+    let nonce = frame
+        .0
+        .as_ref()
+        .and_then(|f| f.nonce.as_deref())
+        .map_or_else(String::new, |n| format!(" nonce=\"{}\"", escape(n)));
     let body = format!(
         "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
          <iframe id=\"player\" title=\"live game\" srcdoc=\"{srcdoc}\"></iframe>\
          <p class=\"muted\"><a href=\"/live\">all live games</a></p>\
-         <script>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
+         <script{nonce}>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
          const base=location.origin.replace(/^http/,\"ws\")+\"/live/ws\";\
          f.addEventListener(\"load\",()=>{{const w=f.contentWindow;{init}\
          w.postMessage({{message:\"load_players\",players:{names}}},\"*\");\

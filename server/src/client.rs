@@ -8,7 +8,7 @@ use std::net::{IpAddr, SocketAddr};
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use ipnet::IpNet;
+pub use ipnet::IpNet;
 
 use crate::error::AppError;
 use crate::state::Shared;
@@ -20,6 +20,16 @@ pub struct Client {
     pub ip: IpAddr,
     /// A trusted proxy said the client used https: cookies are marked Secure.
     pub https: bool,
+}
+
+/// `--trusted-proxy ADDR`: an address (`10.0.0.2`, `::1`) or a network (`10.0.0.0/8`).
+pub fn parse_proxy(text: &str) -> Result<IpNet, String> {
+    let t = text.trim();
+    if let Ok(ip) = t.parse::<IpAddr>() {
+        return Ok(IpNet::from(ip));
+    }
+    t.parse::<IpNet>()
+        .map_err(|_| format!("{t:?} is neither an IP address nor a network such as 10.0.0.0/8"))
 }
 
 /// Whether `ip` is one of the trusted proxies.
@@ -186,6 +196,11 @@ mod tests {
         let h = headers(&[("x-forwarded-proto", "https")]);
         assert!(resolve(proxy, &h, &proxies).https);
         assert!(!resolve(stranger, &h, &proxies).https);
+        assert_eq!(
+            parse_proxy("127.0.0.1").unwrap().to_string(),
+            "127.0.0.1/32"
+        );
+        assert!(parse_proxy("10.0.0.0/33").is_err());
         let mapped: IpAddr = "::ffff:10.0.0.2".parse().unwrap();
         assert!(trusted(mapped, &proxies));
     }

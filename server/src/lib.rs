@@ -25,6 +25,7 @@ pub mod pages;
 pub mod roster;
 pub mod routes;
 pub mod scoreboard;
+pub mod security;
 pub mod state;
 pub mod store;
 pub mod submissions;
@@ -174,6 +175,10 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
     // The site's frame goes on each request to /live (routes::live_gate), for its viewer.
     let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
     let rules = admin_rules(&db, &contest).await?;
+    let player_hashes = player
+        .as_deref()
+        .map(|p| security::script_hashes(p))
+        .unwrap_or_default();
     Ok(Arc::new(AppState {
         db,
         queue,
@@ -190,6 +195,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         player,
         secure_cookies: opts.secure_cookies,
         trusted_proxies: opts.trusted_proxies.clone(),
+        player_hashes,
         hub,
         rules: std::sync::RwLock::new(rules),
     }))

@@ -37,6 +37,9 @@ pub struct AppState {
     pub limiter: Limiter,
     /// The web player (`player.html`), embedded in game pages by `srcdoc`.
     pub player: Option<Arc<String>>,
+    /// The CSP hashes of the player's inline scripts (they run in `srcdoc` frames, under the
+    /// embedding page's policy).
+    pub player_hashes: Vec<String>,
     /// Cookies marked Secure (the site is served over HTTPS by a proxy).
     pub secure_cookies: bool,
     /// Reverse proxies whose forwarding headers are believed (`crate::client`).

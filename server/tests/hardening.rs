@@ -353,12 +353,17 @@ async fn hostile_nicknames_and_a_frozen_board_keep_their_secrets() {
             .collect();
         assert_eq!(before_ids.len(), 2, "{which}: {before}");
         for id in &before_ids {
-            let page = reqwest::get(c.url(&format!("/games/{id}")))
+            let r = reqwest::get(c.url(&format!("/games/{id}")))
                 .await
-                .expect("GET")
-                .text()
-                .await
-                .expect("text");
+                .expect("GET");
+            let csp = r
+                .headers()
+                .get("content-security-policy")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string();
+            let page = r.text().await.expect("text");
+            scripts_need_the_nonce(&csp, &page);
             let names = players_of_game_page(&page);
             assert_eq!(names.len(), 2, "{which}: {names:?}");
             assert!(
@@ -714,4 +719,155 @@ async fn behind_a_trusted_proxy_the_limits_key_on_the_client() {
             .all(|v| !v.to_str().unwrap_or("").contains("Secure")),
         "an untrusted client's X-Forwarded-Proto"
     );
+}
+
+/// The CSP's script sources and nonce: `'unsafe-inline'` is not among them.
+fn script_src(csp: &str) -> (String, Option<String>) {
+    let src = csp
+        .split(';')
+        .map(str::trim)
+        .find(|d| d.starts_with("script-src"))
+        .unwrap_or_default()
+        .to_string();
+    let nonce = src
+        .split_whitespace()
+        .find_map(|s| s.strip_prefix("'nonce-"))
+        .map(|n| n.trim_end_matches('\'').to_string());
+    (src, nonce)
+}
+
+/// Checks that a page's every inline script carries the response's nonce, and that the CSP
+/// allows no other inline script.
+fn scripts_need_the_nonce(csp: &str, page: &str) {
+    let (src, nonce) = script_src(csp);
+    assert!(!src.contains("unsafe-inline"), "{src}");
+    let nonce = nonce.expect("a nonce");
+    let lower = page.to_ascii_lowercase();
+    for (at, _) in lower.match_indices("<script") {
+        let tag = &page[at..at + page[at..].find('>').expect("a tag")];
+        assert!(
+            tag.contains(&format!("nonce=\"{nonce}\"")),
+            "a script without this response's nonce: {tag}"
+        );
+    }
+}
+
+/// Item 9: a request that changes something, or a websocket upgrade, from another site's page
+/// is refused even with a valid token; scripts need the response's nonce (or are the player's,
+/// by hash).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn origins_are_checked_and_inline_scripts_need_a_nonce() {
+    let player = tempfile::NamedTempFile::new().expect("a file");
+    std::fs::write(
+        player.path(),
+        "<!DOCTYPE html><title>p</title><script>window.started = 1;</script>",
+    )
+    .expect("write");
+    let path = player.path().to_path_buf();
+    let c = TestContest::start_with(None, &support::config(""), ROSTER, 0, move |o| {
+        o.player = Some(path);
+    })
+    .await;
+    let (mut ada, _) = student(&c, "2301", "ada").await;
+    ada.get("/account").await;
+    let csrf = ada.csrf.clone();
+    let form = [("csrf", csrf.as_str()), ("nickname", "ada two")];
+    let r = ada
+        .http
+        .post(c.url("/account"))
+        .header("origin", "http://evil.example")
+        .form(&form)
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status(), StatusCode::FORBIDDEN, "a cross-site form post");
+    let r = ada
+        .http
+        .post(c.url("/account"))
+        .header("origin", "null")
+        .form(&form)
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status(), StatusCode::FORBIDDEN, "Origin: null");
+    let r = ada
+        .http
+        .post(c.url("/account"))
+        .header("origin", c.url(""))
+        .form(&form)
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status(), StatusCode::OK, "from the site itself");
+    // Websocket upgrades of the live hub, with the visitor's cookie.
+    for path in ["/live/ws/_1", "/live/ws/1.aaaaaaaaaaaaaaaaaaaaaa/0"] {
+        let upgrade = |origin: &str| {
+            ada.http
+                .get(c.url(path))
+                .header("origin", origin)
+                .header("connection", "Upgrade")
+                .header("upgrade", "websocket")
+                .header("sec-websocket-version", "13")
+                .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+                .send()
+        };
+        let r = upgrade("http://evil.example").await.expect("GET");
+        assert_eq!(
+            r.status(),
+            StatusCode::FORBIDDEN,
+            "{path} from another site"
+        );
+        let r = upgrade(&c.url("")).await.expect("GET");
+        assert_ne!(r.status(), StatusCode::FORBIDDEN, "{path} from the site");
+    }
+    // The CSP: a nonce for the page's scripts, the player's scripts by hash.
+    for path in ["/", "/login", "/live", "/submissions"] {
+        let r = ada.http.get(c.url(path)).send().await.expect("GET");
+        let csp = r
+            .headers()
+            .get("content-security-policy")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let page = r.text().await.unwrap_or_default();
+        scripts_need_the_nonce(&csp, &page);
+        // sha256 of "window.started = 1;"
+        let hash = {
+            use sha2::Digest;
+            let d = sha2::Sha256::digest(b"window.started = 1;");
+            let b64 = base64_std(&d);
+            format!("'sha256-{b64}'")
+        };
+        assert!(csp.contains(&hash), "{path}: the player's script: {csp}");
+    }
+    let a = reqwest::get(c.url("/login")).await.expect("GET");
+    let b = reqwest::get(c.url("/login")).await.expect("GET");
+    let nonce = |r: &reqwest::Response| {
+        script_src(
+            r.headers()
+                .get("content-security-policy")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default(),
+        )
+        .1
+    };
+    assert_ne!(nonce(&a), nonce(&b), "a nonce per response");
+}
+
+fn base64_std(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(A[(n >> (18 - 6 * i)) as usize & 63] as char);
+        }
+        for _ in chunk.len()..3 {
+            out.push('=');
+        }
+    }
+    out
 }

@@ -24,11 +24,14 @@ struct GamePage {
     players_json: String,
     /// The frame the page opens at; -1 = the last (the decisive one).
     start_frame: i64,
+    /// Allows the page's inline script under the CSP.
+    nonce: String,
 }
 
 pub async fn page(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,
+    nonce: crate::security::ScriptNonce,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     if !games::may_watch(&state, viewer.as_ref()) {
@@ -68,6 +71,7 @@ pub async fn page(
         verdict,
         player: state.player.clone(),
         start_frame: -1,
+        nonce: nonce.0,
     })
 }
 
