@@ -20,6 +20,7 @@ pub mod demo;
 pub mod error;
 pub mod export;
 pub mod games;
+pub mod listen;
 pub mod names;
 pub mod pages;
 pub mod roster;
@@ -59,6 +60,8 @@ pub struct ServeOptions {
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` / `X-Forwarded-Proto` headers are
     /// believed (`--trusted-proxy`); from any other peer those headers are ignored.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Timeouts and connection bounds against slow or greedy clients.
+    pub limits: listen::Limits,
     /// `arbiter contest demo`: submit the sample bots under this `bots/` once serving, and print
     /// how to sign in.
     pub demo_bots: Option<PathBuf>,
@@ -277,13 +280,15 @@ pub async fn serve(
     }
     let app = routes::router(Arc::clone(&state));
     let mut shutdown = stop_rx.clone();
-    let server = axum::serve(
+    let server = listen::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        let _ = shutdown.wait_for(|s| *s).await;
-    });
+        app,
+        opts.limits.clone(),
+        opts.trusted_proxies.clone(),
+        async move {
+            let _ = shutdown.wait_for(|s| *s).await;
+        },
+    );
     let signals = tokio::spawn(async move {
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("stopping: games in progress finish first (Ctrl-C again to stop at once)");
@@ -432,6 +437,7 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         player: None,
         secure_cookies: false,
         trusted_proxies: Vec::new(),
+        limits: listen::Limits::default(),
         demo_bots: None,
         pace: std::time::Duration::ZERO,
     };

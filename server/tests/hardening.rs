@@ -871,3 +871,145 @@ fn base64_std(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// The resident memory of this process (the server runs in it), in MiB.
+fn rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// A connection from `source` (a loopback address of its own) to `to`.
+async fn connect_from(source: &str, to: std::net::SocketAddr) -> Option<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4().ok()?;
+    socket.bind(format!("{source}:0").parse().ok()?).ok()?;
+    socket.connect(to).await.ok()
+}
+
+/// Item 8: a bounded slowloris on loopback. `SLOWLORIS` connections (default 200, at most
+/// 2000), spread over loopback addresses, send a request's headers one byte every 2 s (for at
+/// most 24 s); meanwhile a scoreboard request is timed every half second. The server cuts them
+/// off at its header timeout (10 s), and answers the scoreboard all along. Then 300 idle
+/// connections from one address: those past the per-address bound (256) are closed at once.
+/// Prints the figures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn slow_clients_are_cut_off_and_the_scoreboard_keeps_answering() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let n: usize = std::env::var("SLOWLORIS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+        .min(2000);
+    let c = TestContest::start(None, "", ROSTER, 0).await;
+    let addr = c.addr;
+    let rss_before = rss_mib();
+    let t0 = std::time::Instant::now();
+    let mut slow = Vec::new();
+    for i in 0..n {
+        // 200 per source address, below the per-address bound.
+        let source = format!("127.0.{}.2", 1 + i / 200);
+        slow.push(tokio::spawn(async move {
+            let mut s = connect_from(&source, addr).await?;
+            let opened = std::time::Instant::now();
+            s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.ok()?;
+            let mut buf = [0u8; 256];
+            // One header byte every 2 s, 12 at most; the server's close ends it earlier.
+            for _ in 0..12 {
+                tokio::select! {
+                    r = s.read(&mut buf) => {
+                        if matches!(r, Ok(0) | Err(_)) {
+                            return Some(opened.elapsed());
+                        }
+                    }
+                    _ = tokio::time::sleep(std::time::Duration::from_secs(2)) => {
+                        if s.write_all(b"X").await.is_err() {
+                            return Some(opened.elapsed());
+                        }
+                    }
+                }
+            }
+            None
+        }));
+    }
+    // The scoreboard meanwhile, from an address of its own.
+    let mut latencies = Vec::new();
+    let mut held_max = 0;
+    let mut rss_max = rss_before;
+    while t0.elapsed() < std::time::Duration::from_secs(16) {
+        let t = std::time::Instant::now();
+        let r = reqwest::Client::new()
+            .get(c.url("/api/scoreboard"))
+            .timeout(std::time::Duration::from_secs(10))
+            .send()
+            .await;
+        assert!(
+            r.as_ref().is_ok_and(|r| r.status().is_success()),
+            "the scoreboard during the slowloris: {r:?}"
+        );
+        latencies.push(t.elapsed());
+        held_max = held_max.max(slow.iter().filter(|h| !h.is_finished()).count());
+        rss_max = rss_max.max(rss_mib());
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    let mut cut = Vec::new();
+    for h in slow {
+        cut.push(h.await.expect("a task"));
+    }
+    let still_open = cut.iter().filter(|c| c.is_none()).count();
+    let slowest_cut = cut.iter().flatten().max().copied().unwrap_or_default();
+    latencies.sort();
+    let median = latencies[latencies.len() / 2];
+    let worst = latencies[latencies.len() - 1];
+    eprintln!(
+        "slowloris: {n} connections, at most {held_max} held at once, {still_open} never cut off, \
+         the last cut after {slowest_cut:.1?}; scoreboard latency median {median:.1?}, worst \
+         {worst:.1?} ({} requests); RSS {rss_before:.0} MiB before, {rss_max:.0} MiB at most",
+        latencies.len()
+    );
+    assert_eq!(still_open, 0, "connections never cut off");
+    assert!(
+        slowest_cut < std::time::Duration::from_secs(14),
+        "{slowest_cut:?}"
+    );
+    assert!(worst < std::time::Duration::from_secs(2), "{worst:?}");
+
+    // Idle connections from one address: past the bound they are closed at once.
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        if let Some(s) = connect_from("127.0.9.9", addr).await {
+            idle.push(s);
+        }
+    }
+    let opened = idle.len();
+    let reads: Vec<_> = idle
+        .into_iter()
+        .map(|mut s| {
+            tokio::spawn(async move {
+                let mut buf = [0u8; 16];
+                let r =
+                    tokio::time::timeout(std::time::Duration::from_millis(500), s.read(&mut buf))
+                        .await;
+                matches!(r, Ok(Ok(0) | Err(_)))
+            })
+        })
+        .collect();
+    let mut closed = 0;
+    for r in reads {
+        if r.await.expect("a task") {
+            closed += 1;
+        }
+    }
+    eprintln!("idle connections from one address: {opened} opened, {closed} closed at once");
+    assert!(
+        closed >= 40,
+        "only {closed} of 300 idle connections were refused"
+    );
+    let r = reqwest::get(c.url("/api/scoreboard")).await.expect("GET");
+    assert!(r.status().is_success());
+}

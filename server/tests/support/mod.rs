@@ -135,6 +135,7 @@ impl TestContest {
             player: None,
             secure_cookies: false,
             trusted_proxies: Vec::new(),
+            limits: Default::default(),
             demo_bots: None,
             pace: std::time::Duration::ZERO,
         };
