@@ -56,7 +56,7 @@ pub fn script_hashes(html: &str) -> Vec<String> {
             break;
         };
         if !tag.contains(" src=") {
-            let digest = Sha256::digest(html[body..body + len].as_bytes());
+            let digest = Sha256::digest(&html.as_bytes()[body..body + len]);
             out.push(format!("'sha256-{}'", base64(&digest)));
         }
         at = body + len;

@@ -1013,3 +1013,61 @@ async fn slow_clients_are_cut_off_and_the_scoreboard_keeps_answering() {
     let r = reqwest::get(c.url("/api/scoreboard")).await.expect("GET");
     assert!(r.status().is_success());
 }
+
+/// Item 9 in a browser (`ARBITER_BROWSER=1`; needs Debian's chromium and `npm ci` in
+/// tests/web): with a stand-in player holding an inline script, the game page's and the live
+/// page's scripts run under the CSP, the player's too, and an injected script does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn browser_runs_every_inline_script_under_the_csp() {
+    if std::env::var("ARBITER_BROWSER").as_deref() != Ok("1") {
+        eprintln!("ARBITER_BROWSER not set: the browser check is skipped");
+        return;
+    }
+    let player = tempfile::NamedTempFile::new().expect("a file");
+    std::fs::write(
+        player.path(),
+        "<!DOCTYPE html><title>stand-in player</title><body>stand-in</body>\n<script>\
+         window.addEventListener(\"message\", (e) => { const m = e.data || {};\
+         if (m.message === \"init_replay_player\") parent.postMessage({ message: \"init_successfully\", number_of_frames: 3 }, \"*\");\
+         if (m.message === \"load_players\") document.body.dataset.players = JSON.stringify(m.players); });\
+         </script>",
+    )
+    .expect("write");
+    let path = player.path().to_path_buf();
+    let c = TestContest::start_with(None, &support::config(""), ROSTER, 1, move |o| {
+        o.player = Some(path);
+    })
+    .await;
+    let (_, ada) = student(&c, "2301", "<!--<script>").await;
+    let (_, alan) = student(&c, "2302", "</script><script>").await;
+    let a = submit_python(&c, &ada).await;
+    submit_python(&c, &alan).await;
+    support::wait_for(
+        std::time::Duration::from_secs(180),
+        "two games played",
+        || async {
+            let (_, b) = get_json(c.url("/api/scoreboard"), None).await;
+            (b["board"]["games_done"].as_u64() == Some(2)).then_some(())
+        },
+    )
+    .await;
+    let (_, games) = get_json(c.url(&format!("/api/games?submission={a}")), None).await;
+    let game = games[0]["id"].as_i64().expect("a game");
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/web/contest-csp.mjs");
+    let base = c.url("");
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node")
+            .arg(&script)
+            .arg(base)
+            .arg(game.to_string())
+            .output()
+    })
+    .await
+    .expect("a task")
+    .expect("node");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    eprintln!("{text}");
+    assert!(out.status.success(), "{text}");
+}
