@@ -377,8 +377,16 @@ impl Limiter {
         let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() >= Self::MAX_KEYS {
             map.retain(|_, a| now.duration_since(a.last) < Self::WINDOW);
+            // Still full (a flood of made-up logins): forget single attempts first, then the
+            // least recent quarter; never the counts that block, all at once.
             if map.len() >= Self::MAX_KEYS {
-                map.clear();
+                map.retain(|_, a| a.count > 1);
+            }
+            if map.len() >= Self::MAX_KEYS {
+                let mut lasts: Vec<Instant> = map.values().map(|a| a.last).collect();
+                lasts.sort_unstable();
+                let cut = lasts[lasts.len() / 4];
+                map.retain(|_, a| a.last > cut);
             }
         }
         let fresh = |a: Option<&Attempts>| {
@@ -485,5 +493,19 @@ mod tests {
         assert_eq!(Limiter::delay(5), Duration::from_secs(1));
         assert_eq!(Limiter::delay(7), Duration::from_secs(4));
         assert_eq!(Limiter::delay(60), Limiter::MAX_DELAY);
+    }
+
+    #[test]
+    fn a_flood_of_made_up_logins_does_not_wipe_the_counts() {
+        let l = Limiter::default();
+        let ip: IpAddr = "127.0.0.1".parse().unwrap();
+        for _ in 0..Limiter::PER_LOGIN {
+            assert!(l.attempt("victim", ip).is_ok());
+        }
+        for i in 0..Limiter::MAX_KEYS as u32 {
+            let other = IpAddr::from([10, (i >> 16) as u8, (i >> 8) as u8, i as u8]);
+            let _ = l.attempt(&format!("made-up {i}"), other);
+        }
+        assert!(l.attempt("victim", ip).is_err(), "still blocked");
     }
 }

@@ -30,7 +30,7 @@ pub fn normalise(raw: &str) -> Result<String, String> {
 
 /// Control, format (bidi controls, zero-width characters, soft hyphen), private-use,
 /// unassigned and line or paragraph separator characters.
-fn invisible(c: char) -> bool {
+pub fn invisible(c: char) -> bool {
     use GeneralCategory as G;
     matches!(
         get_general_category(c),

@@ -212,9 +212,11 @@ pub async fn submit(
         time_limit_ms: lang.compile_time_ms,
         memory_mb: lang.compile_memory_mb,
     };
+    // A label only, but shown to everyone: no bidi controls or zero-width characters that
+    // would make `evil\u{202e}c.txt` read as another name.
     let display_name: String = file_name
         .chars()
-        .filter(|c| !c.is_control())
+        .filter(|c| !crate::names::invisible(*c))
         .take(100)
         .collect();
     // The interval and the budget are checked and the row inserted in one transaction that
