@@ -1071,3 +1071,77 @@ async fn browser_runs_every_inline_script_under_the_csp() {
     eprintln!("{text}");
     assert!(out.status.success(), "{text}");
 }
+
+/// Item 8, the other slow clients: a body sent one byte at a time is cut off at the request
+/// timeout (408), and a kept-alive connection that sends nothing more is closed at the header
+/// timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn slow_bodies_and_idle_connections_are_cut_off() {
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let c = TestContest::start_with(None, &support::config(""), ROSTER, 0, |o| {
+        o.limits.header_timeout = Duration::from_secs(2);
+        o.limits.request_timeout = Duration::from_secs(3);
+    })
+    .await;
+    // A body of 1000 bytes, one byte every 300 ms (5 minutes in all).
+    let mut s = tokio::net::TcpStream::connect(c.addr)
+        .await
+        .expect("connect");
+    s.write_all(
+        b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+          Content-Length: 1000\r\n\r\n",
+    )
+    .await
+    .expect("write");
+    let t0 = Instant::now();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    while t0.elapsed() < Duration::from_secs(15) {
+        tokio::select! {
+            r = s.read(&mut buf) => match r {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            },
+            _ = tokio::time::sleep(Duration::from_millis(300)) => {
+                if s.write_all(b"a").await.is_err() {
+                    break;
+                }
+            }
+        }
+        if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&answer).to_string();
+    assert!(
+        text.starts_with("HTTP/1.1 408") && t0.elapsed() < Duration::from_secs(6),
+        "after {:?}: {text:?}",
+        t0.elapsed()
+    );
+
+    // A kept-alive connection, idle after its first request.
+    let mut s = tokio::net::TcpStream::connect(c.addr)
+        .await
+        .expect("connect");
+    s.write_all(b"GET /api/scoreboard HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let t0 = Instant::now();
+    let mut closed = false;
+    while t0.elapsed() < Duration::from_secs(10) {
+        match tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => {
+                closed = true;
+                break;
+            }
+            Ok(Ok(_)) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(
+        closed && t0.elapsed() < Duration::from_secs(5),
+        "an idle kept-alive connection is still open after {:?}",
+        t0.elapsed()
+    );
+}
