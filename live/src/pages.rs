@@ -28,13 +28,24 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// A JSON value safe inside a `<script>`.
-fn script_json(v: &impl serde::Serialize) -> String {
-    serde_json::to_string(v)
-        .unwrap_or_else(|_| "null".into())
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
+/// JSON to embed in an inline `<script>`: `<`, `>` and `&` (and U+2028/U+2029, line ends to
+/// older JavaScript) as `\u` escapes, so that no string in it can open or close a tag, a
+/// comment or an escape of the HTML tokenizer (`<!--`, `<script`, `</script`). The value is
+/// unchanged for JavaScript.
+pub fn script_json(value: &impl serde::Serialize) -> String {
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 const STYLE: &str = "<style>:root{color-scheme:light dark}body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px 16px}\

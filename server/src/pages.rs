@@ -102,25 +102,8 @@ pub fn when(ms: i64) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// JSON to embed in an inline `<script>`: `<`, `>` and `&` (and U+2028/U+2029, line ends to
-/// older JavaScript) as `\u` escapes, so that no string in it can open or close a tag, a
-/// comment or an escape of the HTML tokenizer (`<!--`, `<script`, `</script`). The value is
-/// unchanged for JavaScript.
-pub fn script_json(value: &impl serde::Serialize) -> String {
-    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// JSON safe inside an inline `<script>` (the live hub's escaping, shared).
+pub use arbiter_live::pages::script_json;
 
 /// Percent-encodes a path or query value.
 pub fn url_encode(s: &str) -> String {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use support::TestContest;
+use support::{staff, TestContest};
 
 const ROSTER: &str = "student_id,name\n2301,Ada\n2302,Alan\n2303,Grace\n";
 
@@ -47,6 +47,10 @@ where
     out
 }
 
+fn count(statuses: &[StatusCode], which: StatusCode) -> usize {
+    statuses.iter().filter(|s| **s == which).count()
+}
+
 /// Item 1: ten submissions sent at once inside the 60 s interval: exactly one is accepted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn simultaneous_submissions_inside_the_interval_accept_exactly_one() {
@@ -74,14 +78,8 @@ async fn simultaneous_submissions_inside_the_interval_accept_exactly_one() {
                 }
             })
             .await;
-            let accepted = statuses
-                .iter()
-                .filter(|s| **s == StatusCode::CREATED)
-                .count();
-            let refused = statuses
-                .iter()
-                .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
-                .count();
+            let accepted = count(&statuses, StatusCode::CREATED);
+            let refused = count(&statuses, StatusCode::TOO_MANY_REQUESTS);
             let want = if round == 0 { 1 } else { 0 };
             assert_eq!(
                 (accepted, refused),
@@ -111,21 +109,10 @@ async fn simultaneous_wrong_passwords_are_counted_before_the_hash_is_checked() {
         }
     })
     .await;
-    let checked = statuses
-        .iter()
-        .filter(|s| **s == StatusCode::FORBIDDEN)
-        .count();
-    let refused = statuses
-        .iter()
-        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
-        .count();
+    let checked = count(&statuses, StatusCode::FORBIDDEN);
+    let refused = count(&statuses, StatusCode::TOO_MANY_REQUESTS);
     assert!(checked <= 5, "{checked} of 40 were checked: {statuses:?}");
     assert_eq!(checked + refused, 40, "{statuses:?}");
-}
-
-#[allow(dead_code)]
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
 /// `next` values that must never leave the site, as a form posts them and as a query sends
@@ -204,31 +191,6 @@ async fn next_never_leaves_the_site() {
         assert_eq!(status, StatusCode::SEE_OTHER, "{next:?}: {to}");
         assert!(stays_on_site(&to), "POST next={next:?} -> Location {to:?}");
     }
-}
-
-/// The course staff's account past its first sign-in.
-async fn staff(c: &TestContest) -> support::Browser {
-    let mut b = c.client();
-    let (status, to) = b.sign_in("admin", &c.admin_password).await;
-    assert_eq!((status, to.as_str()), (StatusCode::SEE_OTHER, "/account"));
-    b.get("/account").await;
-    let csrf = b.csrf.clone();
-    let pw = c.admin_password.clone();
-    let (status, body) = b
-        .post_form(
-            "/account",
-            &[
-                ("csrf", &csrf),
-                ("nickname", "staff"),
-                ("current", &pw),
-                ("new_password", "staff password"),
-                ("confirm", "staff password"),
-            ],
-        )
-        .await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
-    b.get("/admin").await;
-    b
 }
 
 /// The contents of each `<script>` element as the HTML tokenizer reads it when nothing

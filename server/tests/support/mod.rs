@@ -317,6 +317,33 @@ async fn read(r: Response) -> (StatusCode, String) {
     (status, location.unwrap_or(body))
 }
 
+/// The course staff's account past its first sign-in (nickname "staff", password "staff
+/// password"), on the admin page.
+pub async fn staff(c: &TestContest) -> Browser {
+    let mut b = c.client();
+    let (status, to) = b.sign_in("admin", &c.admin_password).await;
+    assert_eq!((status, to.as_str()), (StatusCode::SEE_OTHER, "/account"));
+    b.get("/account").await;
+    let csrf = b.csrf.clone();
+    let pw = c.admin_password.clone();
+    let (status, body) = b
+        .post_form(
+            "/account",
+            &[
+                ("csrf", &csrf),
+                ("nickname", "staff"),
+                ("current", &pw),
+                ("new_password", "staff password"),
+                ("confirm", "staff password"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    let (status, page) = b.get("/admin").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    b
+}
+
 /// Polls `f` until it returns `Some`, for at most `timeout`.
 pub async fn wait_for<T, F, Fut>(timeout: Duration, what: &str, mut f: F) -> T
 where
