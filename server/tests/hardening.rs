@@ -734,33 +734,37 @@ async fn origins_are_checked_and_inline_scripts_need_a_nonce() {
     ada.get("/account").await;
     let csrf = ada.csrf.clone();
     let form = [("csrf", csrf.as_str()), ("nickname", "ada two")];
-    let r = ada
-        .http
-        .post(c.url("/account"))
+    let site = c.url("");
+    for (origin, want, what) in [
+        (
+            "http://evil.example",
+            StatusCode::FORBIDDEN,
+            "a cross-site form post",
+        ),
+        ("null", StatusCode::FORBIDDEN, "Origin: null"),
+        (site.as_str(), StatusCode::OK, "from the site itself"),
+    ] {
+        let r = ada
+            .http
+            .post(c.url("/account"))
+            .header("origin", origin)
+            .form(&form)
+            .send()
+            .await
+            .expect("POST");
+        assert_eq!(r.status(), want, "{what}");
+    }
+    // The API answers in JSON.
+    let r = reqwest::Client::new()
+        .post(c.url("/api/login"))
         .header("origin", "http://evil.example")
-        .form(&form)
+        .json(&serde_json::json!({ "login": "2301", "password": "x" }))
         .send()
         .await
         .expect("POST");
-    assert_eq!(r.status(), StatusCode::FORBIDDEN, "a cross-site form post");
-    let r = ada
-        .http
-        .post(c.url("/account"))
-        .header("origin", "null")
-        .form(&form)
-        .send()
-        .await
-        .expect("POST");
-    assert_eq!(r.status(), StatusCode::FORBIDDEN, "Origin: null");
-    let r = ada
-        .http
-        .post(c.url("/account"))
-        .header("origin", c.url(""))
-        .form(&form)
-        .send()
-        .await
-        .expect("POST");
-    assert_eq!(r.status(), StatusCode::OK, "from the site itself");
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let body: Value = r.json().await.expect("JSON");
+    assert!(body["error"].is_string(), "{body}");
     // Websocket upgrades of the live hub, with the visitor's cookie.
     for path in ["/live/ws/_1", "/live/ws/1.aaaaaaaaaaaaaaaaaaaaaa/0"] {
         let upgrade = |origin: &str| {

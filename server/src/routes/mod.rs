@@ -104,10 +104,14 @@ pub fn router(state: Shared) -> Router {
 async fn guard(State(state): State<Shared>, mut request: Request, next: Next) -> Response {
     let host = own_host(&state, &request);
     if !security::origin_allowed(request.method(), request.headers(), host.as_deref()) {
-        return AppError::Forbidden(
+        let refused = AppError::Forbidden(
             "this request came from another site's page: open this site and try again".into(),
         )
         .into_response();
+        if request.uri().path().starts_with("/api/") {
+            return api::json_errors(refused).await;
+        }
+        return refused;
     }
     let nonce = security::ScriptNonce::new();
     request.extensions_mut().insert(nonce.clone());
