@@ -42,6 +42,22 @@ try {
   await check(`/live/${game}`, "the live page's script (status cleared) and the player's names",
     () => { const d = document.getElementById("player")?.contentDocument;
       return document.getElementById("status")?.textContent === "" && !!d?.body?.dataset?.players; });
+  // The spectator websocket opens from the site's own page, not from a page of another origin
+  // (here an opaque one: Origin null) with the same browser.
+  const socket = (url) => page.evaluate((u) => new Promise((resolve) => {
+    const ws = new WebSocket(u);
+    ws.onopen = () => { ws.close(); resolve("open"); };
+    ws.onerror = () => resolve("refused");
+    setTimeout(() => resolve("timeout"), 5000);
+  }), url);
+  const wsUrl = base.replace(/^http/, "ws") + `/live/ws/_${game}`;
+  await page.goto(`${base}/live/${game}`);
+  const own = await socket(wsUrl);
+  await page.goto("about:blank");
+  const foreign = await socket(wsUrl);
+  const sockets = own === "open" && foreign === "refused";
+  console.log(`${sockets ? "ok  " : "FAIL"} websocket from the site: ${own}; from another origin: ${foreign}`);
+  failed += sockets ? 0 : 1;
   for (const path of ["/", "/login", "/live", "/submissions/all"]) {
     await check(path, "the page loads", () => document.readyState === "complete");
   }
