@@ -46,6 +46,9 @@ pub struct HubOptions {
 pub struct Frame {
     pub before: String,
     pub after: String,
+    /// The nonce the site's Content-Security-Policy allows this response's inline scripts
+    /// with (the site sets the policy; the hub marks its script).
+    pub nonce: Option<String>,
 }
 
 impl Frame {
@@ -60,6 +63,7 @@ impl Frame {
         Some(Frame {
             before: before.to_string(),
             after: after.to_string(),
+            nonce: None,
         })
     }
 }

@@ -28,13 +28,24 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// A JSON value safe inside a `<script>`.
-fn script_json(v: &impl serde::Serialize) -> String {
-    serde_json::to_string(v)
-        .unwrap_or_else(|_| "null".into())
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
+/// JSON to embed in an inline `<script>`: `<`, `>` and `&` (and U+2028/U+2029, line ends to
+/// older JavaScript) as `\u` escapes, so that no string in it can open or close a tag, a
+/// comment or an escape of the HTML tokenizer (`<!--`, `<script`, `</script`). The value is
+/// unchanged for JavaScript.
+pub fn script_json(value: &impl serde::Serialize) -> String {
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 const STYLE: &str = "<style>:root{color-scheme:light dark}body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px 16px}\
@@ -128,11 +139,16 @@ fn player_page(
     let Some(player) = &hub.player else {
         return page(frame, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
     };
+    let nonce = frame
+        .0
+        .as_ref()
+        .and_then(|f| f.nonce.as_deref())
+        .map_or_else(String::new, |n| format!(" nonce=\"{}\"", escape(n)));
     let body = format!(
         "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
          <iframe id=\"player\" title=\"live game\" srcdoc=\"{srcdoc}\"></iframe>\
          <p class=\"muted\"><a href=\"/live\">all live games</a></p>\
-         <script>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
+         <script{nonce}>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
          const base=location.origin.replace(/^http/,\"ws\")+\"/live/ws\";\
          f.addEventListener(\"load\",()=>{{const w=f.contentWindow;{init}\
          w.postMessage({{message:\"load_players\",players:{names}}},\"*\");\

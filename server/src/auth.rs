@@ -307,61 +307,144 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Failed sign-ins per account and per address: after [`Limiter::PER_LOGIN`] failures on one
-/// account (or [`Limiter::PER_ADDRESS`] from one address) within [`Limiter::WINDOW`], further
-/// attempts are refused until the window ends. Bounded in memory.
+/// Sign-in attempts, counted *before* the password is checked (so that simultaneous guesses
+/// cannot all pass one check), per client address, per account and client, and per account:
+///
+/// - one address: [`Limiter::PER_ADDRESS`] attempts within [`Limiter::WINDOW`], then refused
+///   until the window ends (behind a proxy, the address is the one the trusted proxy names);
+/// - one account from one address: [`Limiter::PER_LOGIN`] attempts within the window;
+/// - one account from anywhere: [`Limiter::PER_LOGIN`] attempts, then each further attempt
+///   waits a delay that doubles up to [`Limiter::MAX_DELAY`]. A delay and not a lock: an
+///   attacker guessing from many addresses slows the account down, but its owner gets in
+///   within [`Limiter::MAX_DELAY`].
+///
+/// A successful sign-in forgets the account's attempts. Bounded in memory.
 #[derive(Clone, Default)]
 pub struct Limiter {
-    inner: Arc<Mutex<HashMap<String, (u32, Instant)>>>,
+    inner: Arc<Mutex<HashMap<String, Attempts>>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Attempts {
+    count: u32,
+    since: Instant,
+    last: Instant,
+}
+
+impl Attempts {
+    fn new(now: Instant) -> Attempts {
+        Attempts {
+            count: 0,
+            since: now,
+            last: now,
+        }
+    }
 }
 
 impl Limiter {
     pub const PER_LOGIN: u32 = 5;
     pub const PER_ADDRESS: u32 = 30;
     pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+    pub const MAX_DELAY: Duration = Duration::from_secs(60);
     const MAX_KEYS: usize = 20_000;
 
-    fn keys(login: &str, ip: IpAddr) -> [(String, u32); 2] {
-        [
-            (format!("login:{login}"), Self::PER_LOGIN),
-            (format!("ip:{ip}"), Self::PER_ADDRESS),
-        ]
+    fn address_key(ip: IpAddr) -> String {
+        format!("ip:{ip}")
     }
 
-    /// `Err(seconds to wait)` when sign-ins for this account or address are blocked.
-    pub fn check(&self, login: &str, ip: IpAddr) -> Result<(), u64> {
-        let map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        for (key, max) in Self::keys(login, ip) {
-            if let Some((n, since)) = map.get(&key) {
-                let age = since.elapsed();
-                if *n >= max && age < Self::WINDOW {
-                    return Err((Self::WINDOW - age).as_secs().max(1));
-                }
+    fn pair_key(login: &str, ip: IpAddr) -> String {
+        format!("pair:{ip}:{login}")
+    }
+
+    fn login_key(login: &str) -> String {
+        format!("login:{login}")
+    }
+
+    /// The delay after `count` attempts on one account: none for the first
+    /// [`Limiter::PER_LOGIN`], then 1 s, 2 s, 4 s... up to [`Limiter::MAX_DELAY`].
+    pub fn delay(count: u32) -> Duration {
+        if count < Self::PER_LOGIN {
+            return Duration::ZERO;
+        }
+        let doublings = (count - Self::PER_LOGIN).min(16);
+        Duration::from_secs(1u64 << doublings).min(Self::MAX_DELAY)
+    }
+
+    /// Counts an attempt to sign in as `login` from `ip`, or refuses it with the seconds to
+    /// wait. The check and the count are one step under the lock.
+    pub fn attempt(&self, login: &str, ip: IpAddr) -> Result<(), u64> {
+        let now = Instant::now();
+        let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= Self::MAX_KEYS {
+            map.retain(|_, a| now.duration_since(a.last) < Self::WINDOW);
+            // Still full (a flood of made-up logins): forget single attempts first, then the
+            // least recent quarter; never the counts that block, all at once.
+            if map.len() >= Self::MAX_KEYS {
+                map.retain(|_, a| a.count > 1);
             }
+            if map.len() >= Self::MAX_KEYS {
+                let mut lasts: Vec<Instant> = map.values().map(|a| a.last).collect();
+                lasts.sort_unstable();
+                let cut = lasts[lasts.len() / 4];
+                map.retain(|_, a| a.last > cut);
+            }
+        }
+        let fresh = |a: Option<&Attempts>| {
+            a.copied()
+                .filter(|a| now.duration_since(a.since) < Self::WINDOW)
+                .unwrap_or(Attempts::new(now))
+        };
+        let (address_key, pair_key, login_key) = (
+            Self::address_key(ip),
+            Self::pair_key(login, ip),
+            Self::login_key(login),
+        );
+        let mut address = fresh(map.get(&address_key));
+        let mut pair = fresh(map.get(&pair_key));
+        // The account's count lasts while attempts keep coming, not from the first one.
+        let mut account = map
+            .get(&login_key)
+            .copied()
+            .filter(|a| now.duration_since(a.last) < Self::WINDOW)
+            .unwrap_or(Attempts::new(now));
+        let window_left = |a: &Attempts| {
+            Self::WINDOW
+                .saturating_sub(now.duration_since(a.since))
+                .as_secs()
+                .max(1)
+        };
+        if address.count >= Self::PER_ADDRESS {
+            return Err(window_left(&address));
+        }
+        if pair.count >= Self::PER_LOGIN {
+            return Err(window_left(&pair));
+        }
+        let waited = now.duration_since(account.last);
+        let delay = Self::delay(account.count);
+        if account.count > 0 && waited < delay {
+            return Err((delay - waited).as_secs_f64().ceil().max(1.0) as u64);
+        }
+        for (a, key) in [
+            (&mut address, address_key),
+            (&mut pair, pair_key),
+            (&mut account, login_key),
+        ] {
+            a.count += 1;
+            a.last = now;
+            map.insert(key, *a);
         }
         Ok(())
     }
 
-    pub fn failed(&self, login: &str, ip: IpAddr) {
+    /// The attempt was right: the account's attempts are forgotten, and it does not count
+    /// against the address.
+    pub fn succeeded(&self, login: &str, ip: IpAddr) {
         let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= Self::MAX_KEYS {
-            map.retain(|_, (_, since)| since.elapsed() < Self::WINDOW);
-            if map.len() >= Self::MAX_KEYS {
-                map.clear();
-            }
+        map.remove(&Self::login_key(login));
+        map.remove(&Self::pair_key(login, ip));
+        if let Some(a) = map.get_mut(&Self::address_key(ip)) {
+            a.count = a.count.saturating_sub(1);
         }
-        for (key, _) in Self::keys(login, ip) {
-            let entry = map.entry(key).or_insert((0, Instant::now()));
-            if entry.1.elapsed() >= Self::WINDOW {
-                *entry = (0, Instant::now());
-            }
-            entry.0 += 1;
-        }
-    }
-
-    pub fn succeeded(&self, login: &str) {
-        let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        map.remove(&format!("login:{login}"));
     }
 }
 
@@ -388,17 +471,41 @@ mod tests {
     }
 
     #[test]
-    fn the_limiter_blocks_after_repeated_failures() {
+    fn the_limiter_counts_attempts_and_delays_an_account() {
         let l = Limiter::default();
         let ip: IpAddr = "127.0.0.1".parse().unwrap();
         for _ in 0..Limiter::PER_LOGIN {
-            assert!(l.check("a", ip).is_ok());
-            l.failed("a", ip);
+            assert!(l.attempt("a", ip).is_ok());
         }
-        assert!(l.check("a", ip).is_err());
+        assert!(l.attempt("a", ip).is_err(), "the 6th at once");
         assert!(
-            l.check("b", ip).is_ok(),
+            l.attempt("b", ip).is_ok(),
             "another account from the same address"
         );
+        let other: IpAddr = "192.0.2.1".parse().unwrap();
+        assert_eq!(
+            l.attempt("a", other),
+            Err(1),
+            "from elsewhere: a delay of a second"
+        );
+        l.succeeded("b", ip);
+        assert_eq!(Limiter::delay(4), Duration::ZERO);
+        assert_eq!(Limiter::delay(5), Duration::from_secs(1));
+        assert_eq!(Limiter::delay(7), Duration::from_secs(4));
+        assert_eq!(Limiter::delay(60), Limiter::MAX_DELAY);
+    }
+
+    #[test]
+    fn a_flood_of_made_up_logins_does_not_wipe_the_counts() {
+        let l = Limiter::default();
+        let ip: IpAddr = "127.0.0.1".parse().unwrap();
+        for _ in 0..Limiter::PER_LOGIN {
+            assert!(l.attempt("victim", ip).is_ok());
+        }
+        for i in 0..Limiter::MAX_KEYS as u32 {
+            let other = IpAddr::from([10, (i >> 16) as u8, (i >> 8) as u8, i as u8]);
+            let _ = l.attempt(&format!("made-up {i}"), other);
+        }
+        assert!(l.attempt("victim", ip).is_err(), "still blocked");
     }
 }

@@ -26,7 +26,52 @@ pub struct GameRow {
     pub verdict: Option<String>,
     pub reason: Option<String>,
     pub moves: Option<u32>,
+    /// The result's sequence number: against a frozen board's, it tells a result from after
+    /// the freeze.
+    #[serde(skip)]
+    pub seq: Option<i64>,
 }
+
+/// What a viewer may not see while the scoreboard is frozen: the results after the freeze's
+/// last one (`Some(seq)`), or nothing hidden (`None`: not frozen, or course staff).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cutoff(pub Option<i64>);
+
+impl Cutoff {
+    /// The cutoff for this viewer now.
+    pub async fn of(state: &Shared, viewer: Option<&Session>) -> Result<Cutoff, AppError> {
+        if viewer.is_some_and(|s| s.user.admin) {
+            return Ok(Cutoff(None));
+        }
+        Ok(Cutoff(
+            crate::scoreboard::frozen(state).await?.map(|b| b.seq),
+        ))
+    }
+
+    pub fn frozen(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Whether this game's result is one the viewer may not see.
+    pub fn hides(&self, g: &GameRow) -> bool {
+        matches!((self.0, g.seq), (Some(cut), Some(seq)) if seq > cut)
+    }
+
+    /// The games as the viewer may see them: a result after the freeze becomes a game in the
+    /// state `frozen`, with no winner, verdict or length.
+    pub fn apply(&self, games: &mut [GameRow]) {
+        for g in games.iter_mut().filter(|g| self.hides(g)) {
+            g.state = FROZEN.into();
+            g.winner = None;
+            g.verdict = None;
+            g.reason = None;
+            g.moves = None;
+        }
+    }
+}
+
+/// The state of a game whose result the frozen scoreboard hides.
+pub const FROZEN: &str = "frozen";
 
 #[derive(Deserialize)]
 struct OutcomeView {
@@ -40,7 +85,7 @@ struct OutcomeView {
 pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRow>, AppError> {
     let side = Submission::side(submission);
     let rows = sqlx::query(
-        "SELECT j.id, j.side0, j.side1, j.state, r.outcome FROM jobs j \
+        "SELECT j.id, j.side0, j.side1, j.state, r.outcome, r.seq FROM jobs j \
          LEFT JOIN results r ON r.job = j.id \
          WHERE j.competition = $1 AND j.kind = 'game' AND (j.side0 = $2 OR j.side1 = $2) \
          ORDER BY j.id LIMIT 20000",
@@ -63,6 +108,7 @@ pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRo
             verdict: view.as_ref().map(|v| v.verdict.clone()),
             reason: view.as_ref().map(|v| v.reason.clone()),
             moves: view.as_ref().map(|v| v.moves),
+            seq: r.try_get(5)?,
         });
     }
     Ok(out)
@@ -71,7 +117,7 @@ pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRo
 /// A game's job: its two submissions and state, or `NotFound`.
 pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
     let row = sqlx::query(
-        "SELECT j.side0, j.side1, j.state, r.outcome FROM jobs j LEFT JOIN results r ON r.job = j.id \
+        "SELECT j.side0, j.side1, j.state, r.outcome, r.seq FROM jobs j LEFT JOIN results r ON r.job = j.id \
          WHERE j.id = $1 AND j.competition = $2 AND j.kind = 'game'",
     )
     .bind(id)
@@ -91,6 +137,7 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
         verdict: view.as_ref().map(|v| v.verdict.clone()),
         reason: view.as_ref().map(|v| v.reason.clone()),
         moves: view.as_ref().map(|v| v.moves),
+        seq: row.try_get(4)?,
     })
 }
 
@@ -130,6 +177,12 @@ pub async fn replay_for(
         return Err(AppError::Forbidden("sign in to watch games".into()));
     }
     let g = game(state, id).await?;
+    if Cutoff::of(state, viewer).await?.hides(&g) {
+        return Err(AppError::Forbidden(format!(
+            "game {id} was played after the scoreboard was frozen: its replay shows when the \
+             course staff unfreeze it"
+        )));
+    }
     let text = arbiter_queue::worker::replay_text(&state.queue, id)
         .await?
         .ok_or_else(|| {
@@ -186,10 +239,15 @@ pub fn by_opponent(submission: i64, games: &[GameRow]) -> BTreeMap<i64, Vec<&Gam
 }
 
 /// The submission's own output in its finished games: DEBUG lines move by move and the
-/// failure's stderr, as one text file (bounded).
-pub async fn logs_text(state: &Shared, submission: i64) -> Result<String, AppError> {
+/// failure's stderr, as one text file (bounded). Games `cutoff` hides are left out.
+pub async fn logs_text(
+    state: &Shared,
+    submission: i64,
+    cutoff: Cutoff,
+) -> Result<String, AppError> {
     const MAX: usize = 8 << 20;
-    let games = of_submission(state, submission).await?;
+    let mut games = of_submission(state, submission).await?;
+    cutoff.apply(&mut games);
     let mut out = String::new();
     for g in games.iter().filter(|g| g.state == "done") {
         let Some(text) = arbiter_queue::worker::replay_text(&state.queue, g.id).await? else {

@@ -14,15 +14,19 @@
 //! of `arbiter worker` processes on other machines when the database is PostgreSQL.
 
 pub mod auth;
+pub mod client;
 pub mod config;
 pub mod demo;
 pub mod error;
 pub mod export;
 pub mod games;
+pub mod listen;
+pub mod names;
 pub mod pages;
 pub mod roster;
 pub mod routes;
 pub mod scoreboard;
+pub mod security;
 pub mod state;
 pub mod store;
 pub mod submissions;
@@ -53,6 +57,11 @@ pub struct ServeOptions {
     pub player: Option<PathBuf>,
     /// Mark cookies Secure (the site is behind an HTTPS proxy).
     pub secure_cookies: bool,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` / `X-Forwarded-Proto` headers are
+    /// believed (`--trusted-proxy`); from any other peer those headers are ignored.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Timeouts and connection bounds against slow or greedy clients.
+    pub limits: listen::Limits,
     /// `arbiter contest demo`: submit the sample bots under this `bots/` once serving, and print
     /// how to sign in.
     pub demo_bots: Option<PathBuf>,
@@ -169,6 +178,10 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
     // The site's frame goes on each request to /live (routes::live_gate), for its viewer.
     let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
     let rules = admin_rules(&db, &contest).await?;
+    let player_hashes = player
+        .as_deref()
+        .map(|p| security::script_hashes(p))
+        .unwrap_or_default();
     Ok(Arc::new(AppState {
         db,
         queue,
@@ -184,6 +197,8 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         limiter: Default::default(),
         player,
         secure_cookies: opts.secure_cookies,
+        trusted_proxies: opts.trusted_proxies.clone(),
+        player_hashes,
         hub,
         rules: std::sync::RwLock::new(rules),
     }))
@@ -265,13 +280,15 @@ pub async fn serve(
     }
     let app = routes::router(Arc::clone(&state));
     let mut shutdown = stop_rx.clone();
-    let server = axum::serve(
+    let server = listen::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        let _ = shutdown.wait_for(|s| *s).await;
-    });
+        app,
+        opts.limits.clone(),
+        opts.trusted_proxies.clone(),
+        async move {
+            let _ = shutdown.wait_for(|s| *s).await;
+        },
+    );
     let signals = tokio::spawn(async move {
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("stopping: games in progress finish first (Ctrl-C again to stop at once)");
@@ -429,6 +446,8 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         db: db_url.map(str::to_string),
         player: None,
         secure_cookies: false,
+        trusted_proxies: Vec::new(),
+        limits: listen::Limits::default(),
         demo_bots: None,
         pace: std::time::Duration::ZERO,
     };

@@ -102,6 +102,9 @@ pub fn when(ms: i64) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
+/// JSON safe inside an inline `<script>` (the live hub's escaping, shared).
+pub use arbiter_live::pages::script_json;
+
 /// Percent-encodes a path or query value.
 pub fn url_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -115,13 +118,42 @@ pub fn url_encode(s: &str) -> String {
     out
 }
 
-/// A `next=` target that stays on this site (no `//host` or scheme).
-pub fn safe_next(next: &str) -> &str {
-    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
-        next
-    } else {
-        "/"
+/// A `next=` target that stays on this site: the path (and query) it names once resolved
+/// against the site's origin as a browser would, or `/` for anything that is not a plain path
+/// on this origin. Control characters, whitespace and backslashes are refused outright:
+/// browsers drop or rewrite them (`/\t/evil` becomes `//evil`, `/\\evil` becomes `//evil`).
+pub fn safe_next(next: &str) -> String {
+    // Any origin does: only the comparison matters, and nothing of it is returned.
+    const ORIGIN: &str = "http://arbiter.invalid/";
+    let home = || "/".to_string();
+    if !next.starts_with('/')
+        || next.starts_with("//")
+        || next.len() > 2048
+        || next
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
+        return home();
     }
+    let Ok(base) = url::Url::parse(ORIGIN) else {
+        return home();
+    };
+    let Ok(target) = base.join(next) else {
+        return home();
+    };
+    if target.origin() != base.origin() {
+        return home();
+    }
+    let mut out = target.path().to_string();
+    if let Some(q) = target.query() {
+        out.push('?');
+        out.push_str(q);
+    }
+    // Dot segments can leave `//host` behind (`/.//evil`): still not a path of this site.
+    if !out.starts_with('/') || out.starts_with("//") {
+        return home();
+    }
+    out
 }
 
 /// The game as a sentence: "Reversi 16 x 16", "Gomoku 15 x 15, renju".
@@ -143,9 +175,24 @@ mod tests {
     #[test]
     fn helpers() {
         assert_eq!(when(0), "1970-01-01 00:00 UTC");
+        let tricky = ["<!--<script>", "</script>", "a&b\u{2028}"];
+        let json = script_json(&tricky);
+        assert!(!json.contains(['<', '>', '&', '\u{2028}']), "{json}");
+        assert_eq!(serde_json::from_str::<Vec<String>>(&json).unwrap(), tricky);
         assert_eq!(url_encode("/a b?c"), "/a%20b%3Fc");
         assert_eq!(safe_next("//evil.example"), "/");
         assert_eq!(safe_next("https://evil.example"), "/");
         assert_eq!(safe_next("/submit"), "/submit");
+        for bad in [
+            "/\t/evil.example",
+            "/\\evil",
+            "/.//evil",
+            "/ /evil",
+            "javascript:alert(1)",
+            "/\u{2028}/evil",
+        ] {
+            assert_eq!(safe_next(bad), "/", "{bad:?}");
+        }
+        assert_eq!(safe_next("/a/../submissions?x=1#f"), "/submissions?x=1");
     }
 }

@@ -60,6 +60,7 @@ pub fn parse(text: &str, origin: &str) -> anyhow::Result<Vec<Entry>> {
     let role_col = find(&["role"]);
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut seen_nicknames = std::collections::HashSet::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
         let record = record.with_context(|| format!("{origin}: line {line}"))?;
@@ -84,9 +85,18 @@ pub fn parse(text: &str, origin: &str) -> anyhow::Result<Vec<Entry>> {
             "staff" | "admin" | "ta" | "teacher" => true,
             other => bail!("{origin}: line {line}: role {other:?}: use student or staff"),
         };
-        let nickname = Some(get(nick_col)).filter(|n| !n.is_empty());
-        if name.chars().count() > 100 || nickname.as_ref().is_some_and(|n| n.chars().count() > 32) {
-            bail!("{origin}: line {line}: a name longer than 100 characters or a nickname longer than 32");
+        if name.chars().count() > 100 {
+            bail!("{origin}: line {line}: a name longer than 100 characters");
+        }
+        // The same rules as a nickname chosen on the site: NFKC, nothing invisible, and no two
+        // that read alike.
+        let nickname = crate::names::normalise(&get(nick_col))
+            .map_err(|m| anyhow::anyhow!("{origin}: line {line}: {m}"))?;
+        let nickname = Some(nickname).filter(|n| !n.is_empty());
+        if let Some(n) = &nickname {
+            if !seen_nicknames.insert(crate::names::key(n)) {
+                bail!("{origin}: line {line}: nickname {n:?} reads like an earlier line's");
+            }
         }
         out.push(Entry {
             name: if name.is_empty() { login.clone() } else { name },
@@ -233,5 +243,15 @@ mod tests {
         assert!(e.contains("line 2"), "{e}");
         let e = parse("login\na\na\n", "r.csv").unwrap_err().to_string();
         assert!(e.contains("twice"), "{e}");
+        let e = parse("login,nickname\na,st\u{200b}aff\n", "r.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("invisible"), "{e}");
+        let e = parse("login,nickname\na,Ada\nb,ＡＤＡ\n", "r.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("reads like"), "{e}");
+        let r = parse("login,nickname\na,ｆｉｎｅ\n", "r.csv").unwrap();
+        assert_eq!(r[0].nickname.as_deref(), Some("fine"));
     }
 }

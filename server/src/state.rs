@@ -37,8 +37,13 @@ pub struct AppState {
     pub limiter: Limiter,
     /// The web player (`player.html`), embedded in game pages by `srcdoc`.
     pub player: Option<Arc<String>>,
+    /// The CSP hashes of the player's inline scripts (they run in `srcdoc` frames, under the
+    /// embedding page's policy).
+    pub player_hashes: Vec<String>,
     /// Cookies marked Secure (the site is served over HTTPS by a proxy).
     pub secure_cookies: bool,
+    /// Reverse proxies whose forwarding headers are believed (`crate::client`).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Games played by this server's workers, followed live (`/live`).
     pub hub: Arc<arbiter_live::Hub>,
     /// The rules in force: contest.toml's, with the course staff's changes from the admin page.

@@ -37,12 +37,25 @@ impl Allowance {
 const DAY_MS: i64 = 86_400_000;
 
 pub async fn allowance(state: &Shared, user_id: i64) -> Result<Allowance, AppError> {
+    let mut conn = state.db.pool().acquire().await?;
+    allowance_on(state, &mut conn, user_id).await
+}
+
+/// [`allowance`] read on one connection: inside [`submit`]'s transaction, so that the check
+/// sees every submission committed before the user's row was locked.
+async fn allowance_on(
+    state: &Shared,
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+) -> Result<Allowance, AppError> {
     let rules = &state.rules().submissions;
-    let now = state.db.now_ms().await?;
+    let now: i64 = sqlx::query_scalar(&format!("SELECT {}", state.db.now()))
+        .fetch_one(&mut *conn)
+        .await?;
     let last: Option<i64> =
         sqlx::query_scalar("SELECT MAX(created_at) FROM submissions WHERE user_id = $1")
             .bind(user_id)
-            .fetch_one(state.db.pool())
+            .fetch_one(&mut *conn)
             .await?;
     let next_at = last
         .map(|t| t + rules.min_interval_s as i64 * 1000)
@@ -52,7 +65,7 @@ pub async fn allowance(state: &Shared, user_id: i64) -> Result<Allowance, AppErr
         min_interval_s: rules.min_interval_s,
         next_at,
         budget_s: rules.daily_budget_s,
-        used_s: used_today(state, user_id, now - now.rem_euclid(DAY_MS)).await?,
+        used_s: used_today(state, conn, user_id, now - now.rem_euclid(DAY_MS)).await?,
     })
 }
 
@@ -63,7 +76,12 @@ struct ThinkOnly {
 
 /// Thinking time of a user's bots in games finished since `since` (Unix ms), plus their
 /// compile times, in seconds.
-async fn used_today(state: &Shared, user_id: i64, since: i64) -> Result<f64, AppError> {
+async fn used_today(
+    state: &Shared,
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    since: i64,
+) -> Result<f64, AppError> {
     let rows = sqlx::query(
         "SELECT j.side0, j.side1, r.outcome FROM results r JOIN jobs j ON j.id = r.job \
          WHERE r.competition = $1 AND r.created_at >= $2 AND j.kind = 'game' AND EXISTS \
@@ -73,13 +91,17 @@ async fn used_today(state: &Shared, user_id: i64, since: i64) -> Result<f64, App
     .bind(state.competition)
     .bind(since)
     .bind(user_id)
-    .fetch_all(state.db.pool())
+    .fetch_all(&mut *conn)
     .await?;
-    let mine: Vec<String> = store::submissions(&state.db, Some(user_id), 10_000)
-        .await?
-        .iter()
-        .map(|s| Submission::side(s.id))
-        .collect();
+    let mine: Vec<String> = sqlx::query_scalar::<_, i64>(
+        "SELECT id FROM submissions WHERE user_id = $1 ORDER BY id DESC LIMIT 10000",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .map(Submission::side)
+    .collect();
     let mut ms = 0.0;
     for row in rows {
         let sides: [String; 2] = [row.try_get(0)?, row.try_get(1)?];
@@ -97,9 +119,50 @@ async fn used_today(state: &Shared, user_id: i64, since: i64) -> Result<f64, App
     )
     .bind(user_id)
     .bind(since)
-    .fetch_one(state.db.pool())
+    .fetch_one(&mut *conn)
     .await?;
     Ok((ms + compile.unwrap_or(0) as f64) / 1000.0)
+}
+
+/// Refuses a submission the interval or the daily budget does not allow now.
+fn check_allowance(allowance: &Allowance, now: i64) -> Result<(), AppError> {
+    if let Some(next) = allowance.next_at {
+        let wait = ((next - now) / 1000).max(1) as u64;
+        return Err(AppError::TooMany {
+            message: format!(
+                "one submission every {} s: you can submit again in {wait} s",
+                allowance.min_interval_s
+            ),
+            retry_after_s: wait,
+        });
+    }
+    if let Some(0.0) = allowance.remaining_s() {
+        return Err(AppError::TooMany {
+            message: format!(
+                "your bots used today's {} s of thinking time: submit again tomorrow (UTC)",
+                allowance.budget_s
+            ),
+            retry_after_s: 3600,
+        });
+    }
+    Ok(())
+}
+
+/// Locks the user's row until the transaction ends, so that one user's submissions are
+/// checked and inserted one at a time. SQLite's `BEGIN IMMEDIATE` (see `Db::begin`) already
+/// holds the database's write lock; PostgreSQL locks the row.
+async fn lock_user(
+    state: &Shared,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    user_id: i64,
+) -> Result<(), AppError> {
+    if state.db.dialect() == arbiter_queue::Dialect::Postgres {
+        sqlx::query("SELECT id FROM users WHERE id = $1 FOR UPDATE")
+            .bind(user_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Accepts a submission: checks the rules, stores the source, queues its compile. Returns
@@ -124,37 +187,20 @@ pub async fn submit(
             "your account was disqualified by the course staff".into(),
         ));
     }
-    let allowance = allowance(state, user.id).await?;
     if source.is_empty() || source.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(AppError::BadRequest("the source is empty".into()));
     }
-    if source.len() as u64 > allowance.max_bytes {
+    let max_bytes = state.rules().submissions.max_bytes;
+    if source.len() as u64 > max_bytes {
         return Err(AppError::TooLarge(format!(
-            "the source is {} bytes; the limit is {} bytes",
+            "the source is {} bytes; the limit is {max_bytes} bytes",
             source.len(),
-            allowance.max_bytes
         )));
     }
-    if let Some(next) = allowance.next_at {
-        let now = state.db.now_ms().await?;
-        let wait = ((next - now) / 1000).max(1) as u64;
-        return Err(AppError::TooMany {
-            message: format!(
-                "one submission every {} s: you can submit again in {wait} s",
-                allowance.min_interval_s
-            ),
-            retry_after_s: wait,
-        });
-    }
-    if let Some(0.0) = allowance.remaining_s() {
-        return Err(AppError::TooMany {
-            message: format!(
-                "your bots used today's {} s of thinking time: submit again tomorrow (UTC)",
-                allowance.budget_s
-            ),
-            retry_after_s: 3600,
-        });
-    }
+    // A quick refusal before storing the source; the check that counts is repeated below,
+    // under the lock, together with the insert.
+    let now = state.db.now_ms().await?;
+    check_allowance(&allowance(state, user.id).await?, now)?;
     let hash = arbiter_queue::artefacts::put(&state.db, &source).await?;
     let job = CompileJob {
         language: language.to_string(),
@@ -166,12 +212,21 @@ pub async fn submit(
         time_limit_ms: lang.compile_time_ms,
         memory_mb: lang.compile_memory_mb,
     };
+    // A label only, but shown to everyone: no bidi controls or zero-width characters that
+    // would make `evil\u{202e}c.txt` read as another name.
     let display_name: String = file_name
         .chars()
-        .filter(|c| !c.is_control())
+        .filter(|c| !crate::names::invisible(*c))
         .take(100)
         .collect();
+    // The interval and the budget are checked and the row inserted in one transaction that
+    // holds the user's lock: simultaneous submissions are judged one after the other.
     let mut tx = state.db.begin().await?;
+    lock_user(state, &mut tx, user.id).await?;
+    let now: i64 = sqlx::query_scalar(&format!("SELECT {}", state.db.now()))
+        .fetch_one(&mut *tx)
+        .await?;
+    check_allowance(&allowance_on(state, &mut tx, user.id).await?, now)?;
     let id: i64 = sqlx::query_scalar(&format!(
         "INSERT INTO submissions (user_id, language, file_name, source, size, status, created_at) \
          VALUES ($1, $2, $3, $4, $5, 'pending', {}) RETURNING id",

@@ -462,26 +462,7 @@ async fn the_api_submits_and_reads_with_a_token() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn course_staff_change_the_rules_freeze_and_disqualify() {
     let c = TestContest::start(None, "", ROSTER, 1).await;
-    let mut staff = c.client();
-    let (status, to) = staff.sign_in("admin", &c.admin_password).await;
-    assert_eq!((status, to.as_str()), (StatusCode::SEE_OTHER, "/account"));
-    staff.get("/account").await;
-    let csrf = staff.csrf.clone();
-    let pw = c.admin_password.clone();
-    staff
-        .post_form(
-            "/account",
-            &[
-                ("csrf", &csrf),
-                ("nickname", "staff"),
-                ("current", &pw),
-                ("new_password", "staff password"),
-                ("confirm", "staff password"),
-            ],
-        )
-        .await;
-    let (status, page) = staff.get("/admin").await;
-    assert_eq!(status, StatusCode::OK, "{page}");
+    let mut staff = support::staff(&c).await;
     let csrf = staff.csrf.clone();
     // A private scoreboard and one submission an hour.
     let (status, _) = staff

@@ -71,6 +71,11 @@ pub enum ContestCommand {
         /// Mark cookies Secure: the site is served over HTTPS by a reverse proxy
         #[arg(long)]
         secure_cookies: bool,
+        /// A reverse proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose
+        /// X-Forwarded-For / Forwarded / X-Forwarded-Proto headers name the client; repeatable.
+        /// Without it those headers are ignored
+        #[arg(long = "trusted-proxy", value_name = "ADDR", value_parser = arbiter_server::client::parse_proxy)]
+        trusted_proxy: Vec<arbiter_server::client::IpNet>,
         /// Pause this long after each ply of this machine's games, so that people can follow
         /// them live (a final on a projector); the bots' clocks do not run meanwhile
         #[arg(long, value_name = "MS", default_value_t = 0)]
@@ -167,6 +172,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             db,
             player,
             secure_cookies,
+            trusted_proxy,
             pace,
         } => {
             let workers = workers.unwrap_or_else(|| {
@@ -180,6 +186,8 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     db: db.clone(),
                     player: player.clone(),
                     secure_cookies: *secure_cookies,
+                    trusted_proxies: trusted_proxy.clone(),
+                    limits: Default::default(),
                     demo_bots: None,
                     pace: Duration::from_millis(*pace),
                 },
@@ -216,6 +224,8 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     db: None,
                     player: player.clone(),
                     secure_cookies: false,
+                    trusted_proxies: Vec::new(),
+                    limits: Default::default(),
                     demo_bots: Some(bots),
                     pace: Duration::from_millis(*pace),
                 },

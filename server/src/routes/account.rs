@@ -1,15 +1,16 @@
 //! Signing in and out, and the account page (first-login password change and nickname).
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use askama::Template;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use axum_extra::extract::cookie::CookieJar;
 use serde::Deserialize;
 
 use crate::auth::{self, PageUser, Viewer};
+use crate::client::Client;
 use crate::error::AppError;
 use crate::pages::{render, safe_next, Layout};
 use crate::state::Shared;
@@ -34,17 +35,19 @@ pub struct NextQuery {
 pub async fn login_page(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,
+    client: Client,
     jar: CookieJar,
     Query(q): Query<NextQuery>,
 ) -> Result<Response, AppError> {
     if viewer.is_some() {
-        return Ok(Redirect::to(safe_next(&q.next)).into_response());
+        return Ok(Redirect::to(&safe_next(&q.next)).into_response());
     }
-    login_form(&state, jar, &q.next, "", None)
+    login_form(&state, client, jar, &q.next, "", None)
 }
 
 fn login_form(
     state: &Shared,
+    client: Client,
     jar: CookieJar,
     next: &str,
     login: &str,
@@ -58,11 +61,11 @@ fn login_form(
     let page = LoginPage {
         l: Layout::new(state, None, "Sign in", "login"),
         csrf: auth::anon_token(&state.secret, &nonce),
-        next: safe_next(next).to_string(),
+        next: safe_next(next),
         login: login.to_string(),
         error,
     };
-    let jar = jar.add(auth::anon_cookie(nonce, state.secure_cookies));
+    let jar = jar.add(auth::anon_cookie(nonce, client.secure_cookies(state)));
     Ok((jar, render(&page)?).into_response())
 }
 
@@ -77,7 +80,7 @@ pub struct LoginForm {
 
 pub async fn login(
     State(state): State<Shared>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: Client,
     jar: CookieJar,
     Form(f): Form<LoginForm>,
 ) -> Result<Response, AppError> {
@@ -86,29 +89,30 @@ pub async fn login(
         jar.get(auth::ANON_COOKIE).map(|c| c.value()),
         &f.csrf,
     )?;
-    match check_credentials(&state, addr, &f.login, &f.password).await {
+    match check_credentials(&state, client.ip, &f.login, &f.password).await {
         Ok(user) => {
             let token = auth::create_session(&state, user.id, false).await?;
-            let jar = jar.add(auth::session_cookie(token, state.secure_cookies));
+            let jar = jar.add(auth::session_cookie(token, client.secure_cookies(&state)));
             let to = if user.must_change {
-                "/account"
+                "/account".to_string()
             } else {
                 safe_next(&f.next)
             };
-            Ok((jar, Redirect::to(to)).into_response())
+            Ok((jar, Redirect::to(&to)).into_response())
         }
         Err(AppError::BadRequest(message)) => {
-            login_form(&state, jar, &f.next, &f.login, Some(message))
+            login_form(&state, client, jar, &f.next, &f.login, Some(message))
         }
         Err(e) => Err(e),
     }
 }
 
-/// The user whose login and password these are, with the failed-attempt limit applied.
-/// `BadRequest` says why not, without telling whether the login exists.
+/// The user whose login and password these are, with the attempt limits applied (the attempt
+/// is counted before the hash is checked). `BadRequest` says why not, without telling whether
+/// the login exists.
 pub async fn check_credentials(
     state: &Shared,
-    addr: SocketAddr,
+    ip: IpAddr,
     login: &str,
     password: &str,
 ) -> Result<User, AppError> {
@@ -116,12 +120,14 @@ pub async fn check_credentials(
     if login.len() > 128 || password.len() > 1024 {
         return Err(AppError::BadRequest("wrong login or password".into()));
     }
-    if let Err(wait) = state.limiter.check(login, addr.ip()) {
+    if let Err(wait) = state.limiter.attempt(login, ip) {
+        let when = if wait < 60 {
+            format!("{wait} s")
+        } else {
+            format!("{} minute(s)", wait.div_ceil(60))
+        };
         return Err(AppError::TooMany {
-            message: format!(
-                "too many failed sign-ins: try again in {} minute(s)",
-                wait.div_ceil(60)
-            ),
+            message: format!("too many failed sign-ins: try again in {when}"),
             retry_after_s: wait,
         });
     }
@@ -134,13 +140,10 @@ pub async fn check_credentials(
     let ok = auth::verify_password_async(password.to_string(), hash).await;
     match found {
         Some((user, _)) if ok => {
-            state.limiter.succeeded(login);
+            state.limiter.succeeded(login, ip);
             Ok(user)
         }
-        _ => {
-            state.limiter.failed(login, addr.ip());
-            Err(AppError::BadRequest("wrong login or password".into()))
-        }
+        _ => Err(AppError::BadRequest("wrong login or password".into())),
     }
 }
 
@@ -247,6 +250,55 @@ pub async fn save(
     }
 }
 
+/// Sets a user's nickname unless another user's login or nickname, or a reserved or course
+/// staff name, reads the same (`crate::names::key`). The check and the update are one step:
+/// SQLite's `BEGIN IMMEDIATE` holds the write lock; PostgreSQL takes a lock for nicknames.
+async fn set_nickname(state: &Shared, user: &User, nickname: &str) -> Result<(), AppError> {
+    /// PostgreSQL's advisory lock key for nickname changes (any constant of this site's).
+    const NICKNAME_LOCK: i64 = 0x6172_6269_6e69_636b;
+    let key = crate::names::key(nickname);
+    let mut tx = state.db.begin().await?;
+    if state.db.dialect() == arbiter_queue::Dialect::Postgres {
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(NICKNAME_LOCK)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let others = sqlx::query(&format!(
+        "SELECT {} FROM users WHERE id <> $1",
+        User::COLUMNS
+    ))
+    .bind(user.id)
+    .fetch_all(&mut *tx)
+    .await?;
+    // The reserved names are the course staff's to take.
+    let mut taken = !user.admin && crate::names::reserved(&key);
+    for row in &others {
+        let other = User::from_row(row)?;
+        let names = [Some(other.login.as_str()), other.nickname.as_deref()];
+        if names
+            .into_iter()
+            .flatten()
+            .any(|n| crate::names::key(n) == key)
+        {
+            taken = true;
+        }
+    }
+    if taken {
+        return Err(AppError::BadRequest(
+            "that nickname is taken, or reads like another user's or the course staff's name"
+                .into(),
+        ));
+    }
+    sqlx::query("UPDATE users SET nickname = $1 WHERE id = $2")
+        .bind(nickname)
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Checks and applies an account change: a nickname (unique, plain), a new password (with
 /// the current one). A first sign-in must set both.
 async fn update_account(
@@ -257,10 +309,11 @@ async fn update_account(
 ) -> Result<(), AppError> {
     let bad = |m: &str| Err(AppError::BadRequest(m.to_string()));
     let user = &session.user;
-    let nickname = f.nickname.trim();
-    if nickname.chars().count() > 32 || nickname.chars().any(char::is_control) {
-        return bad("the nickname must be at most 32 characters, without control characters");
-    }
+    let nickname = match crate::names::normalise(&f.nickname) {
+        Ok(n) => n,
+        Err(m) => return Err(AppError::BadRequest(m)),
+    };
+    let nickname = nickname.as_str();
     let changing_password = !f.new_password.is_empty() || user.must_change;
     if user.must_change && nickname.is_empty() {
         return bad("choose a nickname for the scoreboard");
@@ -283,21 +336,7 @@ async fn update_account(
         }
     }
     if !nickname.is_empty() {
-        let taken: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM users WHERE LOWER(nickname) = LOWER($1) AND id <> $2",
-        )
-        .bind(nickname)
-        .bind(user.id)
-        .fetch_optional(state.db.pool())
-        .await?;
-        if taken.is_some() {
-            return bad("that nickname is taken");
-        }
-        sqlx::query("UPDATE users SET nickname = $1 WHERE id = $2")
-            .bind(nickname)
-            .bind(user.id)
-            .execute(state.db.pool())
-            .await?;
+        set_nickname(state, user, nickname).await?;
         state.board_changed();
     }
     if changing_password {

@@ -2,9 +2,7 @@
 //! `POST /api/login`, then `Authorization: Bearer TOKEN`. Errors are `{"error": "..."}` with
 //! the page's status code. Documented with curl examples in docs/contest.md.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
+use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::auth::{self, ApiUser, Viewer};
+use crate::client::Client;
 use crate::error::{AppError, ErrorInfo};
 use crate::games;
 use crate::routes::account::check_credentials;
@@ -43,10 +42,10 @@ pub struct LoginBody {
 
 pub async fn login(
     State(state): State<Shared>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: Client,
     Json(body): Json<LoginBody>,
 ) -> Result<Response, AppError> {
-    let user = match check_credentials(&state, addr, &body.login, &body.password).await {
+    let user = match check_credentials(&state, client.ip, &body.login, &body.password).await {
         Err(AppError::BadRequest(m)) => return Err(AppError::Forbidden(m)),
         other => other?,
     };
@@ -134,7 +133,7 @@ pub async fn submission(
         counts: current,
         created_at: sub.created_at,
         compile_log,
-        games: games::of_submission(&state, id).await?,
+        games: visible_games(&state, Some(&session), id).await?,
     })
     .into_response())
 }
@@ -179,7 +178,19 @@ pub async fn games_of(
     store::submission(&state.db, q.submission)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("submission {}", q.submission)))?;
-    Ok(Json(games::of_submission(&state, q.submission).await?).into_response())
+    Ok(Json(visible_games(&state, viewer.as_ref(), q.submission).await?).into_response())
+}
+
+/// A submission's games as this viewer may see them (no results after a freeze for students
+/// and visitors).
+async fn visible_games(
+    state: &Shared,
+    viewer: Option<&auth::Session>,
+    submission: i64,
+) -> Result<Vec<games::GameRow>, AppError> {
+    let mut list = games::of_submission(state, submission).await?;
+    games::Cutoff::of(state, viewer).await?.apply(&mut list);
+    Ok(list)
 }
 
 pub async fn replay(

@@ -24,11 +24,14 @@ struct GamePage {
     players_json: String,
     /// The frame the page opens at; -1 = the last (the decisive one).
     start_frame: i64,
+    /// Allows the page's inline script under the CSP.
+    nonce: String,
 }
 
 pub async fn page(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,
+    nonce: crate::security::ScriptNonce,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     if !games::may_watch(&state, viewer.as_ref()) {
@@ -36,7 +39,10 @@ pub async fn page(
             next: format!("/games/{id}"),
         });
     }
-    let g = games::game(&state, id).await?;
+    let mut g = games::game(&state, id).await?;
+    games::Cutoff::of(&state, viewer.as_ref())
+        .await?
+        .apply(std::slice::from_mut(&mut g));
     let mut names = Vec::new();
     for sub in g.seats {
         let name = match store::submission(&state.db, sub).await? {
@@ -51,19 +57,21 @@ pub async fn page(
     let verdict = match (&g.verdict, g.winner) {
         (Some(v), Some(w)) => format!("{} wins: {v}", names[w as usize]),
         (Some(v), None) => format!("draw: {v}"),
+        (None, _) if g.state == games::FROZEN => {
+            "played after the scoreboard was frozen: the result shows when it is unfrozen".into()
+        }
         (None, _) => format!("not played yet ({})", g.state),
     };
     render(&GamePage {
         l: Layout::new(&state, viewer.as_ref(), format!("Game {id}"), ""),
         id,
-        players_json: serde_json::to_string(&names)
-            .unwrap_or_else(|_| "[]".into())
-            .replace("</", "<\\/"),
+        players_json: crate::pages::script_json(&names),
         seat0: names[0].clone(),
         seat1: names[1].clone(),
         verdict,
         player: state.player.clone(),
         start_frame: -1,
+        nonce: nonce.0,
     })
 }
 

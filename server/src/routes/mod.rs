@@ -11,7 +11,9 @@ pub mod similarity;
 pub mod submissions;
 
 use axum::extract::DefaultBodyLimit;
-use axum::extract::{Request, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
@@ -21,6 +23,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::error::AppError;
+use crate::security;
 use crate::state::Shared;
 
 /// Bodies of ordinary forms and API calls.
@@ -48,7 +51,12 @@ pub fn router(state: Shared) -> Router {
         .route("/login", get(account::login_page).post(account::login))
         .route("/logout", post(account::logout))
         .route("/account", get(account::page).post(account::save))
-        .route("/submit", get(submissions::submit_page).post(submissions::submit).layer(upload))
+        .route(
+            "/submit",
+            get(submissions::submit_page)
+                .post(submissions::submit)
+                .layer(upload),
+        )
         .route("/submissions", get(submissions::mine))
         .route("/submissions/all", get(submissions::all))
         .route("/submissions/{id}", get(submissions::show))
@@ -77,24 +85,80 @@ pub fn router(state: Shared) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .layer(CompressionLayer::new())
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN")))
-        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
         .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            // Pages carry small inline scripts and the srcdoc player (inline scripts, wasm);
-            // nothing is loaded from elsewhere and no form posts elsewhere.
-            HeaderValue::from_static(
-                "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
-                 style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' blob: ws: wss:; \
-                 frame-ancestors 'self'; form-action 'self'; base-uri 'none'",
-            ),
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
         ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("SAMEORIGIN"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
 
+/// Every request: refused when it changes something (or opens a websocket) from another
+/// site's page (`Origin`, a second line behind the CSRF tokens); every response: the CSP with
+/// a nonce of its own for the page's inline scripts.
+async fn guard(State(state): State<Shared>, mut request: Request, next: Next) -> Response {
+    let host = own_host(&state, &request);
+    if !security::origin_allowed(request.method(), request.headers(), host.as_deref()) {
+        let refused = AppError::Forbidden(
+            "this request came from another site's page: open this site and try again".into(),
+        )
+        .into_response();
+        if request.uri().path().starts_with("/api/") {
+            return api::json_errors(refused).await;
+        }
+        return refused;
+    }
+    let nonce = security::ScriptNonce::new();
+    request.extensions_mut().insert(nonce.clone());
+    let mut response = next.run(request).await;
+    if !response
+        .headers()
+        .contains_key(header::CONTENT_SECURITY_POLICY)
+    {
+        if let Ok(v) = HeaderValue::from_str(&security::policy(&nonce, &state.player_hashes)) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_SECURITY_POLICY, v);
+        }
+    }
+    response
+}
+
+/// The site's host and port as the browser addressed it: `X-Forwarded-Host` from a trusted
+/// proxy, else `Host` (HTTP/1.1), else the request's authority (HTTP/2).
+fn own_host(state: &Shared, request: &Request) -> Option<String> {
+    let headers = request.headers();
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let forwarded = peer
+        .filter(|p| crate::client::trusted(*p, &state.trusted_proxies))
+        .and_then(|_| headers.get("x-forwarded-host"))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(|v| v.trim().to_string());
+    forwarded
+        .or_else(|| {
+            headers
+                .get(header::HOST)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        })
+        .or_else(|| request.uri().authority().map(|a| a.to_string()))
+}
+
 /// The live games are watched by whoever may watch the contest's games: everyone when the
-/// scoreboard is public, else only signed-in users; their pages get the site's frame.
+/// scoreboard is public, else only signed-in users, and only course staff while it is frozen;
+/// their pages get the site's frame.
 async fn live_gate(
     State(state): State<Shared>,
     crate::auth::Viewer(viewer): crate::auth::Viewer,
@@ -102,8 +166,32 @@ async fn live_gate(
     next: Next,
 ) -> Response {
     if crate::games::may_watch(&state, viewer.as_ref()) {
-        if let Some(frame) = crate::pages::live_frame(&state, viewer.as_ref()) {
+        // A game followed to its end shows its result: none while the board is frozen.
+        match crate::games::Cutoff::of(&state, viewer.as_ref()).await {
+            Ok(c) if c.frozen() => {
+                return AppError::Forbidden(
+                    "the scoreboard is frozen: the live games show again when the course staff \
+                     unfreeze it"
+                        .into(),
+                )
+                .into_response()
+            }
+            Ok(_) => {}
+            Err(e) => return e.into_response(),
+        }
+        if let Some(mut frame) = crate::pages::live_frame(&state, viewer.as_ref()) {
+            frame.nonce = request
+                .extensions()
+                .get::<security::ScriptNonce>()
+                .map(|n| n.0.clone());
             request.extensions_mut().insert(frame);
+        }
+        // The hub's per-address websocket limit counts clients, not the proxy in front.
+        if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() {
+            let client =
+                crate::client::resolve(peer.ip(), request.headers(), &state.trusted_proxies);
+            let addr = SocketAddr::new(client.ip, peer.port());
+            request.extensions_mut().insert(ConnectInfo(addr));
         }
         return next.run(request).await;
     }

@@ -268,6 +268,8 @@ pub struct OpponentRow {
     pub drawn: usize,
     pub lost: usize,
     pub pending: usize,
+    /// Played after the scoreboard was frozen: results hidden.
+    pub hidden: usize,
     pub verdict: &'static str,
     pub games: Vec<GameMark>,
 }
@@ -315,7 +317,10 @@ pub async fn show(
         .await?
         .iter()
         .any(|s| s.id == id);
-    let games = games::of_submission(&state, id).await?;
+    let mut games = games::of_submission(&state, id).await?;
+    games::Cutoff::of(&state, Some(&session))
+        .await?
+        .apply(&mut games);
     let mut opponents = Vec::new();
     for (other, list) in games::by_opponent(id, &games) {
         let name = match store::submission(&state.db, other).await? {
@@ -332,6 +337,7 @@ pub async fn show(
             drawn: 0,
             lost: 0,
             pending: 0,
+            hidden: 0,
             verdict: "drawn",
             games: Vec::new(),
         };
@@ -354,6 +360,10 @@ pub async fn show(
                     row.pending += 1;
                     "·"
                 }
+                (games::FROZEN, _) => {
+                    row.hidden += 1;
+                    "?"
+                }
                 _ => "×",
             };
             row.games.push(GameMark {
@@ -362,7 +372,11 @@ pub async fn show(
                 title: format!(
                     "game {}: {}",
                     g.id,
-                    g.verdict.clone().unwrap_or_else(|| g.state.clone())
+                    g.verdict.clone().unwrap_or_else(|| if g.state == games::FROZEN {
+                        "played after the freeze: its result shows when the scoreboard is unfrozen".into()
+                    } else {
+                        g.state.clone()
+                    })
                 ),
             });
         }
@@ -476,7 +490,8 @@ pub async fn logs(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     authorised(&state, &session, id).await?;
-    let text = games::logs_text(&state, id).await?;
+    let cutoff = games::Cutoff::of(&state, Some(&session)).await?;
+    let text = games::logs_text(&state, id, cutoff).await?;
     Ok((
         [
             (

@@ -97,6 +97,18 @@ impl TestContest {
         roster: &str,
         workers: usize,
     ) -> TestContest {
+        Self::start_with(db, &config(extra_config), roster, workers, |_| {}).await
+    }
+
+    /// [`TestContest::start`] with a whole `contest.toml` and a last say on the serve options
+    /// (trusted proxies, timeouts).
+    pub async fn start_with(
+        db: Option<String>,
+        contest_toml: &str,
+        roster: &str,
+        workers: usize,
+        adjust: impl FnOnce(&mut arbiter_server::ServeOptions),
+    ) -> TestContest {
         let dir = tempfile::tempdir().expect("temp dir");
         let admin_password = arbiter_server::init(
             dir.path(),
@@ -108,23 +120,26 @@ impl TestContest {
         )
         .await
         .expect("init");
-        std::fs::write(dir.path().join("contest.toml"), config(extra_config)).expect("config");
+        std::fs::write(dir.path().join("contest.toml"), contest_toml).expect("config");
         let roster_path = dir.path().join("roster.csv");
         std::fs::write(&roster_path, roster).expect("roster");
         arbiter_server::users(dir.path(), db.as_deref(), &roster_path, None)
             .await
             .expect("users");
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let opts = arbiter_server::ServeOptions {
+        let mut opts = arbiter_server::ServeOptions {
             dir: dir.path().to_path_buf(),
             listen: "127.0.0.1:0".parse().unwrap(),
             workers,
             db: db.clone(),
             player: None,
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
+            limits: Default::default(),
             demo_bots: None,
             pace: std::time::Duration::ZERO,
         };
+        adjust(&mut opts);
         tokio::spawn(async move {
             if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {
                 panic!("serve: {e:#}");
@@ -300,6 +315,33 @@ async fn read(r: Response) -> (StatusCode, String) {
         .map(str::to_string);
     let body = r.text().await.unwrap_or_default();
     (status, location.unwrap_or(body))
+}
+
+/// The course staff's account past its first sign-in (nickname "staff", password "staff
+/// password"), on the admin page.
+pub async fn staff(c: &TestContest) -> Browser {
+    let mut b = c.client();
+    let (status, to) = b.sign_in("admin", &c.admin_password).await;
+    assert_eq!((status, to.as_str()), (StatusCode::SEE_OTHER, "/account"));
+    b.get("/account").await;
+    let csrf = b.csrf.clone();
+    let pw = c.admin_password.clone();
+    let (status, body) = b
+        .post_form(
+            "/account",
+            &[
+                ("csrf", &csrf),
+                ("nickname", "staff"),
+                ("current", &pw),
+                ("new_password", "staff password"),
+                ("confirm", "staff password"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    let (status, page) = b.get("/admin").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    b
 }
 
 /// Polls `f` until it returns `Some`, for at most `timeout`.
