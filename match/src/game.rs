@@ -126,6 +126,11 @@ pub struct BotSpec {
     pub command: String,
     pub protocol: ProtocolKind,
     pub working_dir: Option<PathBuf>,
+    /// What the bot sees of the host in its jail besides the system: `Some` names it
+    /// exactly (a contest's artefact, the `arbiter` binary of a built-in bot); `None` is a
+    /// bot of one's own, which sees its working directory and the directories of the files
+    /// its command names ([`BotCommand::beside_its_files`]).
+    pub sees: Option<Vec<PathBuf>>,
 }
 
 /// A game to play.
@@ -805,7 +810,20 @@ fn spawn(
             command = command.env(var, limit.as_millis().to_string());
         }
     }
-    if let Some(dir) = &bot.working_dir {
+    match &bot.sees {
+        Some(paths) => command.visible = paths.clone(),
+        None => {
+            // A bot of one's own runs where arbiter runs, seeing the files it names.
+            let dir = match &bot.working_dir {
+                Some(d) => d.clone(),
+                None => std::env::current_dir()
+                    .map_err(|e| format!("cannot read the working directory: {e}"))?,
+            };
+            command = command.current_dir(dir);
+            command.visible = command.beside_its_files();
+        }
+    }
+    if let (Some(dir), Some(_)) = (&bot.working_dir, &bot.sees) {
         command = command.current_dir(dir);
     }
     std::fs::create_dir_all(scratch)

@@ -93,7 +93,7 @@ pub fn bot_spec(
     config: &GameConfig,
     fallback: &str,
 ) -> anyhow::Result<BotSpec> {
-    let (command, default_name) = match text.strip_prefix("builtin") {
+    let (command, default_name, sees) = match text.strip_prefix("builtin") {
         Some(rest) if rest.is_empty() || rest.starts_with(':') => {
             let depth = match rest.trim_start_matches(':') {
                 "" | "greedy" => 1,
@@ -107,6 +107,7 @@ pub fn bot_spec(
             (
                 builtin_command(config, protocol, depth)?,
                 format!("builtin-{}", depth_name(depth)),
+                Some(vec![arbiter_exe()?]),
             )
         }
         _ => {
@@ -115,7 +116,7 @@ pub fn bot_spec(
             if words.is_empty() {
                 bail!("empty bot command");
             }
-            (text.to_string(), command_name(&words, fallback))
+            (text.to_string(), command_name(&words, fallback), None)
         }
     };
     Ok(BotSpec {
@@ -123,6 +124,7 @@ pub fn bot_spec(
         command,
         protocol,
         working_dir: None,
+        sees,
     })
 }
 

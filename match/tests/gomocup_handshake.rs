@@ -45,6 +45,7 @@ fn brain(name: &str, setup_ms: u64, about: &str, margin_ms: u64) -> BotSpec {
         ),
         protocol: ProtocolKind::Gomocup,
         working_dir: None,
+        sees: None,
     }
 }
 

@@ -42,6 +42,7 @@ fn bot(args: &str) -> BotSpec {
         command: format!("{} {args}", exe.display()),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     }
 }
 

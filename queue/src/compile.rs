@@ -98,6 +98,8 @@ fn run(
         max_output_bytes: 4 << 20,
         cpu_time_backstop: Some(Duration::from_millis(job.time_limit_ms) + Duration::from_secs(1)),
         scratch_dir: Some(scratch.to_path_buf()),
+        // The program must outlive the compiler: its build directory is bound, not a tmpfs.
+        scratch_bytes: None,
         ..Limits::default()
     };
     let mut process = BotProcess::spawn(&command, &limits, containment)

@@ -407,7 +407,7 @@ impl Worker {
     }
 
     async fn bot_spec(&self, bot: &JobBot, config: &GameConfig) -> Result<BotSpec, String> {
-        let (command, working_dir) = match &bot.run {
+        let (command, working_dir, sees) = match &bot.run {
             Run::Artefact { hash, command } => {
                 let path = self
                     .cache
@@ -415,9 +415,10 @@ impl Worker {
                     .await
                     .map_err(|e| format!("bot {}: {e}", bot.name))?;
                 let quoted = shell_words::quote(&path.to_string_lossy()).into_owned();
-                (command.replace("{file}", &quoted), None)
+                // Its own artefact, and nothing else of the store.
+                (command.replace("{file}", &quoted), None, Some(vec![path]))
             }
-            Run::Command { command, dir } => (command.clone(), dir.clone()),
+            Run::Command { command, dir } => (command.clone(), dir.clone(), None),
             Run::Builtin { spec } => {
                 let s = arbiter_match::spec::bot_spec(
                     spec,
@@ -427,7 +428,7 @@ impl Worker {
                     &bot.name,
                 )
                 .map_err(|e| format!("bot {}: {e:#}", bot.name))?;
-                (s.command, None)
+                (s.command, None, s.sees)
             }
         };
         Ok(BotSpec {
@@ -435,6 +436,7 @@ impl Worker {
             command,
             protocol: bot.protocol,
             working_dir,
+            sees,
         })
     }
 

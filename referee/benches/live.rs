@@ -101,6 +101,7 @@ fn play(
             command: format!("{} 16 {seed} {mode}", bot.display()),
             protocol: ProtocolKind::Reversi,
             working_dir: None,
+            sees: None,
         };
         let scratch = tempfile::tempdir().unwrap();
         let containment = Containment::detect();

@@ -99,6 +99,7 @@ fn layout(
         command: format!("{} fine 0 16", bot.display()),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     };
     let (a, b) = (spec_bot("a"), spec_bot("b"));
     let seats = Seats {

@@ -52,6 +52,7 @@ fn main() {
         command: format!("{} --lines {s}", bot.display()),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     });
     let seats = Seats {
         cores: [None, None],

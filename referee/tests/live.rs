@@ -45,6 +45,7 @@ fn bot(name: &str, args: &str) -> BotSpec {
         command: format!("{} 8 {args}", rbot().display()),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     }
 }
 
@@ -312,6 +313,7 @@ async fn a_person_plays_a_whole_game_through_a_seat() {
         command: String::new(),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     };
     // The person's seat secret is only in the seat itself: find it through the play link.
     let handle = play_in_thread(
@@ -367,6 +369,7 @@ async fn hostile_websocket_traffic_is_refused_and_the_game_carries_on() {
         command: String::new(),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     };
     let handle = play_in_thread(
         spec(30_000),

@@ -77,6 +77,7 @@ fn in_process(game: Game, opening: &[&str], a: &str, b: &str) -> Replay {
         command: bot_cmd(game, s, true),
         protocol,
         working_dir: None,
+        sees: None,
     });
     let scratch = tempfile::tempdir().unwrap();
     let seats = Seats {
@@ -223,6 +224,7 @@ fn the_c_sdk_bot_gives_the_same_game() {
         command: format!("{} --lines --size 10 {s}", exe.display()),
         protocol: ProtocolKind::Reversi,
         working_dir: None,
+        sees: None,
     });
     let seats = Seats {
         cores: [None, None],

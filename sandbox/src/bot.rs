@@ -4,6 +4,7 @@
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -44,6 +45,9 @@ pub enum SpawnError {
     /// A containment step failed in the child before exec.
     #[error("containment step {step:?} failed in the bot process: {}", Errno::from_raw(*errno))]
     Containment { step: SetupStep, errno: i32 },
+    /// The jail could not be built, or the bot not started in it.
+    #[error("the sandbox could not start the bot: {0}")]
+    Jail(crate::layers::jail::JailError),
     /// A containment layer could not be prepared (e.g. missing scratch dir).
     #[error("cannot prepare {layer}: {reason}")]
     Prepare { layer: &'static str, reason: String },
@@ -268,6 +272,200 @@ pub struct BotProcess {
     /// A pidfd of the main process: readable when it exits, so waiting for the exit wakes at
     /// once instead of polling (`None` before Linux 5.3).
     exit_fd: Option<OwnedFd>,
+    /// In a jail, `pid` is the namespace's keeper and the bot's own end comes from it.
+    jail: Option<JailedKeeper>,
+}
+
+/// The keeper of a jailed bot, as [`BotProcess`] follows it.
+#[derive(Debug)]
+struct JailedKeeper {
+    /// The bot's wait status (4 bytes) once it ended; end of file if the keeper died first.
+    status: OwnedFd,
+    /// The keeper itself was waited for.
+    reaped: bool,
+}
+
+/// A process started by either path, before the referee's bookkeeping.
+struct Started {
+    pid: i32,
+    stdin: OwnedFd,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+    jail_status: Option<OwnedFd>,
+    contained: bool,
+}
+
+/// The environment every bot gets, jailed or not: nothing inherited but PATH.
+fn base_environment(
+    scratch: Option<&std::path::Path>,
+) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let mut env = vec![(
+        "PATH".into(),
+        std::env::var_os("PATH").unwrap_or_else(|| layers::jail::JAIL_PATH.into()),
+    )];
+    if let Some(dir) = scratch {
+        env.push(("HOME".into(), dir.as_os_str().to_owned()));
+        env.push(("TMPDIR".into(), dir.as_os_str().to_owned()));
+    }
+    env.push(("LANG".into(), "C.UTF-8".into()));
+    env
+}
+
+/// Starts the bot with `std::process::Command` (no jail): the layers in `pre_exec`.
+fn spawn_plain(
+    program: &std::path::Path,
+    command: &BotCommand,
+    env: &[(std::ffi::OsString, std::ffi::OsString)],
+    scratch: Option<&std::path::Path>,
+    setup: ChildSetup,
+) -> io::Result<(i32, OwnedFd, OwnedFd, OwnedFd)> {
+    let mut cmd = Command::new(program);
+    cmd.arg0(command.program());
+    cmd.args(command.argv.iter().skip(1));
+    if let Some(dir) = &command.working_dir {
+        cmd.current_dir(dir);
+    }
+    cmd.env_clear();
+    cmd.envs(base_environment(scratch));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    setup.install(&mut cmd);
+    let spawned = {
+        let _gate = reaper::spawn_guard();
+        cmd.spawn()
+    };
+    drop(cmd); // closes the parent's copies of cgroup fds and ruleset
+    let mut child = spawned?;
+    let pid = child.id() as i32;
+    match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+        (Some(i), Some(o), Some(e)) => Ok((pid, i.into(), o.into(), e.into())),
+        _ => {
+            // Cannot happen with Stdio::piped(); still, never leak the child.
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(io::Error::other("child pipes missing"))
+        }
+    }
+}
+
+/// A failed plain spawn in the words of [`SpawnError`].
+fn plain_failure(e: io::Error, program: String) -> SpawnError {
+    match (layers::decode(&e), e.raw_os_error()) {
+        (Some(s), _) => SpawnError::Containment {
+            step: s.step,
+            errno: s.errno,
+        },
+        (None, Some(libc::ENOENT)) => SpawnError::NotFound { program },
+        (None, Some(libc::EACCES | libc::ENOEXEC | libc::EISDIR)) => {
+            SpawnError::NotExecutable { program }
+        }
+        _ => SpawnError::Io(e),
+    }
+}
+
+/// A failed jailed spawn in the words of [`SpawnError`].
+fn jail_failure(failure: layers::jail::SpawnFailure, program: &str) -> SpawnError {
+    use layers::jail::{JailStage, SpawnFailure};
+    match failure {
+        SpawnFailure::Io(e) => SpawnError::Io(e),
+        SpawnFailure::Jail(e) if e.stage == JailStage::Exec => match e.errno {
+            libc::ENOENT => SpawnError::NotFound {
+                program: program.to_owned(),
+            },
+            libc::EACCES | libc::ENOEXEC | libc::EISDIR => SpawnError::NotExecutable {
+                program: program.to_owned(),
+            },
+            _ => SpawnError::Jail(e),
+        },
+        SpawnFailure::Jail(e) => SpawnError::Jail(e),
+    }
+}
+
+/// What a jail is made of for one bot.
+struct JailPlanInput<'a> {
+    support: &'a layers::jail::JailSupport,
+    program: &'a std::path::Path,
+    command: &'a BotCommand,
+    env: &'a [(std::ffi::OsString, std::ffi::OsString)],
+    scratch: PathBuf,
+    limits: &'a Limits,
+    landlock_abi: u32,
+}
+
+impl JailPlanInput<'_> {
+    fn setup(
+        &self,
+        cgroup_procs: Vec<OwnedFd>,
+        affinity: Option<nix::sched::CpuSet>,
+        rlimits: RlimitPlan,
+        seccomp: Option<layers::seccomp::SeccompPlan>,
+    ) -> Result<layers::jail::JailSetup, String> {
+        use layers::jail::{c_string, environment, JailRequest, JailSetup, RootPlan};
+        let scratch = &self.scratch;
+        // Its own files; what lies in the scratch is the scratch's.
+        let mut visible: Vec<PathBuf> = self.command.visible.clone();
+        if let Some(dir) = &self.command.working_dir {
+            visible.push(dir.clone());
+        }
+        visible.push(self.program.to_path_buf());
+        visible.retain(|p| !std::path::absolute(p).is_ok_and(|p| p.starts_with(scratch)));
+        let cwd = self
+            .command
+            .working_dir
+            .clone()
+            .unwrap_or_else(|| scratch.clone());
+        let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+        let request = JailRequest {
+            scratch,
+            scratch_bytes: self.limits.scratch_bytes,
+            visible: &visible,
+            cwd: &cwd,
+        };
+        if self.limits.scratch_bytes.is_none() && !self.support.user_namespace {
+            // A bound build directory must be the bot's own to write in.
+            std::os::unix::fs::chown(scratch, Some(self.support.uid), Some(self.support.gid))
+                .map_err(|e| {
+                    format!("cannot give {} to the sandbox user: {e}", scratch.display())
+                })?;
+        }
+        let root = RootPlan::new(self.support, &request)?;
+        let landlock = layers::landlock::JailLandlock::new(
+            self.landlock_abi,
+            scratch,
+            self.limits.allow_network,
+        )?;
+        let mut argv = vec![c_string(self.command.program())?];
+        for arg in self.command.argv.iter().skip(1) {
+            argv.push(c_string(arg)?);
+        }
+        if argv.len() > 255 {
+            return Err(format!("{} arguments: at most 255", argv.len()));
+        }
+        let env = environment(scratch, self.env)?;
+        if env.len() > 127 {
+            return Err(format!("{} environment variables: at most 127", env.len()));
+        }
+        let ids = (self.support.uid, self.support.gid);
+        Ok(JailSetup {
+            root,
+            user_namespace: self.support.user_namespace.then_some(ids),
+            drop_to: (!self.support.user_namespace).then_some(ids),
+            cgroup_procs,
+            parent_death_signal: self.limits.die_with_spawning_thread,
+            affinity,
+            rlimits,
+            landlock,
+            seccomp,
+            program: c_string(self.program.as_os_str())?,
+            argv,
+            env,
+            title: layers::jail::own_title(),
+        })
+    }
 }
 
 fn set_nonblocking(fd: BorrowedFd<'_>) -> nix::Result<()> {
@@ -343,6 +541,15 @@ impl BotProcess {
                 warnings.push(e);
             }
         }
+        let jail = containment.jail_support().cloned();
+        let mut command = command.clone();
+        if jail.is_some() && !command.env.iter().any(|(k, _)| k == "PATH") {
+            // Found as the bot will find it: in the jail's system directories.
+            command
+                .env
+                .insert(0, ("PATH".into(), layers::jail::JAIL_PATH.into()));
+        }
+        let command = &command;
         let program_name = command.program().to_string_lossy().into_owned();
         let program = command.resolve_program().map_err(|p| match p {
             ProgramProblem::NotFound => SpawnError::NotFound {
@@ -352,7 +559,11 @@ impl BotProcess {
                 program: program_name.clone(),
             },
         })?;
-        if let Some(dir) = &limits.scratch_dir {
+        if let Some(dir) = limits
+            .scratch_dir
+            .as_ref()
+            .filter(|_| jail.is_none() || limits.scratch_bytes.is_none())
+        {
             if !dir.is_dir() {
                 return Err(SpawnError::Prepare {
                     layer: "scratch directory",
@@ -434,124 +645,118 @@ impl BotProcess {
                 cg.remove(&mut Vec::new());
             }
         };
-        let landlock = if containment.enabled(Layer::Landlock) {
-            match layers::landlock::build(limits.scratch_dir.as_deref(), limits.allow_network) {
-                Ok(r) => Some(r),
-                Err(e) => {
-                    cleanup_on_error(&mut cgroup);
-                    return Err(SpawnError::Prepare {
-                        layer: "landlock",
-                        reason: e.to_string(),
-                    });
-                }
-            }
-        } else {
-            None
+        let prepare_failed = |cg: &mut Option<BotCgroup>, layer, reason: String| {
+            cleanup_on_error(cg);
+            SpawnError::Prepare { layer, reason }
         };
         let seccomp = if containment.enabled(Layer::Seccomp) {
             match layers::seccomp::build(limits.allow_network) {
                 Ok(p) => Some(p),
-                Err(e) => {
-                    cleanup_on_error(&mut cgroup);
-                    return Err(SpawnError::Prepare {
-                        layer: "seccomp",
-                        reason: e.to_string(),
-                    });
-                }
+                Err(e) => return Err(prepare_failed(&mut cgroup, "seccomp", e.to_string())),
             }
         } else {
             None
         };
-
-        // See `TreeMarks::contained`.
-        let contained = !cgroup_fds.is_empty() && landlock.is_some() && seccomp.is_some();
-        let mut cmd = Command::new(&program);
-        cmd.arg0(command.program());
-        cmd.args(command.argv.iter().skip(1));
-        if let Some(dir) = &command.working_dir {
-            cmd.current_dir(dir);
-        }
-        if let Some(dir) = &limits.scratch_dir {
-            // Temporary files can only be written there. Absolute: the bot may start in
-            // another directory, where a relative path would name nothing (or something else).
-            cmd.env(
-                "TMPDIR",
-                std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
-            );
-        }
-        for (k, v) in &command.env {
-            cmd.env(k, v);
-        }
-        cmd.env(TOKEN_VAR, &token);
-        cmd.stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        ChildSetup {
-            new_session: containment.enabled(Layer::ProcessGroup),
-            parent_death_signal: limits.die_with_spawning_thread
-                && containment.enabled(Layer::ParentDeathSignal),
-            cgroup_procs: cgroup_fds,
-            affinity,
-            rlimits,
-            landlock,
-            seccomp,
-        }
-        .install(&mut cmd);
-
-        let spawned = {
-            let _gate = reaper::spawn_guard();
-            cmd.spawn()
-        };
-        drop(cmd); // closes the parent's copies of cgroup fds and ruleset
-        let mut child = match spawned {
-            Ok(c) => c,
-            Err(e) => {
-                cleanup_on_error(&mut cgroup);
-                return Err(match (layers::decode(&e), e.raw_os_error()) {
-                    (Some(s), _) => SpawnError::Containment {
-                        step: s.step,
-                        errno: s.errno,
+        let serial_env = (TOKEN_VAR.into(), token.clone().into());
+        let mut env = command.env.clone();
+        env.push(serial_env);
+        let scratch = limits
+            .scratch_dir
+            .as_ref()
+            .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone()));
+        let started = match &jail {
+            Some(support) => {
+                let landlock_on = containment.enabled(Layer::Landlock);
+                let request = JailPlanInput {
+                    support,
+                    program: &program,
+                    command,
+                    env: &env,
+                    scratch: scratch.clone().unwrap_or_else(|| PathBuf::from("/tmp")),
+                    limits,
+                    landlock_abi: if landlock_on {
+                        containment.landlock_abi
+                    } else {
+                        0
                     },
-                    (None, Some(libc::ENOENT)) => SpawnError::NotFound {
-                        program: program_name,
+                };
+                let setup = match request.setup(cgroup_fds, affinity, rlimits, seccomp) {
+                    Ok(s) => s,
+                    Err(e) => return Err(prepare_failed(&mut cgroup, "the jail", e)),
+                };
+                let contained = !setup.cgroup_procs.is_empty()
+                    && setup.landlock.is_some()
+                    && setup.seccomp.is_some();
+                match layers::jail::spawn(&setup) {
+                    Ok(child) => Started {
+                        pid: child.pid,
+                        stdin: child.stdin,
+                        stdout: child.stdout,
+                        stderr: child.stderr,
+                        jail_status: Some(child.status),
+                        contained,
                     },
-                    (None, Some(libc::EACCES | libc::ENOEXEC | libc::EISDIR)) => {
-                        SpawnError::NotExecutable {
-                            program: program_name,
+                    Err(failure) => {
+                        cleanup_on_error(&mut cgroup);
+                        return Err(jail_failure(failure, &program_name));
+                    }
+                }
+            }
+            None => {
+                let landlock = if containment.enabled(Layer::Landlock) {
+                    match layers::landlock::build(scratch.as_deref(), limits.allow_network) {
+                        Ok(r) => Some(r),
+                        Err(e) => {
+                            return Err(prepare_failed(&mut cgroup, "landlock", e.to_string()))
                         }
                     }
-                    _ => SpawnError::Io(e),
-                });
+                } else {
+                    None
+                };
+                // See `TreeMarks::contained`.
+                let contained = !cgroup_fds.is_empty() && landlock.is_some() && seccomp.is_some();
+                let setup = ChildSetup {
+                    new_session: containment.enabled(Layer::ProcessGroup),
+                    parent_death_signal: limits.die_with_spawning_thread
+                        && containment.enabled(Layer::ParentDeathSignal),
+                    cgroup_procs: cgroup_fds,
+                    affinity,
+                    rlimits,
+                    landlock,
+                    seccomp,
+                };
+                match spawn_plain(&program, command, &env, scratch.as_deref(), setup) {
+                    Ok((pid, stdin, stdout, stderr)) => Started {
+                        pid,
+                        stdin,
+                        stdout,
+                        stderr,
+                        jail_status: None,
+                        contained,
+                    },
+                    Err(e) => {
+                        cleanup_on_error(&mut cgroup);
+                        return Err(plain_failure(e, program_name));
+                    }
+                }
             }
         };
-        let pid = child.id() as i32;
-        let marks_pipes = |a: Option<u64>, b: Option<u64>, c: Option<u64>| {
-            [a, b, c].into_iter().flatten().collect::<Vec<u64>>()
-        };
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            // Cannot happen with Stdio::piped(); still, never leak the child.
-            let marks = TreeMarks {
-                root: pid,
-                root_unreaped: true,
-                env_entry: format!("{TOKEN_VAR}={token}").into_bytes(),
-                pipe_inodes: Vec::new(),
-                contained: false,
-            };
-            reaper::sweep(&marks, cgroup.as_ref(), Duration::from_secs(2));
-            let _ = child.wait();
-            cleanup_on_error(&mut cgroup);
-            return Err(SpawnError::Io(io::Error::other("child pipes missing")));
-        };
-        let stdin = OwnedFd::from(stdin);
-        let stdout = OwnedFd::from(stdout);
-        let stderr = OwnedFd::from(stderr);
-        let pipe_inodes = marks_pipes(
+        let Started {
+            pid,
+            stdin,
+            stdout,
+            stderr,
+            jail_status,
+            contained,
+        } = started;
+        let pipe_inodes = [
             pipe_inode(stdin.as_fd()),
             pipe_inode(stdout.as_fd()),
             pipe_inode(stderr.as_fd()),
-        );
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         let marks = TreeMarks {
             root: pid,
             root_unreaped: true,
@@ -564,11 +769,16 @@ impl BotProcess {
                 warnings.push(format!("cannot make a pipe nonblocking: {e}"));
             }
         }
+        if let Some(fd) = &jail_status {
+            if let Err(e) = set_nonblocking(fd.as_fd()) {
+                warnings.push(format!("cannot make the status pipe nonblocking: {e}"));
+            }
+        }
         let stderr = match StderrDrain::start(stderr, limits.max_stderr_kept) {
             Ok(s) => s,
             Err(e) => {
                 reaper::sweep(&marks, cgroup.as_ref(), Duration::from_secs(2));
-                let _ = child.wait();
+                let _ = waitpid(Pid::from_raw(pid), None);
                 cleanup_on_error(&mut cgroup);
                 return Err(SpawnError::Io(e));
             }
@@ -594,6 +804,10 @@ impl BotProcess {
             warnings,
             finished: None,
             exit_fd: pidfd_open(pid),
+            jail: jail_status.map(|status| JailedKeeper {
+                status,
+                reaped: false,
+            }),
         })
     }
 
@@ -799,7 +1013,10 @@ impl BotProcess {
     fn marks_clone(&self) -> TreeMarks {
         TreeMarks {
             root: self.marks.root,
-            root_unreaped: self.termination.is_none(),
+            root_unreaped: match &self.jail {
+                Some(jail) => !jail.reaped,
+                None => self.termination.is_none(),
+            },
             env_entry: self.marks.env_entry.clone(),
             pipe_inodes: self.marks.pipe_inodes.clone(),
             contained: self.marks.contained,
@@ -850,6 +1067,19 @@ impl BotProcess {
         if self.termination.is_some() {
             return self.termination;
         }
+        if let Some(jail) = &self.jail {
+            let mut buf = [0u8; 4];
+            match nix::unistd::read(&jail.status, &mut buf) {
+                // A pipe write of 4 bytes is atomic.
+                Ok(4) => {
+                    self.termination = Some(termination_from_status(i32::from_ne_bytes(buf)));
+                    return self.termination;
+                }
+                Err(Errno::EAGAIN | Errno::EINTR) => return None,
+                // The keeper died before the bot ended: the keeper's own end is the answer.
+                _ => {}
+            }
+        }
         let pid = Pid::from_raw(self.pid);
         let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
         match waitid(Id::Pid(pid), flags) {
@@ -868,6 +1098,9 @@ impl BotProcess {
         }
         if let Some(stat) = procfs::read_stat(self.pid) {
             self.zombie_ticks = stat.own_ticks + stat.children_ticks;
+        }
+        if let Some(jail) = &mut self.jail {
+            jail.reaped = true;
         }
         let term = match waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
             Ok(WaitStatus::Exited(_, code)) => Termination {
@@ -907,7 +1140,11 @@ impl BotProcess {
             if left.is_zero() {
                 return None;
             }
-            match &self.exit_fd {
+            let wake = match &self.jail {
+                Some(jail) => Some(&jail.status),
+                None => self.exit_fd.as_ref(),
+            };
+            match wake {
                 Some(fd) => wait_readable(fd.as_fd(), left.min(Duration::from_millis(50))),
                 None => {
                     std::thread::sleep(pause.min(left));
@@ -948,6 +1185,7 @@ impl BotProcess {
         self.stdin = None;
         self.wait_exit(grace);
         let was_running = self.termination.is_none();
+        let keeper_swept = usize::from(self.keeper_outlived_bot());
         let report = reaper::sweep(
             &self.marks_clone(),
             self.cgroup.as_ref(),
@@ -960,6 +1198,7 @@ impl BotProcess {
                 signal: None,
                 core_dumped: false,
             });
+        self.reap_keeper();
         let cpu_time = self.cpu_time();
         let cg = self.cgroup.as_ref();
         let oom_kills = cg.and_then(BotCgroup::oom_kills);
@@ -987,7 +1226,10 @@ impl BotProcess {
             cg.remove(&mut warnings);
         }
         self.warnings.extend(warnings);
-        let leftovers = report.killed.saturating_sub(usize::from(was_running));
+        let leftovers = report
+            .killed
+            .saturating_sub(usize::from(was_running))
+            .saturating_sub(keeper_swept);
         let info = ExitInfo {
             code: term.code,
             signal: term.signal,
@@ -1015,6 +1257,71 @@ impl BotProcess {
         };
         self.finished = Some(info.clone());
         info
+    }
+}
+
+impl BotProcess {
+    /// In a jail whose bot has ended: does the keeper still live, because other processes of
+    /// the namespace do? It exits within moments of the last one; those are leftovers.
+    fn keeper_outlived_bot(&mut self) -> bool {
+        let Some(jail) = &self.jail else {
+            return false;
+        };
+        if jail.reaped || self.termination.is_none() {
+            return false;
+        }
+        if let Some(fd) = &self.exit_fd {
+            wait_readable(fd.as_fd(), Duration::from_millis(20));
+        }
+        !self.reap_keeper_now()
+    }
+
+    /// Waits for the keeper if it has ended; true once it is reaped.
+    fn reap_keeper_now(&mut self) -> bool {
+        let Some(jail) = &mut self.jail else {
+            return true;
+        };
+        if !jail.reaped {
+            match waitpid(Pid::from_raw(self.pid), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => {}
+                Ok(_) | Err(_) => jail.reaped = true,
+            }
+        }
+        jail.reaped
+    }
+
+    /// After the sweep killed it: reaps the keeper (at most 5 s).
+    fn reap_keeper(&mut self) {
+        let until = Instant::now() + Duration::from_secs(5);
+        while !self.reap_keeper_now() && Instant::now() < until {
+            match &self.exit_fd {
+                Some(fd) => wait_readable(fd.as_fd(), Duration::from_millis(50)),
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+    }
+}
+
+/// A wait status as [`Termination`].
+fn termination_from_status(status: i32) -> Termination {
+    if libc::WIFEXITED(status) {
+        Termination {
+            code: Some(libc::WEXITSTATUS(status)),
+            signal: None,
+            core_dumped: false,
+        }
+    } else if libc::WIFSIGNALED(status) {
+        Termination {
+            code: None,
+            signal: Some(libc::WTERMSIG(status)),
+            core_dumped: libc::WCOREDUMP(status),
+        }
+    } else {
+        Termination {
+            code: None,
+            signal: None,
+            core_dumped: false,
+        }
     }
 }
 

@@ -10,8 +10,12 @@ pub struct BotCommand {
     pub argv: Vec<OsString>,
     /// Working directory; the referee's own when `None`.
     pub working_dir: Option<PathBuf>,
-    /// Variables added to (or replacing in) the inherited environment.
+    /// The bot's environment besides PATH, HOME, TMPDIR and LANG: nothing of the referee's
+    /// own environment is passed on.
     pub env: Vec<(OsString, OsString)>,
+    /// Files and directories the bot sees, read-only at their own paths, when it runs in a
+    /// jail: its program, its own files. Nothing else of the host is there but the system.
+    pub visible: Vec<PathBuf>,
 }
 
 /// A command string that cannot be turned into an argv.
@@ -32,6 +36,7 @@ impl BotCommand {
             argv: vec![program.into()],
             working_dir: None,
             env: Vec::new(),
+            visible: Vec::new(),
         }
     }
 
@@ -49,6 +54,7 @@ impl BotCommand {
             argv: words.into_iter().map(OsString::from).collect(),
             working_dir: None,
             env: Vec::new(),
+            visible: Vec::new(),
         })
     }
 
@@ -68,6 +74,34 @@ impl BotCommand {
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.env.push((key.into(), value.into()));
         self
+    }
+
+    /// Shows one more file or directory to the bot (read-only, at its own path).
+    pub fn see(mut self, path: impl Into<PathBuf>) -> Self {
+        self.visible.push(path.into());
+        self
+    }
+
+    /// What a bot of one's own needs to see, as `arbiter match` guesses it: its working
+    /// directory (or else ours), and the directory of every word of the command that names
+    /// an existing file (the program, a script, a config beside it). For a contest's bots
+    /// the worker names exactly the artefact instead.
+    pub fn beside_its_files(&self) -> Vec<PathBuf> {
+        let base = match &self.working_dir {
+            Some(d) => d.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+        };
+        let mut out = vec![base.clone()];
+        for word in &self.argv {
+            let path = base.join(word);
+            if word.is_empty() || !path.is_file() {
+                continue;
+            }
+            if let Some(dir) = path.parent() {
+                out.push(dir.to_path_buf());
+            }
+        }
+        out
     }
 
     /// The program (argv\[0\]); empty if argv is empty.

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::layers::cgroup::{CgroupSupport, V1Controller};
+use super::layers::jail::{self, JailSupport};
 use super::layers::{landlock, seccomp};
 use super::reaper;
 
@@ -29,6 +30,10 @@ pub enum Layer {
     Affinity,
     /// SIGKILL when the spawning thread exits.
     ParentDeathSignal,
+    /// A world of its own: pid, mount, network, ipc, uts and cgroup namespaces, a root with
+    /// only the system, its files and a scratch tmpfs, an unprivileged user, no inherited
+    /// environment ([`crate::layers::jail`]).
+    Namespaces,
 }
 
 /// One line of the containment report (for `arbiter doctor`).
@@ -52,6 +57,8 @@ pub struct Containment {
     pub(crate) cgroups: CgroupSupport,
     pub(crate) online_cpus: Vec<usize>,
     pub(crate) disabled: Vec<Layer>,
+    /// What a jail is built from, or why none can be made here.
+    pub(crate) jail: Result<JailSupport, String>,
 }
 
 impl Containment {
@@ -70,6 +77,7 @@ impl Containment {
                 .collect(),
             Err(_) => Vec::new(),
         };
+        let support = JailSupport::for_this_machine();
         Containment {
             subreaper: reaper::install_subreaper(),
             landlock_abi: landlock::probe_abi(),
@@ -77,7 +85,50 @@ impl Containment {
             cgroups: CgroupSupport::detect(),
             online_cpus,
             disabled: Vec::new(),
+            jail: jail::probe(&support).map(|()| support),
         }
+    }
+
+    /// Also shows `path` (a toolchain outside the system directories: `/opt/pypy`, a
+    /// Python installation) read-only to every jailed bot and compile.
+    pub fn with_system_path(mut self, path: impl Into<std::path::PathBuf>) -> Containment {
+        if let Ok(support) = &mut self.jail {
+            let path = path.into();
+            if !support.system.contains(&path) {
+                support.system.push(path);
+            }
+        }
+        self
+    }
+
+    /// The jail's make-up, when bots are jailed.
+    pub(crate) fn jail_support(&self) -> Option<&JailSupport> {
+        match (&self.jail, self.disabled.contains(&Layer::Namespaces)) {
+            (Ok(s), false) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The layers that keep one student's bot from seeing or touching anything but its own
+    /// world, when one of them is missing here: what is missing, and why. Course staff must
+    /// not judge without them (`--unsafe-containment` to override).
+    pub fn isolation_gaps(&self) -> Vec<String> {
+        let mut gaps = Vec::new();
+        match (&self.jail, self.disabled.contains(&Layer::Namespaces)) {
+            (Err(why), _) => gaps.push(format!("namespaces: {why}")),
+            (Ok(_), true) => gaps.push("namespaces: disabled".into()),
+            _ => {}
+        }
+        if !self.enabled(Layer::Seccomp) {
+            gaps.push(format!(
+                "seccomp: {}",
+                self.seccomp
+                    .as_ref()
+                    .err()
+                    .map_or("disabled", String::as_str)
+            ));
+        }
+        gaps
     }
 
     /// Process group, subreaper and rlimits only: for tests and for
@@ -88,6 +139,7 @@ impl Containment {
             .without(Layer::Seccomp)
             .without(Layer::Cgroups)
             .without(Layer::Affinity)
+            .without(Layer::Namespaces)
     }
 
     /// The same probe with one layer switched off.
@@ -128,6 +180,7 @@ impl Containment {
                 self.cgroups.unified.is_some() && !self.disabled.contains(&Layer::Cgroups)
             }
             Layer::Affinity => !self.online_cpus.is_empty(),
+            Layer::Namespaces => self.jail.is_ok(),
         }
     }
 
@@ -267,10 +320,89 @@ impl Containment {
             !off(Layer::ParentDeathSignal),
             "SIGKILL when the spawning thread exits (if Limits::die_with_spawning_thread)".into(),
         ));
+        out.extend(self.jail_report());
+        out
+    }
+
+    /// The jail's lines: each namespace, the root, the user, the quota, the environment.
+    fn jail_report(&self) -> Vec<LayerStatus> {
+        let line = |name: &str, ok: bool, detail: String| LayerStatus {
+            name: name.to_owned(),
+            ok,
+            detail,
+        };
+        let support = match (&self.jail, self.disabled.contains(&Layer::Namespaces)) {
+            (Err(why), _) => {
+                return vec![line(
+                    "namespaces",
+                    false,
+                    format!("{why}; bots then see the whole file system, other processes and the host's sockets"),
+                )]
+            }
+            (Ok(_), true) => return vec![line("namespaces", false, "available, disabled".into())],
+            (Ok(s), false) => s,
+        };
+        let mut out = vec![
+            line(
+                "pid namespace",
+                true,
+                "the bot is pid 2 of its own namespace; /proc shows only it".into(),
+            ),
+            line(
+                "mount namespace",
+                true,
+                format!(
+                    "a read-only root with {} and the bot's own files only",
+                    support
+                        .system
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            ),
+            line(
+                "network namespace",
+                true,
+                "no interface but a loopback that is down; no socket reaches outside".into(),
+            ),
+            line(
+                "ipc, uts, cgroup namespaces",
+                true,
+                "SysV IPC, hostname and the cgroup tree are its own".into(),
+            ),
+        ];
+        out.push(if support.user_namespace {
+            line(
+                "user",
+                true,
+                format!(
+                    "user namespace: runs as our uid {} with no capabilities",
+                    support.uid
+                ),
+            )
+        } else {
+            line(
+                "user",
+                true,
+                format!("runs as uid {} gid {} (not root)", support.uid, support.gid),
+            )
+        });
         out.push(line(
-            "namespaces",
-            false,
-            "not used: Landlock+seccomp deny the network, cgroups and sweeps bound the tree".into(),
+            "disk quota",
+            true,
+            format!(
+                "scratch is a tmpfs of {} MB by default (Limits::scratch_bytes)",
+                jail::DEFAULT_SCRATCH_BYTES >> 20
+            ),
+        ));
+        out.push(line(
+            "environment",
+            true,
+            format!(
+                "cleared: PATH={}, HOME and TMPDIR = scratch, LANG, ARBITER_*",
+                jail::JAIL_PATH
+            ),
         ));
         out
     }
@@ -279,7 +411,7 @@ impl Containment {
     pub fn warnings(&self) -> Vec<String> {
         self.report()
             .into_iter()
-            .filter(|l| !l.ok && l.name != "namespaces")
+            .filter(|l| !l.ok)
             .map(|l| format!("containment: {} unavailable: {}", l.name, l.detail))
             .collect()
     }

@@ -37,6 +37,10 @@ pub struct Limits {
     pub cpu_time_backstop: Option<Duration>,
     /// The only directory the bot may write to (besides `/dev/null`).
     pub scratch_dir: Option<PathBuf>,
+    /// In a jail, the scratch directory is a fresh tmpfs of this size (the disk quota of the
+    /// bot's whole tree; its pages also count towards the memory limit). `None`: the host's
+    /// `scratch_dir` itself is bound writable, for a compile whose output must outlive it.
+    pub scratch_bytes: Option<u64>,
     /// Allow TCP/UDP sockets. Off by default: Landlock denies TCP bind/connect and
     /// seccomp denies `socket()` for every family but `AF_UNIX`.
     pub allow_network: bool,
@@ -65,6 +69,7 @@ impl Default for Limits {
             max_open_files: 256,
             cpu_time_backstop: None,
             scratch_dir: None,
+            scratch_bytes: Some(crate::layers::jail::DEFAULT_SCRATCH_BYTES),
             allow_network: false,
             write_timeout: Duration::from_secs(2),
             address_space_fallback: true,

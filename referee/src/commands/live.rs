@@ -80,6 +80,7 @@ pub fn human_spec(name: &str, protocol: ProtocolKind) -> BotSpec {
         command: HUMAN.to_string(),
         protocol,
         working_dir: None,
+        sees: None,
     }
 }
 

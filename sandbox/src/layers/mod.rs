@@ -6,6 +6,7 @@
 //! values) is built here, before fork, and the child only issues syscalls.
 
 pub mod cgroup;
+pub mod jail;
 pub mod landlock;
 pub mod rlimits;
 pub mod seccomp;

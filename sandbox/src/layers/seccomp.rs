@@ -88,8 +88,31 @@ fn deny_always() -> Vec<i64> {
         libc::SYS_quotactl,
         libc::SYS_name_to_handle_at,
         libc::SYS_open_by_handle_at,
+        // Reaching other processes: a pidfd, comparing their kernel objects, the kernel log.
+        libc::SYS_pidfd_open,
+        libc::SYS_pidfd_send_signal,
+        libc::SYS_pidfd_getfd,
+        libc::SYS_process_madvise,
+        libc::SYS_kcmp,
+        libc::SYS_syslog,
     ]
 }
+
+/// Calls that act on a process named by its pid in argument `.1`: allowed on the caller
+/// itself (pid 0) only. Inside a jail there is nobody else to name anyway; this is the second
+/// wall (`prlimit(getppid(), RLIMIT_NOFILE, ...)` once took a contest server down).
+const SELF_ONLY: [(i64, u8); 9] = [
+    (libc::SYS_prlimit64, 0),
+    (libc::SYS_sched_setaffinity, 0),
+    (libc::SYS_sched_setscheduler, 0),
+    (libc::SYS_sched_setparam, 0),
+    (libc::SYS_sched_setattr, 0),
+    (libc::SYS_migrate_pages, 0),
+    (libc::SYS_move_pages, 0),
+    // setpriority(which, who, prio) and ioprio_set(which, who, prio): `who` is the pid.
+    (libc::SYS_setpriority, 1),
+    (libc::SYS_ioprio_set, 1),
+];
 
 const CLONE_NAMESPACE_FLAGS: [u64; 7] = [
     libc::CLONE_NEWNS as u64,
@@ -136,6 +159,10 @@ pub(crate) fn build(allow_network: bool) -> Result<SeccompPlan, SeccompBuildErro
         )?;
         rules.insert(libc::SYS_socket, vec![SeccompRule::new(vec![cond])?]);
     }
+    for (nr, arg) in SELF_ONLY {
+        let other = SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, 0)?;
+        rules.insert(nr, vec![SeccompRule::new(vec![other])?]);
+    }
     let mut clone_rules = Vec::new();
     for flag in CLONE_NAMESPACE_FLAGS {
         let cond = SeccompCondition::new(
@@ -156,9 +183,34 @@ pub(crate) fn build(allow_network: bool) -> Result<SeccompPlan, SeccompBuildErro
     let enosys = SeccompAction::Errno(libc::ENOSYS as u32);
     let second: BpfProgram =
         SeccompFilter::new(clone3, SeccompAction::Allow, enosys, arch)?.try_into()?;
-    Ok(SeccompPlan {
-        programs: vec![main, second],
-    })
+    let mut programs = vec![main, second];
+    programs.extend(x32_filter());
+    Ok(SeccompPlan { programs })
+}
+
+/// On x86_64, the x32 ABI reaches the same kernel with the syscall number's bit 30 set, past
+/// every rule above (they name x86_64 numbers): refuse all of it.
+fn x32_filter() -> Option<BpfProgram> {
+    if std::env::consts::ARCH != "x86_64" {
+        return None;
+    }
+    const LD_W_ABS: u16 = 0x20;
+    const JEQ_K: u16 = 0x15;
+    const JGE_K: u16 = 0x35;
+    const RET_K: u16 = 0x06;
+    const AUDIT_ARCH_X86_64: u32 = 0xC000_003E;
+    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+    const RET_ALLOW: u32 = 0x7fff_0000;
+    const RET_ERRNO: u32 = 0x0005_0000;
+    let op = |code, jt, jf, k| seccompiler::sock_filter { code, jt, jf, k };
+    Some(vec![
+        op(LD_W_ABS, 0, 0, 4), // arch
+        op(JEQ_K, 0, 3, AUDIT_ARCH_X86_64),
+        op(LD_W_ABS, 0, 0, 0), // syscall number
+        op(JGE_K, 0, 1, X32_SYSCALL_BIT),
+        op(RET_K, 0, 0, RET_ERRNO | libc::ENOSYS as u32),
+        op(RET_K, 0, 0, RET_ALLOW),
+    ])
 }
 
 #[cfg(test)]
@@ -173,7 +225,7 @@ mod tests {
         let plan = build(false).map_err(|e| e.to_string());
         assert!(
             plan.as_ref()
-                .is_ok_and(|p| p.programs.len() == 2 && !p.programs[0].is_empty()),
+                .is_ok_and(|p| p.programs.len() >= 2 && !p.programs[0].is_empty()),
             "{plan:?}"
         );
         assert!(build(true).is_ok());
