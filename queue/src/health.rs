@@ -24,22 +24,49 @@ static TROUBLE: Mutex<Option<Trouble>> = Mutex::new(None);
 /// Trouble older than this without a new report is forgotten.
 const STALE: Duration = Duration::from_secs(120);
 
-/// Reports trouble ("database locked"); the first report of the same trouble starts its
-/// clock.
+/// Reports trouble ("database locked"), begun now or earlier.
 pub fn trouble(what: &str) {
+    trouble_since(what, Instant::now());
+}
+
+/// Reports trouble that began at `since` (a request to the database that has not answered
+/// since then). The trouble's clock runs from its first report until [`clear`]; its words
+/// are the latest report's, which knows most ("not answering", then "locked").
+pub fn trouble_since(what: &str, since: Instant) {
     let now = Instant::now();
     let Ok(mut t) = TROUBLE.lock() else { return };
     match t.as_mut() {
-        Some(t) if t.what == what => t.seen = now,
-        _ => {
+        Some(t) => {
+            t.what = what.to_string();
+            t.since = t.since.min(since);
+            t.seen = now;
+        }
+        None => {
             *t = Some(Trouble {
                 what: what.to_string(),
-                since: now,
+                since,
                 seen: now,
             })
         }
     }
 }
+
+/// Awaits a database request; one that takes longer than [`SLOW`] is reported as trouble
+/// while it waits (a locked SQLite waits out its busy timeout, a pool waits for a restarting
+/// PostgreSQL, without an error to show for it meanwhile).
+pub async fn watched<T>(request: impl std::future::Future<Output = T>) -> T {
+    let start = Instant::now();
+    tokio::pin!(request);
+    tokio::select! {
+        done = &mut request => return done,
+        _ = tokio::time::sleep(SLOW) => {}
+    }
+    trouble_since("database not answering", start);
+    request.await
+}
+
+/// How long a database request may take before judging counts as held up.
+pub const SLOW: Duration = Duration::from_secs(2);
 
 /// Work went through: the trouble is over.
 pub fn clear() {

@@ -331,18 +331,15 @@ impl Worker {
 
     /// One turn of a slot: claim a job and run it to its commit (or its void).
     async fn step(&self, slot: usize) -> Result<Step, sqlx::Error> {
-        if crate::workers::state(&self.queue, &self.opts.id)
-            .await?
-            .as_deref()
-            == Some("paused")
-        {
+        let state = crate::health::watched(crate::workers::state(&self.queue, &self.opts.id));
+        if state.await?.as_deref() == Some("paused") {
             // Quarantined: no new work until a person resumes it.
             return Ok(Step::Paused);
         }
-        let claimed = self
+        let claim = self
             .queue
-            .claim(&self.opts.id, &self.opts.kinds, self.opts.lease)
-            .await?;
+            .claim(&self.opts.id, &self.opts.kinds, self.opts.lease);
+        let claimed = crate::health::watched(claim).await?;
         let Some(job) = claimed else {
             return Ok(Step::Empty);
         };
@@ -430,14 +427,14 @@ impl Worker {
         let give_up = Instant::now() + self.opts.lease;
         let mut failures = 0u32;
         loop {
-            let tried = async {
+            let tried = crate::health::watched(async {
                 if let Some(bytes) = artefact {
                     crate::artefacts::put(self.queue.db(), bytes).await?;
                 }
                 self.queue
                     .commit(job, &self.opts.id, outcome, payload)
                     .await
-            }
+            })
             .await;
             match tried {
                 Ok(c) => return Ok(c),
