@@ -554,6 +554,10 @@ impl Worker {
                 .into_iter()
                 .map(|why| format!("voided: {why}"))
                 .collect(),
+            private: vec![
+                (self.opts.cache_dir.display().to_string(), "<artefacts>"),
+                (self.opts.scratch_dir.display().to_string(), "<scratch>"),
+            ],
         })
     }
 
@@ -640,6 +644,32 @@ struct PreparedGame {
     observer: Option<Box<dyn Observer>>,
     /// Why earlier attempts were voided, for the replay.
     voided: Vec<String>,
+    /// This machine's directories, as results must not show them: (path, what to say).
+    private: Vec<(String, &'static str)>,
+}
+
+/// `text` without this machine's directories: results and replays are shown to students and
+/// visitors, and a verdict ("failed to start: /srv/contest/work/artefacts/...") must not
+/// carry the server's paths. JSON writes such paths as they are (a path holding a quote or a
+/// backslash, which JSON escapes, is left as it is).
+fn redact(text: String, private: &[(String, &'static str)]) -> String {
+    private
+        .iter()
+        .filter(|(path, _)| path.len() > 1)
+        .fold(text, |t, (path, name)| t.replace(path.as_str(), name))
+}
+
+#[cfg(test)]
+mod redact_tests {
+    #[test]
+    fn results_lose_the_machine_s_paths() {
+        let private = vec![("/srv/c/work/artefacts".to_string(), "<artefacts>")];
+        let text = r#"{"verdict":"failed to start: /srv/c/work/artefacts/ab12: denied"}"#;
+        assert_eq!(
+            super::redact(text.to_string(), &private),
+            r#"{"verdict":"failed to start: <artefacts>/ab12: denied"}"#
+        );
+    }
 }
 
 struct PreparedCompile {
@@ -673,9 +703,10 @@ impl Prepared {
                 played.replay.meta.voided = std::mem::take(&mut g.voided);
                 let wall = t0.elapsed().as_secs_f64() * 1000.0;
                 let outcome = GameOutcome::of(&played.replay, wall, played.warnings.clone());
+                let outcome = serde_json::to_string(&outcome).unwrap_or_default();
                 Finished::Done {
-                    outcome: serde_json::to_string(&outcome).unwrap_or_default(),
-                    payload: Some(played.replay.to_json().into_bytes()),
+                    outcome: redact(outcome, &g.private),
+                    payload: Some(redact(played.replay.to_json(), &g.private).into_bytes()),
                     artefact: None,
                 }
             }
