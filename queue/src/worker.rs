@@ -659,19 +659,6 @@ fn redact(text: String, private: &[(String, &'static str)]) -> String {
         .fold(text, |t, (path, name)| t.replace(path.as_str(), name))
 }
 
-#[cfg(test)]
-mod redact_tests {
-    #[test]
-    fn results_lose_the_machine_s_paths() {
-        let private = vec![("/srv/c/work/artefacts".to_string(), "<artefacts>")];
-        let text = r#"{"verdict":"failed to start: /srv/c/work/artefacts/ab12: denied"}"#;
-        assert_eq!(
-            super::redact(text.to_string(), &private),
-            r#"{"verdict":"failed to start: <artefacts>/ab12: denied"}"#
-        );
-    }
-}
-
 struct PreparedCompile {
     spec: CompileJob,
     source: Vec<u8>,
@@ -758,5 +745,18 @@ pub async fn replay_text(queue: &Queue, job: i64) -> Result<Option<String>, crat
             crate::Error::Corrupt(format!("the replay of game {job} is not UTF-8"))
         })?)),
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn results_lose_the_machine_s_paths() {
+        let private = vec![("/srv/c/work/artefacts".to_string(), "<artefacts>")];
+        let text = r#"{"verdict":"failed to start: /srv/c/work/artefacts/ab12: denied"}"#;
+        assert_eq!(
+            super::redact(text.to_string(), &private),
+            r#"{"verdict":"failed to start: <artefacts>/ab12: denied"}"#
+        );
     }
 }
