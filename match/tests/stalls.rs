@@ -6,6 +6,8 @@
 //!
 //! The tests run one at a time: stopping the process stops every test in it.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::{Mutex, OnceLock};
@@ -22,21 +24,7 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 fn workdir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("arbiter-stalls-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bots/reversi_misbehave.c");
-        let status = arbiter_sandbox::spawn_guarded(
-            Command::new("cc")
-                .args(["-O2", "-o"])
-                .arg(dir.join("misbehave"))
-                .arg(&src),
-        )
-        .and_then(|mut c| c.wait())
-        .expect("cc is needed for the stall tests");
-        assert!(status.success(), "cannot compile {}", src.display());
-        dir
-    })
+    DIR.get_or_init(|| support::compile_bot("stalls", "reversi_misbehave", "misbehave"))
 }
 
 fn bot(name: &str, args: &str) -> BotSpec {

@@ -16,15 +16,15 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use arbiter_queue::spec::{CompetitionConfig, CompileJob, GameJob, GameOutcome, JobBot, Run};
 use arbiter_queue::worker::{Worker, WorkerOptions};
 use arbiter_queue::{JobKind, NewJob, Queue};
+use support::faults::Tmpfs;
 
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -237,7 +237,7 @@ async fn a_sqlite_lock_held_30_s_pauses_judging_and_loses_nothing() {
     })
     .await;
 
-    let mut holder = hold_sqlite_lock(&path, 30);
+    let mut holder = support::faults::hold_sqlite_lock(&path, 30);
     let locked_at = Instant::now();
     let before = committed(&q, c).await;
     wait_for(
@@ -257,29 +257,6 @@ async fn a_sqlite_lock_held_30_s_pauses_judging_and_loses_nothing() {
     worker.await.unwrap();
     assert_eq!(arbiter_queue::health::status(), None, "judging resumed");
     check(&q, c, &games(40)).await;
-}
-
-/// `BEGIN EXCLUSIVE` on the database by a Python process for `secs`; returns once it holds.
-fn hold_sqlite_lock(path: &Path, secs: u64) -> Child {
-    let script = "import sqlite3, sys, time\n\
-        c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)\n\
-        c.execute('BEGIN EXCLUSIVE')\n\
-        print('locked', flush=True)\n\
-        time.sleep(float(sys.argv[2]))\n\
-        c.execute('COMMIT')\n";
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .arg(path)
-        .arg(secs.to_string())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert_eq!(line.trim(), "locked");
-    child
 }
 
 /// A throwaway PostgreSQL cluster of this test's own, so that it can be restarted.
@@ -402,70 +379,6 @@ async fn a_postgresql_restart_pauses_judging_and_loses_nothing() {
     check(&q, c, &games(40)).await;
 }
 
-/// A small tmpfs mounted for the test (few inodes), unmounted when dropped.
-struct Mount(PathBuf);
-
-impl Mount {
-    fn tmpfs(dir: &Path) -> Mount {
-        std::fs::create_dir_all(dir).unwrap();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=64m,nr_inodes=256", "tmpfs"])
-            .arg(dir)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "mount a tmpfs (the test needs root)");
-        Mount(dir.to_path_buf())
-    }
-
-    /// Keeps the file system full until `free`: empty files take every inode, including
-    /// those a game frees when it ends. (A read-only remount would wait for the files open
-    /// for writing in it, that is, for the games to end.)
-    fn fill(&self) -> Filler {
-        let filler = self.0.join("filler");
-        std::fs::create_dir_all(&filler).unwrap();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = std::sync::Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let mut i = 0u64;
-            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                match std::fs::File::create(filler.join(i.to_string())) {
-                    Ok(_) => i += 1,
-                    Err(e) if e.raw_os_error() == Some(28) => {
-                        std::thread::sleep(Duration::from_millis(1))
-                    }
-                    Err(e) => panic!("filling the tmpfs: {e}"),
-                }
-            }
-            std::fs::remove_dir_all(&filler).unwrap();
-        });
-        // Full once a file cannot be made.
-        while std::fs::create_dir(self.0.join("probe")).is_ok() {
-            let _ = std::fs::remove_dir(self.0.join("probe"));
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        Filler { stop, thread }
-    }
-}
-
-/// A tmpfs kept full; [`Filler::free`] makes room again.
-struct Filler {
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: std::thread::JoinHandle<()>,
-}
-
-impl Filler {
-    fn free(self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        self.thread.join().unwrap();
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-    }
-}
-
 /// The worker's disk fills up for 4 s while games and a compile wait: they are voided (back
 /// in the queue, never a result; the compile never "failed"), judging shows as paused, and
 /// everything is played once there is room again.
@@ -475,7 +388,7 @@ async fn a_full_disk_voids_games_and_compiles_until_it_is_back() {
     let dir = tempfile::tempdir().unwrap();
     let q = support::queue(&dir.path().join("q.db").display().to_string()).await;
     let base = dir.path().join("w");
-    let mount = Mount::tmpfs(&base);
+    let mount = Tmpfs::mount(&base, "size=64m,nr_inodes=256");
     let c = enqueue(&q, "games", &games(40), false).await;
     let worker = start_worker(&q, &base, Duration::from_secs(60));
     wait_for("a first result", Duration::from_secs(30), async || {
@@ -498,7 +411,7 @@ async fn a_full_disk_voids_games_and_compiles_until_it_is_back() {
         !q.recent_voids(compile_c, 1).await.unwrap().is_empty()
     })
     .await;
-    full.free();
+    full.stop();
     worker.await.unwrap();
 
     let outcomes = check(&q, c, &games(40)).await;

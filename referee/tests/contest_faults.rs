@@ -7,32 +7,16 @@
 //! deterministic bot, so every game of a colour is the same game, fault or not.
 
 mod contest_support;
+#[path = "../../queue/tests/support/faults.rs"]
+mod faults;
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use contest_support::{arbiter, free_port, submit_fixture_bot, wait_up};
+use contest_support::{arbiter, free_port, init_contest, submit_fixture_bot, wait_up, CONFIG};
+use faults::Tmpfs;
 use sqlx::Row;
-
-/// 6 x 6 Reversi (short games), the C fixture bot at 50 ms a move.
-const CONFIG: &str = r#"name = "Fault contest"
-[game]
-name = "reversi"
-size = 6
-[limits]
-move_ms = 2000
-[submissions]
-min_interval_s = 0
-daily_budget_s = 0
-games_per_pairing = 2
-[languages.c]
-name = "C"
-file = "main.c"
-compile = "gcc -O1 -o {out} {src}"
-run = "{file} 6 0 slow"
-"#;
 
 const STUDENTS: [&str; 4] = ["s1", "s2", "s3", "s4"];
 
@@ -45,42 +29,19 @@ struct Contest {
 }
 
 impl Contest {
-    /// A contest of four students and one TA; `before_serve` runs before the server starts.
+    /// A contest of four students and one TA, on 6 x 6 boards (short games) with
+    /// [`CONFIG`]'s bot (50 ms a move); `before_serve` runs before the server starts.
     async fn start(before_serve: impl FnOnce(&Path)) -> Contest {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("contest");
-        assert!(arbiter()
-            .args(["contest", "init"])
-            .arg(&dir)
-            .args(["--game", "reversi", "--size", "6"])
-            .status()
-            .unwrap()
-            .success());
-        std::fs::write(dir.join("contest.toml"), CONFIG).unwrap();
-        let roster = tmp.path().join("roster.csv");
-        let mut text = "login,name,role\nta,The TA,staff\n".to_string();
+        let mut roster = "login,name,role\nta,The TA,staff\n".to_string();
         for s in STUDENTS {
-            text.push_str(&format!("{s},{s},student\n"));
+            roster.push_str(&format!("{s},{s},student\n"));
         }
-        std::fs::write(&roster, text).unwrap();
-        assert!(arbiter()
-            .args(["contest", "users"])
-            .arg(&dir)
-            .arg(&roster)
-            .status()
-            .unwrap()
-            .success());
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(&format!(
-            "sqlite://{}?mode=rw",
-            dir.join("contest.db").display()
-        ))
-        .await
-        .unwrap();
-        sqlx::query("UPDATE users SET must_change = 0")
-            .execute(&pool)
-            .await
-            .unwrap();
+        let config = CONFIG
+            .replace("size = 8", "size = 6")
+            .replace("{file} 8 0 slow", "{file} 6 0 slow");
+        let pool = init_contest(&dir, &config, &roster).await;
         before_serve(&dir);
         let port = free_port();
         let base = format!("http://127.0.0.1:{port}");
@@ -213,7 +174,7 @@ async fn a_contest_database_locked_30_s_resumes_judging_by_itself() {
     contest.wait_games(2, Duration::from_secs(120)).await;
     let ta = contest.ta_token().await;
 
-    let mut holder = hold_sqlite_lock(&contest.dir.join("contest.db"), 30);
+    let mut holder = faults::hold_sqlite_lock(&contest.dir.join("contest.db"), 30);
     let locked = Instant::now();
     let before = contest.games_done().await;
     contest
@@ -232,55 +193,25 @@ async fn a_contest_database_locked_30_s_resumes_judging_by_itself() {
     contest.check_and_stop().await;
 }
 
-/// `BEGIN EXCLUSIVE` by a Python process for `secs`; returns once it holds the lock.
-fn hold_sqlite_lock(path: &Path, secs: u64) -> Child {
-    let script = "import sqlite3, sys, time\n\
-        c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)\n\
-        c.execute('BEGIN EXCLUSIVE')\n\
-        print('locked', flush=True)\n\
-        time.sleep(float(sys.argv[2]))\n\
-        c.execute('COMMIT')\n";
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .arg(path)
-        .arg(secs.to_string())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert_eq!(line.trim(), "locked");
-    child
-}
-
 /// The contest's work directory (builds, bots, scratch) on a small tmpfs that the test keeps
 /// full for 4 s while games are played and a student submits: games and the compile are
 /// voided and played once there is room, the admin page says judging is paused and then
 /// lists the voided games as replayed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_contest_disk_voids_games_and_compiles_until_there_is_room() {
-    let work = std::sync::Mutex::new(None::<PathBuf>);
+    let work = std::sync::Mutex::new(None::<(PathBuf, Tmpfs)>);
     let contest = Contest::start(|dir| {
         let w = dir.join("work");
-        std::fs::create_dir_all(&w).unwrap();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=256m,nr_inodes=4096", "tmpfs"])
-            .arg(&w)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "mount a tmpfs (the test needs root)");
-        *work.lock().unwrap() = Some(w);
+        let fs = Tmpfs::mount(&w, "size=256m,nr_inodes=4096");
+        *work.lock().unwrap() = Some((w, fs));
     })
     .await;
-    let work = work.lock().unwrap().clone().unwrap();
-    let _unmount = Unmount(work.clone());
+    let (work, tmpfs) = work.into_inner().unwrap().unwrap();
     submit_fixture_bot(&contest.base, &STUDENTS[..3]).await;
     contest.wait_games(1, Duration::from_secs(120)).await;
     let ta = contest.ta_token().await;
 
-    let full = Filler::start(&work);
+    let full = tmpfs.fill();
     submit_fixture_bot(&contest.base, &STUDENTS[3..]).await;
     contest
         .admin_shows(
@@ -308,51 +239,4 @@ async fn a_full_contest_disk_voids_games_and_compiles_until_there_is_room() {
         "the admin page shows a path"
     );
     contest.check_and_stop().await;
-}
-
-struct Unmount(PathBuf);
-
-impl Drop for Unmount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-    }
-}
-
-/// Keeps a file system's inodes used up (a game frees a few when it ends; they are taken at
-/// once) until stopped.
-struct Filler {
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: std::thread::JoinHandle<()>,
-}
-
-impl Filler {
-    fn start(dir: &Path) -> Filler {
-        let filler = dir.join("filler");
-        std::fs::create_dir_all(&filler).unwrap();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = std::sync::Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let mut i = 0u64;
-            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                match std::fs::File::create(filler.join(i.to_string())) {
-                    Ok(_) => i += 1,
-                    Err(e) if e.raw_os_error() == Some(28) => {
-                        std::thread::sleep(Duration::from_millis(1))
-                    }
-                    Err(e) => panic!("filling the tmpfs: {e}"),
-                }
-            }
-            std::fs::remove_dir_all(&filler).unwrap();
-        });
-        while std::fs::create_dir(dir.join("probe")).is_ok() {
-            let _ = std::fs::remove_dir(dir.join("probe"));
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        Filler { stop, thread }
-    }
-
-    fn stop(self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        self.thread.join().unwrap();
-    }
 }

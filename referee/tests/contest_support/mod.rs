@@ -30,6 +30,41 @@ compile = "gcc -O1 -o {out} {src}"
 run = "{file} 8 0 slow"
 "#;
 
+/// A new contest in `dir` (8 x 8 Reversi, then `config`) with the accounts of `roster` (a
+/// CSV text), who may sign in with their login as password at once. Returns its database.
+pub async fn init_contest(dir: &Path, config: &str, roster: &str) -> sqlx::AnyPool {
+    assert!(arbiter()
+        .args(["contest", "init"])
+        .arg(dir)
+        .args(["--game", "reversi", "--size", "8"])
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(dir.join("contest.toml"), config).unwrap();
+    let roster_file = dir.join("roster.csv");
+    std::fs::write(&roster_file, roster).unwrap();
+    assert!(arbiter()
+        .args(["contest", "users"])
+        .arg(dir)
+        .arg(&roster_file)
+        .status()
+        .unwrap()
+        .success());
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&format!(
+        "sqlite://{}?mode=rw",
+        dir.join("contest.db").display()
+    ))
+    .await
+    .unwrap();
+    // The tests sign their students in with the API: skip the first-sign-in password change.
+    sqlx::query("UPDATE users SET must_change = 0")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool
+}
+
 pub fn arbiter() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arbiter"))
 }
