@@ -350,11 +350,14 @@ pub fn play_live(
 
     let mut timing = Timing::default();
     let t0 = Instant::now();
-    let outcome = run(
+    let table = Table {
         spec,
         bots,
         seats,
         containment,
+    };
+    let outcome = run(
+        &table,
         &mut game,
         &mut sides,
         &mut replay,
@@ -398,12 +401,16 @@ pub fn play_live(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What a game is played with: what to play, by whom, on which part of the machine.
+struct Table<'a> {
+    spec: &'a GameSpec,
+    bots: [&'a BotSpec; 2],
+    seats: &'a Seats,
+    containment: &'a Containment,
+}
+
 fn run(
-    spec: &GameSpec,
-    bots: [&BotSpec; 2],
-    seats: &Seats,
-    containment: &Containment,
+    table: &Table<'_>,
     game: &mut AnyGame,
     sides: &mut [Side],
     replay: &mut Replay,
@@ -412,85 +419,14 @@ fn run(
     live: &mut Live<'_>,
 ) -> Ending {
     let setup_start = Instant::now();
-    let limits = &spec.limits;
-    let info = LimitsInfo {
-        move_time: limits.time.per_move,
-        game_time: limits.time.per_game,
-        memory_bytes: limits.memory_bytes,
-    };
-
-    // A disk that cannot be written is the machine's fault, never a bot's: found here, before
-    // a bot is blamed for not starting.
-    for side in sides.iter() {
-        if let Err(e) = std::fs::create_dir_all(&side.scratch) {
-            if let Some(what) = storage_fault(&e) {
-                return Ending::Void(Voided {
-                    why: format!("the judging machine could not write to its disk ({what})"),
-                    storage: true,
-                });
-            }
-        }
+    let limits = &table.spec.limits;
+    if let Some(void) = unwritable_scratch(sides) {
+        return Ending::Void(void);
     }
     // Start both, then shake hands with both: a bot that cannot start loses, and if both
     // cannot, nobody wins.
-    let mut failed: [Option<Reason>; 2] = [None, None];
-    for seat in Seat::BOTH {
-        let i = seat.index();
-        if let Some(remote) = live.remote[i].take() {
-            sides[i].wire = Some(Wire::over(Endpoint::Remote(remote), limits.log_caps));
-            continue;
-        }
-        match spawn(
-            bots[i],
-            &sides[i].scratch,
-            seats.cores[i],
-            limits,
-            containment,
-            spec.seed,
-        ) {
-            Ok(process) => {
-                warnings.extend(process.warnings().iter().cloned());
-                sides[i].wire = Some(Wire::new(process, limits.log_caps));
-            }
-            Err(e) => failed[i] = Some(Reason::FailedToStart { seat, error: e }),
-        }
-    }
-    for seat in Seat::BOTH {
-        let i = seat.index();
-        if failed[i].is_some() {
-            continue;
-        }
-        let side = &mut sides[i];
-        let Some(wire) = side.wire.as_mut() else {
-            continue;
-        };
-        let t0 = Instant::now();
-        let folder = side.scratch.to_str().map(str::to_owned);
-        let start = Start {
-            seat,
-            game,
-            limits: info,
-            folder: folder.as_deref(),
-            deadline: t0 + limits.time.handshake + limits.time.tolerance,
-        };
-        wire.start_request();
-        let result = side.protocol.start(wire, &start);
-        side.used += charged(wire, t0.elapsed()).0;
-        // Start-up CPU (an interpreter loading) is not the first move's thinking.
-        side.cpu_seen = wire.process.cpu_time();
-        if let Err(fault) = result {
-            side.request = Request {
-                log: None,
-                time: Some(side.used),
-                clock: limits.time.per_game,
-            };
-            failed[i] = Some(verdict(seat, fault, side, limits, Phase::Handshake));
-        } else if !limits.ponder {
-            if let Some(w) = side.wire.as_mut() {
-                w.process.freeze();
-            }
-        }
-    }
+    let mut failed = spawn_both(table, sides, warnings, live);
+    shake_hands(limits, game, sides, &mut failed);
     match failed {
         [Some(a), Some(b)] => {
             return Ending::Over(GameResult::aborted(format!(
@@ -533,101 +469,11 @@ fn run(
             continue;
         }
 
-        // Ask the side to move, on its clocks.
-        let opponent_left = limits
-            .time
-            .per_game
-            .map(|g| g.saturating_sub(sides[1 - me].used));
-        let side = &mut sides[me];
-        let Some(wire) = side.wire.as_mut() else {
-            return Ending::Over(GameResult::aborted("a bot has no process".into()));
+        let answer = match ask(sides, seat, game, limits, replay.moves.len() + 1) {
+            Ok(a) => a,
+            Err(ending) => return ending,
         };
-        if !limits.ponder {
-            wire.process.thaw();
-        }
-        let game_left = limits.time.per_game.map(|g| g.saturating_sub(side.used));
-        let budget = match (limits.time.per_move, game_left) {
-            (Some(m), Some(g)) => m.min(g),
-            (Some(m), None) => m,
-            (None, Some(g)) => g,
-            (None, None) => Duration::from_secs(365 * 24 * 3600),
-        };
-        let t0 = Instant::now();
-        let ask = Ask {
-            game,
-            time_left: game_left,
-            opponent_time_left: opponent_left,
-            deadline: t0 + budget + limits.time.tolerance,
-        };
-        wire.start_request();
-        let reply = side.protocol.ask(wire, &ask);
-        let elapsed = t0.elapsed();
-        let (charged, stall) = charged(wire, elapsed);
-        let sent = wire.take_last_line();
-        side.used += charged;
-        let cpu_now = wire.process.cpu_time();
-        let cpu = cpu_now.saturating_sub(side.cpu_seen);
-        side.cpu_seen = cpu_now;
-        if !limits.ponder {
-            wire.process.freeze();
-        }
-        side.request = Request {
-            log: wire.take_log(),
-            time: Some(charged),
-            clock: game_left,
-        };
-        if wire.process.stderr_total_bytes() > limits.max_output_bytes {
-            return Ending::Over(GameResult::lost_by(Reason::ProtocolError {
-                seat,
-                message: format!(
-                    "wrote more than {} MB to standard error",
-                    limits.max_output_bytes >> 20
-                ),
-            }));
-        }
-        let reply = match reply {
-            Ok(r) => r,
-            Err(fault) => {
-                // Which clock ran out: the game clock when less of it was left than a move.
-                let game_clock_bound = match (game_left, limits.time.per_move) {
-                    (Some(left), Some(per_move)) => left < per_move,
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
-                let phase = Phase::Move { game_clock_bound };
-                return Ending::Over(GameResult::lost_by(verdict(
-                    seat, fault, side, limits, phase,
-                )));
-            }
-        };
-        // An answer that came in time only because the wait was extended by a stall of the
-        // judge: the bot did nothing wrong, but the game went where no sound machine takes one
-        // (its opponent pondered through the stall). It is no result: void, play again.
-        let late = elapsed > budget + limits.time.tolerance;
-        if late && charged <= budget + limits.time.tolerance {
-            return Ending::Void(Voided {
-                why: stall.describe(replay.moves.len() + 1),
-                storage: false,
-            });
-        }
-        // Late answers lose even when they arrive within the read deadline's tolerance.
-        if let Some(m) = limits.time.per_move {
-            if charged > m + limits.time.tolerance {
-                return Ending::Over(GameResult::lost_by(Reason::MoveTime {
-                    seat,
-                    limit_ms: millis(m),
-                }));
-            }
-        }
-        if let Some(g) = limits.time.per_game {
-            if side.used > g + limits.time.tolerance {
-                return Ending::Over(GameResult::lost_by(Reason::GameTime {
-                    seat,
-                    limit_ms: millis(g),
-                }));
-            }
-        }
-        let mv = match reply {
+        let mv = match answer.reply {
             Reply::Malformed(line) => {
                 return Ending::Over(GameResult::lost_by(Reason::MalformedOutput { seat, line }))
             }
@@ -635,12 +481,17 @@ fn run(
         };
         if let Err(e) = game.play(mv) {
             return Ending::Over(GameResult::lost_by(illegal_move(
-                seat, &before, mv, sent, e,
+                seat,
+                &before,
+                mv,
+                answer.sent,
+                e,
             )));
         }
+        let side = &mut sides[me];
         let mut record = MoveRecord::new(seat, before.format_move(mv));
-        record.time_ms = Some(charged.as_secs_f64() * 1000.0);
-        record.cpu_ms = Some(cpu.as_secs_f64() * 1000.0);
+        record.time_ms = Some(answer.charged.as_secs_f64() * 1000.0);
+        record.cpu_ms = Some(answer.cpu.as_secs_f64() * 1000.0);
         record.log = side.request.log.take();
         side.request = Request::default();
         replay.moves.push(record);
@@ -651,6 +502,225 @@ fn run(
             return Ending::Over(GameResult::lost_by(r));
         }
     }
+}
+
+/// A disk that cannot be written is the machine's fault, never a bot's: found before a bot is
+/// blamed for not starting. Makes the bots' scratch directories.
+fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
+    for side in sides {
+        if let Err(e) = std::fs::create_dir_all(&side.scratch) {
+            if let Some(what) = storage_fault(&e) {
+                return Some(Voided {
+                    why: format!("the judging machine could not write to its disk ({what})"),
+                    storage: true,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Starts both bots (or connects a remote seat); a bot that cannot start has its verdict.
+fn spawn_both(
+    table: &Table<'_>,
+    sides: &mut [Side],
+    warnings: &mut Vec<String>,
+    live: &mut Live<'_>,
+) -> [Option<Reason>; 2] {
+    let limits = &table.spec.limits;
+    let mut failed: [Option<Reason>; 2] = [None, None];
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        if let Some(remote) = live.remote[i].take() {
+            sides[i].wire = Some(Wire::over(Endpoint::Remote(remote), limits.log_caps));
+            continue;
+        }
+        match spawn(
+            table.bots[i],
+            &sides[i].scratch,
+            table.seats.cores[i],
+            limits,
+            table.containment,
+            table.spec.seed,
+        ) {
+            Ok(process) => {
+                warnings.extend(process.warnings().iter().cloned());
+                sides[i].wire = Some(Wire::new(process, limits.log_caps));
+            }
+            Err(e) => failed[i] = Some(Reason::FailedToStart { seat, error: e }),
+        }
+    }
+    failed
+}
+
+/// The handshake with each bot that started; one that fails it has its verdict in `failed`.
+fn shake_hands(
+    limits: &GameLimits,
+    game: &AnyGame,
+    sides: &mut [Side],
+    failed: &mut [Option<Reason>; 2],
+) {
+    let info = LimitsInfo {
+        move_time: limits.time.per_move,
+        game_time: limits.time.per_game,
+        memory_bytes: limits.memory_bytes,
+    };
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        if failed[i].is_some() {
+            continue;
+        }
+        let side = &mut sides[i];
+        let Some(wire) = side.wire.as_mut() else {
+            continue;
+        };
+        let t0 = Instant::now();
+        let folder = side.scratch.to_str().map(str::to_owned);
+        let start = Start {
+            seat,
+            game,
+            limits: info,
+            folder: folder.as_deref(),
+            deadline: t0 + limits.time.handshake + limits.time.tolerance,
+        };
+        wire.start_request();
+        let result = side.protocol.start(wire, &start);
+        side.used += charged(wire, t0.elapsed()).0;
+        // Start-up CPU (an interpreter loading) is not the first move's thinking.
+        side.cpu_seen = wire.process.cpu_time();
+        if let Err(fault) = result {
+            side.request = Request {
+                log: None,
+                time: Some(side.used),
+                clock: limits.time.per_game,
+            };
+            failed[i] = Some(verdict(seat, fault, side, limits, Phase::Handshake));
+        } else if !limits.ponder {
+            if let Some(w) = side.wire.as_mut() {
+                w.process.freeze();
+            }
+        }
+    }
+}
+
+/// A bot's answer in time: what it said, the line as it wrote it, and what it cost.
+struct Answer {
+    reply: Reply,
+    sent: Option<String>,
+    charged: Duration,
+    cpu: Duration,
+}
+
+/// Asks `seat` for its move (the `ply`-th of the game), on its clocks: its answer, or how
+/// the game ends (a time loss, a fault, a void when only a stall made it late).
+fn ask(
+    sides: &mut [Side],
+    seat: Seat,
+    game: &AnyGame,
+    limits: &GameLimits,
+    ply: usize,
+) -> Result<Answer, Ending> {
+    let me = seat.index();
+    let opponent_left = limits
+        .time
+        .per_game
+        .map(|g| g.saturating_sub(sides[1 - me].used));
+    let side = &mut sides[me];
+    let Some(wire) = side.wire.as_mut() else {
+        return Err(Ending::Over(GameResult::aborted(
+            "a bot has no process".into(),
+        )));
+    };
+    if !limits.ponder {
+        wire.process.thaw();
+    }
+    let game_left = limits.time.per_game.map(|g| g.saturating_sub(side.used));
+    let budget = match (limits.time.per_move, game_left) {
+        (Some(m), Some(g)) => m.min(g),
+        (Some(m), None) => m,
+        (None, Some(g)) => g,
+        (None, None) => Duration::from_secs(365 * 24 * 3600),
+    };
+    let t0 = Instant::now();
+    let request = Ask {
+        game,
+        time_left: game_left,
+        opponent_time_left: opponent_left,
+        deadline: t0 + budget + limits.time.tolerance,
+    };
+    wire.start_request();
+    let reply = side.protocol.ask(wire, &request);
+    let elapsed = t0.elapsed();
+    let (charged, stall) = charged(wire, elapsed);
+    let sent = wire.take_last_line();
+    side.used += charged;
+    let cpu_now = wire.process.cpu_time();
+    let cpu = cpu_now.saturating_sub(side.cpu_seen);
+    side.cpu_seen = cpu_now;
+    if !limits.ponder {
+        wire.process.freeze();
+    }
+    side.request = Request {
+        log: wire.take_log(),
+        time: Some(charged),
+        clock: game_left,
+    };
+    let lose = |reason| Err(Ending::Over(GameResult::lost_by(reason)));
+    if wire.process.stderr_total_bytes() > limits.max_output_bytes {
+        return lose(Reason::ProtocolError {
+            seat,
+            message: format!(
+                "wrote more than {} MB to standard error",
+                limits.max_output_bytes >> 20
+            ),
+        });
+    }
+    let reply = match reply {
+        Ok(r) => r,
+        Err(fault) => {
+            // Which clock ran out: the game clock when less of it was left than a move.
+            let game_clock_bound = match (game_left, limits.time.per_move) {
+                (Some(left), Some(per_move)) => left < per_move,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            let phase = Phase::Move { game_clock_bound };
+            return lose(verdict(seat, fault, side, limits, phase));
+        }
+    };
+    // An answer that came in time only because the wait was extended by a stall of the
+    // judge: the bot did nothing wrong, but the game went where no sound machine takes one
+    // (its opponent pondered through the stall). It is no result: void, play again.
+    let late = elapsed > budget + limits.time.tolerance;
+    if late && charged <= budget + limits.time.tolerance {
+        return Err(Ending::Void(Voided {
+            why: stall.describe(ply),
+            storage: false,
+        }));
+    }
+    // Late answers lose even when they arrive within the read deadline's tolerance.
+    if let Some(m) = limits.time.per_move {
+        if charged > m + limits.time.tolerance {
+            return lose(Reason::MoveTime {
+                seat,
+                limit_ms: millis(m),
+            });
+        }
+    }
+    if let Some(g) = limits.time.per_game {
+        if side.used > g + limits.time.tolerance {
+            return lose(Reason::GameTime {
+                seat,
+                limit_ms: millis(g),
+            });
+        }
+    }
+    Ok(Answer {
+        reply,
+        sent,
+        charged,
+        cpu,
+    })
 }
 
 /// A write that failed because of the machine's storage, not of what was written: a
