@@ -334,8 +334,27 @@ impl Queue {
     /// storage fault): no result, not counted as an attempt, played again. The event
     /// (`voided`, with the worker) is what quarantine counts and what the game's replay
     /// cites when it is played again ([`Queue::voids_of`]).
+    ///
+    /// `false` when the lease had been taken over (the worker frozen past it): the void is
+    /// then set aside in `discarded`, as a late result is.
     pub async fn void(&self, job: &Claimed, worker: &str, why: &str) -> Result<bool, sqlx::Error> {
-        self.give_back(job, Some(worker), "voided", why).await
+        if self.give_back(job, Some(worker), "voided", why).await? {
+            return Ok(true);
+        }
+        let mut tx = self.db.begin().await?;
+        let reason = format!("voided after the lease was taken over: {why}");
+        discard(
+            &self.db,
+            &mut tx,
+            job.id,
+            worker,
+            &job.lease_token,
+            &reason,
+            None,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(false)
     }
 
     /// Why each earlier attempt of `job` was voided, oldest first.

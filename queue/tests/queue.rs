@@ -440,6 +440,48 @@ async fn a_worker_whose_games_are_voided_again_and_again_is_quarantined() {
     }
 }
 
+/// A worker frozen past its lease that wakes to find its game spoiled by the stall: the job
+/// is someone else's by then, so the void changes nothing but is set aside, as a late result
+/// would be.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_void_after_the_lease_was_taken_over_is_set_aside() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        q.enqueue(c, &[job("x", 1)]).await.unwrap();
+        let frozen = q
+            .claim("frozen", &[JobKind::Game], Duration::from_millis(200))
+            .await
+            .unwrap()
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert_eq!(q.requeue_expired().await.unwrap(), 1);
+        let fresh = q
+            .claim("w2", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .unwrap();
+        let why = "judging machine stalled 9.0 s at move 4";
+        assert!(
+            !q.void(&frozen, "frozen", why).await.unwrap(),
+            "{}",
+            db.name
+        );
+        // The job stays w2's: no void event, one set-aside record.
+        assert!(q.recent_voids(c, 10).await.unwrap().is_empty());
+        let set_aside: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM discarded WHERE worker = 'frozen'")
+                .fetch_one(q.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(set_aside, 1, "{}", db.name);
+        assert_eq!(
+            q.commit(&fresh, "w2", "{}", None).await.unwrap(),
+            Commit::Committed
+        );
+    }
+}
+
 async fn register(q: &arbiter_queue::Queue, id: &str) {
     let mut opts = arbiter_queue::worker::WorkerOptions::local(
         id.to_string(),
