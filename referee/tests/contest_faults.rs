@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use contest_support::{arbiter, free_port, init_contest, submit_fixture_bot, wait_up, CONFIG};
+use contest_support::{
+    api_token, arbiter, free_port, init_contest, submit_fixture_bot, wait_up, CONFIG,
+};
 use faults::Tmpfs;
 use sqlx::Row;
 
@@ -76,16 +78,7 @@ impl Contest {
 
     /// The TA's API token, got before a fault (signing in writes a session).
     async fn ta_token(&self) -> String {
-        let t: serde_json::Value = reqwest::Client::new()
-            .post(format!("{}/api/login", self.base))
-            .json(&serde_json::json!({"login": "ta", "password": "ta"}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        t["token"].as_str().expect("a token").to_string()
+        api_token(&self.base, "ta").await
     }
 
     /// Waits until the admin page, as the TA sees it, shows `text`.

@@ -92,6 +92,20 @@ pub async fn wait_up(base: &str) {
     }
 }
 
+/// `login` (password = login) signs in to the API; returns the token.
+pub async fn api_token(base: &str, login: &str) -> String {
+    let t: Value = reqwest::Client::new()
+        .post(format!("{base}/api/login"))
+        .json(&serde_json::json!({"login": login, "password": login}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    t["token"].as_str().expect("a token").to_string()
+}
+
 /// Each of `logins` (password = login) signs in and submits tests/fixtures/tournament/rbot.c.
 pub async fn submit_fixture_bot(base: &str, logins: &[&str]) {
     let bot = std::fs::read(
@@ -100,16 +114,7 @@ pub async fn submit_fixture_bot(base: &str, logins: &[&str]) {
     .unwrap();
     let http = reqwest::Client::new();
     for login in logins {
-        let t: Value = http
-            .post(format!("{base}/api/login"))
-            .json(&serde_json::json!({"login": login, "password": login}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let token = t["token"].as_str().expect("a token").to_string();
+        let token = api_token(base, login).await;
         let form = reqwest::multipart::Form::new().text("language", "c").part(
             "file",
             reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),
