@@ -212,6 +212,11 @@ pub struct Meta {
     /// their random choices from it, so the game can be played again move for move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Earlier plays of this game that the judging machine spoiled (a stall, a full disk), in
+    /// order: "voided: judging machine stalled 8.0 s at move 31". This replay is the game
+    /// played again; the voided plays were never results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub voided: Vec<String>,
 }
 
 impl Meta {

@@ -18,6 +18,7 @@ use crate::live::{Endpoint, Live};
 use crate::protocol::{
     Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
 };
+use crate::stall::Stall;
 use arbiter_sandbox::{
     BotCommand, BotProcess, Containment, ExitInfo, Limits, SignalCause, SpawnError,
 };
@@ -187,6 +188,29 @@ pub struct Played {
     pub warnings: Vec<String>,
     /// Where the wall time went.
     pub timing: Timing,
+    /// Set when the judge's machine, not the bots, spoiled the game (a stall, a storage
+    /// fault): the replay's result says "voided: ..." and the game is no result. Whoever
+    /// plays it must play it again (docs/faults.md).
+    pub voided: Option<Voided>,
+}
+
+/// Why a game is no result: the judging machine's fault, in words a student may read (no
+/// paths of the server).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Voided {
+    /// "judging machine stalled 8.0 s at move 31".
+    pub why: String,
+    /// Whether the machine's storage was at fault: it stays so until someone frees or
+    /// remounts the disk, so the game is played again after a pause, where a stall's game
+    /// can be played again at once.
+    pub storage: bool,
+}
+
+impl Voided {
+    /// The result a voided game's replay carries.
+    pub fn result(&self) -> GameResult {
+        GameResult::aborted(format!("voided: {}", self.why))
+    }
 }
 
 /// Wall time of a game's phases: starting the bots, the move loop, and ending them.
@@ -232,6 +256,34 @@ struct Request {
     clock: Option<Duration>,
 }
 
+/// How many times a game voided by the machine (see [`Voided`]) is played again by
+/// [`play_unvoided`] before its void stands.
+pub const MAX_REPLAYS: usize = 5;
+
+/// Plays a game with `play` until it is not voided: each void is told to `tell`, kept in the
+/// replay's `meta.voided`, and followed by a pause that doubles each time (from 0.5 s to at
+/// most 30 s: a disk that filled up needs someone to free it). After [`MAX_REPLAYS`] voids
+/// the last play is returned as it is, still voided: the caller must not score it.
+pub fn play_unvoided(mut play: impl FnMut() -> Played, mut tell: impl FnMut(&Voided)) -> Played {
+    let mut history = Vec::new();
+    let mut pause = Duration::from_millis(500);
+    loop {
+        let mut played = play();
+        match &played.voided {
+            Some(v) if history.len() < MAX_REPLAYS => {
+                tell(v);
+                history.push(format!("voided: {}", v.why));
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_secs(30));
+            }
+            _ => {
+                played.replay.meta.voided = history;
+                return played;
+            }
+        }
+    }
+}
+
 /// Plays one game. `bots[0]` takes seat 0 (moves first). Never panics on anything a bot does;
 /// every failure becomes the result's reason.
 pub fn play(
@@ -272,6 +324,7 @@ pub fn play_live(
                 exits: [None, None],
                 warnings,
                 timing: Timing::default(),
+                voided: None,
             };
         }
     };
@@ -302,11 +355,14 @@ pub fn play_live(
 
     let mut timing = Timing::default();
     let t0 = Instant::now();
-    let outcome = run(
+    let table = Table {
         spec,
         bots,
         seats,
         containment,
+    };
+    let outcome = run(
+        &table,
         &mut game,
         &mut sides,
         &mut replay,
@@ -314,7 +370,16 @@ pub fn play_live(
         &mut timing,
         &mut live,
     );
-    replay.result = outcome;
+    let voided = match outcome {
+        Ending::Over(result) => {
+            replay.result = result;
+            None
+        }
+        Ending::Void(v) => {
+            replay.result = v.result();
+            Some(v)
+        }
+    };
     let t1 = Instant::now();
     timing.moves = (t1 - t0).saturating_sub(timing.setup);
     finish(&mut sides, &replay.result);
@@ -337,32 +402,137 @@ pub fn play_live(
         exits,
         warnings,
         timing,
+        voided,
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What a game is played with: what to play, by whom, on which part of the machine.
+struct Table<'a> {
+    spec: &'a GameSpec,
+    bots: [&'a BotSpec; 2],
+    seats: &'a Seats,
+    containment: &'a Containment,
+}
+
 fn run(
-    spec: &GameSpec,
-    bots: [&BotSpec; 2],
-    seats: &Seats,
-    containment: &Containment,
+    table: &Table<'_>,
     game: &mut AnyGame,
     sides: &mut [Side],
     replay: &mut Replay,
     warnings: &mut Vec<String>,
     timing: &mut Timing,
     live: &mut Live<'_>,
-) -> GameResult {
+) -> Ending {
     let setup_start = Instant::now();
-    let limits = &spec.limits;
-    let info = LimitsInfo {
-        move_time: limits.time.per_move,
-        game_time: limits.time.per_game,
-        memory_bytes: limits.memory_bytes,
-    };
-
+    let limits = &table.spec.limits;
+    if let Some(void) = unwritable_scratch(sides) {
+        return Ending::Void(void);
+    }
     // Start both, then shake hands with both: a bot that cannot start loses, and if both
     // cannot, nobody wins.
+    let mut failed = spawn_both(table, sides, warnings, live);
+    shake_hands(limits, game, sides, &mut failed);
+    match failed {
+        [Some(a), Some(b)] => {
+            return Ending::Over(GameResult::aborted(format!(
+                "both bots failed: first: {a}; second: {b}"
+            )));
+        }
+        [Some(r), None] | [None, Some(r)] => return Ending::Over(GameResult::lost_by(r)),
+        [None, None] => {}
+    }
+    timing.setup = setup_start.elapsed();
+
+    loop {
+        if let Some(o) = game.outcome() {
+            return Ending::Over(GameResult {
+                winner: o.winner,
+                reason: Reason::Normal,
+            });
+        }
+        let Some(seat) = game.to_move() else {
+            return Ending::Over(GameResult::aborted("the game has no side to move".into()));
+        };
+        let me = seat.index();
+        let before = game.clone();
+
+        if let Some(forced) = game.forced_move() {
+            if let Err(e) = game.play(forced) {
+                return Ending::Over(GameResult::aborted(format!(
+                    "the engine refused its own forced move: {e}"
+                )));
+            }
+            replay
+                .moves
+                .push(MoveRecord::new(seat, before.format_move(forced)));
+            if let Some(o) = live.observer.as_mut() {
+                o.moved(replay);
+            }
+            if let Err(r) = tell(sides, me, &before, forced, limits) {
+                return Ending::Over(GameResult::lost_by(r));
+            }
+            continue;
+        }
+
+        let answer = match ask(sides, seat, game, limits, replay.moves.len() + 1) {
+            Ok(a) => a,
+            Err(ending) => return ending,
+        };
+        let mv = match answer.reply {
+            Reply::Malformed(line) => {
+                return Ending::Over(GameResult::lost_by(Reason::MalformedOutput { seat, line }))
+            }
+            Reply::Move(mv) => mv,
+        };
+        if let Err(e) = game.play(mv) {
+            return Ending::Over(GameResult::lost_by(illegal_move(
+                seat,
+                &before,
+                mv,
+                answer.sent,
+                e,
+            )));
+        }
+        let side = &mut sides[me];
+        let mut record = MoveRecord::new(seat, before.format_move(mv));
+        record.time_ms = Some(answer.charged.as_secs_f64() * 1000.0);
+        record.cpu_ms = Some(answer.cpu.as_secs_f64() * 1000.0);
+        record.log = side.request.log.take();
+        side.request = Request::default();
+        replay.moves.push(record);
+        if let Some(o) = live.observer.as_mut() {
+            o.moved(replay);
+        }
+        if let Err(r) = tell(sides, me, &before, mv, limits) {
+            return Ending::Over(GameResult::lost_by(r));
+        }
+    }
+}
+
+/// A disk that cannot be written is the machine's fault, never a bot's: found before a bot is
+/// blamed for not starting. Makes the bots' scratch directories.
+fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
+    for side in sides {
+        if let Err(e) = std::fs::create_dir_all(&side.scratch) {
+            if let Some(what) = storage_fault(&e) {
+                return Some(Voided {
+                    why: format!("the judging machine could not write to its disk ({what})"),
+                    storage: true,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Starts both bots (or connects a remote seat); a bot that cannot start has its verdict.
+fn spawn_both(
+    table: &Table<'_>,
+    sides: &mut [Side],
+    warnings: &mut Vec<String>,
+    live: &mut Live<'_>,
+) -> [Option<Reason>; 2] {
+    let limits = &table.spec.limits;
     let mut failed: [Option<Reason>; 2] = [None, None];
     for seat in Seat::BOTH {
         let i = seat.index();
@@ -371,12 +541,12 @@ fn run(
             continue;
         }
         match spawn(
-            bots[i],
+            table.bots[i],
             &sides[i].scratch,
-            seats.cores[i],
+            table.seats.cores[i],
             limits,
-            containment,
-            spec.seed,
+            table.containment,
+            table.spec.seed,
         ) {
             Ok(process) => {
                 warnings.extend(process.warnings().iter().cloned());
@@ -385,6 +555,21 @@ fn run(
             Err(e) => failed[i] = Some(Reason::FailedToStart { seat, error: e }),
         }
     }
+    failed
+}
+
+/// The handshake with each bot that started; one that fails it has its verdict in `failed`.
+fn shake_hands(
+    limits: &GameLimits,
+    game: &AnyGame,
+    sides: &mut [Side],
+    failed: &mut [Option<Reason>; 2],
+) {
+    let info = LimitsInfo {
+        move_time: limits.time.per_move,
+        game_time: limits.time.per_game,
+        memory_bytes: limits.memory_bytes,
+    };
     for seat in Seat::BOTH {
         let i = seat.index();
         if failed[i].is_some() {
@@ -403,8 +588,9 @@ fn run(
             folder: folder.as_deref(),
             deadline: t0 + limits.time.handshake + limits.time.tolerance,
         };
+        wire.start_request();
         let result = side.protocol.start(wire, &start);
-        side.used += t0.elapsed();
+        side.used += charged(wire, t0.elapsed()).0;
         // Start-up CPU (an interpreter loading) is not the first move's thinking.
         side.cpu_seen = wire.process.cpu_time();
         if let Err(fault) = result {
@@ -420,146 +606,160 @@ fn run(
             }
         }
     }
-    match failed {
-        [Some(a), Some(b)] => {
-            return GameResult::aborted(format!("both bots failed: first: {a}; second: {b}"));
-        }
-        [Some(r), None] | [None, Some(r)] => return GameResult::lost_by(r),
-        [None, None] => {}
+}
+
+/// A bot's answer in time: what it said, the line as it wrote it, and what it cost.
+struct Answer {
+    reply: Reply,
+    sent: Option<String>,
+    charged: Duration,
+    cpu: Duration,
+}
+
+/// Asks `seat` for its move (the `ply`-th of the game), on its clocks: its answer, or how
+/// the game ends (a time loss, a fault, a void when only a stall made it late).
+fn ask(
+    sides: &mut [Side],
+    seat: Seat,
+    game: &AnyGame,
+    limits: &GameLimits,
+    ply: usize,
+) -> Result<Answer, Ending> {
+    let me = seat.index();
+    let opponent_left = limits
+        .time
+        .per_game
+        .map(|g| g.saturating_sub(sides[1 - me].used));
+    let side = &mut sides[me];
+    let Some(wire) = side.wire.as_mut() else {
+        return Err(Ending::Over(GameResult::aborted(
+            "a bot has no process".into(),
+        )));
+    };
+    if !limits.ponder {
+        wire.process.thaw();
     }
-    timing.setup = setup_start.elapsed();
-
-    loop {
-        if let Some(o) = game.outcome() {
-            return GameResult {
-                winner: o.winner,
-                reason: Reason::Normal,
+    let game_left = limits.time.per_game.map(|g| g.saturating_sub(side.used));
+    let budget = match (limits.time.per_move, game_left) {
+        (Some(m), Some(g)) => m.min(g),
+        (Some(m), None) => m,
+        (None, Some(g)) => g,
+        (None, None) => Duration::from_secs(365 * 24 * 3600),
+    };
+    let t0 = Instant::now();
+    let request = Ask {
+        game,
+        time_left: game_left,
+        opponent_time_left: opponent_left,
+        deadline: t0 + budget + limits.time.tolerance,
+    };
+    wire.start_request();
+    let reply = side.protocol.ask(wire, &request);
+    let elapsed = t0.elapsed();
+    let (charged, stall) = charged(wire, elapsed);
+    let sent = wire.take_last_line();
+    side.used += charged;
+    let cpu_now = wire.process.cpu_time();
+    let cpu = cpu_now.saturating_sub(side.cpu_seen);
+    side.cpu_seen = cpu_now;
+    if !limits.ponder {
+        wire.process.freeze();
+    }
+    side.request = Request {
+        log: wire.take_log(),
+        time: Some(charged),
+        clock: game_left,
+    };
+    let lose = |reason| Err(Ending::Over(GameResult::lost_by(reason)));
+    if wire.process.stderr_total_bytes() > limits.max_output_bytes {
+        return lose(Reason::ProtocolError {
+            seat,
+            message: format!(
+                "wrote more than {} MB to standard error",
+                limits.max_output_bytes >> 20
+            ),
+        });
+    }
+    let reply = match reply {
+        Ok(r) => r,
+        Err(fault) => {
+            // Which clock ran out: the game clock when less of it was left than a move.
+            let game_clock_bound = match (game_left, limits.time.per_move) {
+                (Some(left), Some(per_move)) => left < per_move,
+                (Some(_), None) => true,
+                (None, _) => false,
             };
+            let phase = Phase::Move { game_clock_bound };
+            return lose(verdict(seat, fault, side, limits, phase));
         }
-        let Some(seat) = game.to_move() else {
-            return GameResult::aborted("the game has no side to move".into());
-        };
-        let me = seat.index();
-        let before = game.clone();
-
-        if let Some(forced) = game.forced_move() {
-            if let Err(e) = game.play(forced) {
-                return GameResult::aborted(format!("the engine refused its own forced move: {e}"));
-            }
-            replay
-                .moves
-                .push(MoveRecord::new(seat, before.format_move(forced)));
-            if let Some(o) = live.observer.as_mut() {
-                o.moved(replay);
-            }
-            if let Err(r) = tell(sides, me, &before, forced, limits) {
-                return GameResult::lost_by(r);
-            }
-            continue;
-        }
-
-        // Ask the side to move, on its clocks.
-        let opponent_left = limits
-            .time
-            .per_game
-            .map(|g| g.saturating_sub(sides[1 - me].used));
-        let side = &mut sides[me];
-        let Some(wire) = side.wire.as_mut() else {
-            return GameResult::aborted("a bot has no process".into());
-        };
-        if !limits.ponder {
-            wire.process.thaw();
-        }
-        let game_left = limits.time.per_game.map(|g| g.saturating_sub(side.used));
-        let budget = match (limits.time.per_move, game_left) {
-            (Some(m), Some(g)) => m.min(g),
-            (Some(m), None) => m,
-            (None, Some(g)) => g,
-            (None, None) => Duration::from_secs(365 * 24 * 3600),
-        };
-        let t0 = Instant::now();
-        let ask = Ask {
-            game,
-            time_left: game_left,
-            opponent_time_left: opponent_left,
-            deadline: t0 + budget + limits.time.tolerance,
-        };
-        let reply = side.protocol.ask(wire, &ask);
-        let elapsed = t0.elapsed();
-        let sent = wire.take_last_line();
-        side.used += elapsed;
-        let cpu_now = wire.process.cpu_time();
-        let cpu = cpu_now.saturating_sub(side.cpu_seen);
-        side.cpu_seen = cpu_now;
-        if !limits.ponder {
-            wire.process.freeze();
-        }
-        side.request = Request {
-            log: wire.take_log(),
-            time: Some(elapsed),
-            clock: game_left,
-        };
-        if wire.process.stderr_total_bytes() > limits.max_output_bytes {
-            return GameResult::lost_by(Reason::ProtocolError {
+    };
+    // An answer that came in time only because the wait was extended by a stall of the
+    // judge: the bot did nothing wrong, but the game went where no sound machine takes one
+    // (its opponent pondered through the stall). It is no result: void, play again.
+    let late = elapsed > budget + limits.time.tolerance;
+    if late && charged <= budget + limits.time.tolerance {
+        return Err(Ending::Void(Voided {
+            why: stall.describe(ply),
+            storage: false,
+        }));
+    }
+    // Late answers lose even when they arrive within the read deadline's tolerance.
+    if let Some(m) = limits.time.per_move {
+        if charged > m + limits.time.tolerance {
+            return lose(Reason::MoveTime {
                 seat,
-                message: format!(
-                    "wrote more than {} MB to standard error",
-                    limits.max_output_bytes >> 20
-                ),
+                limit_ms: millis(m),
             });
         }
-        let reply = match reply {
-            Ok(r) => r,
-            Err(fault) => {
-                // Which clock ran out: the game clock when less of it was left than a move.
-                let game_clock_bound = match (game_left, limits.time.per_move) {
-                    (Some(left), Some(per_move)) => left < per_move,
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
-                let phase = Phase::Move { game_clock_bound };
-                return GameResult::lost_by(verdict(seat, fault, side, limits, phase));
-            }
-        };
-        // Late answers lose even when they arrive within the read deadline's tolerance.
-        if let Some(m) = limits.time.per_move {
-            if elapsed > m + limits.time.tolerance {
-                return GameResult::lost_by(Reason::MoveTime {
-                    seat,
-                    limit_ms: millis(m),
-                });
-            }
-        }
-        if let Some(g) = limits.time.per_game {
-            if side.used > g + limits.time.tolerance {
-                return GameResult::lost_by(Reason::GameTime {
-                    seat,
-                    limit_ms: millis(g),
-                });
-            }
-        }
-        let mv = match reply {
-            Reply::Malformed(line) => {
-                return GameResult::lost_by(Reason::MalformedOutput { seat, line })
-            }
-            Reply::Move(mv) => mv,
-        };
-        if let Err(e) = game.play(mv) {
-            return GameResult::lost_by(illegal_move(seat, &before, mv, sent, e));
-        }
-        let mut record = MoveRecord::new(seat, before.format_move(mv));
-        record.time_ms = Some(elapsed.as_secs_f64() * 1000.0);
-        record.cpu_ms = Some(cpu.as_secs_f64() * 1000.0);
-        record.log = side.request.log.take();
-        side.request = Request::default();
-        replay.moves.push(record);
-        if let Some(o) = live.observer.as_mut() {
-            o.moved(replay);
-        }
-        if let Err(r) = tell(sides, me, &before, mv, limits) {
-            return GameResult::lost_by(r);
+    }
+    if let Some(g) = limits.time.per_game {
+        if side.used > g + limits.time.tolerance {
+            return lose(Reason::GameTime {
+                seat,
+                limit_ms: millis(g),
+            });
         }
     }
+    Ok(Answer {
+        reply,
+        sent,
+        charged,
+        cpu,
+    })
+}
+
+/// A write that failed because of the machine's storage, not of what was written: a
+/// read-only file system, a full disk or quota, an I/O error. In words, without a path.
+pub fn storage_fault(e: &std::io::Error) -> Option<&'static str> {
+    // Raw errno values: ErrorKind has no stable kind for EIO and EDQUOT.
+    const EIO: i32 = 5;
+    const ENOSPC: i32 = 28;
+    const EROFS: i32 = 30;
+    const EDQUOT: i32 = 122;
+    match e.raw_os_error()? {
+        EROFS => Some("read-only file system"),
+        ENOSPC => Some("disk full"),
+        EDQUOT => Some("disk quota exceeded"),
+        EIO => Some("I/O error"),
+        _ => None,
+    }
+}
+
+/// What the game asks of its caller at the end of [`run`]: a result, or a void (the judge's
+/// machine, not the bots, spoiled the game).
+enum Ending {
+    Over(GameResult),
+    Void(Voided),
+}
+
+/// Ends the timing of the wire's request: the time the bot is charged (`elapsed` less the
+/// judge's stall, see [`crate::stall`]) and the stall.
+fn charged(wire: &mut Wire, elapsed: Duration) -> (Duration, Stall) {
+    let Some(meter) = wire.end_request() else {
+        return (elapsed, Stall::default());
+    };
+    let stall = meter.stall(wire.process.cpu_time());
+    (elapsed.saturating_sub(stall.credit()), stall)
 }
 
 /// After a ply by `mover`, tells the bots what they need to know: the opponent learns the
@@ -826,8 +1026,9 @@ fn spawn(
     if let (Some(dir), Some(_)) = (&bot.working_dir, &bot.sees) {
         command = command.current_dir(dir);
     }
+    // No path in the message: verdicts are public, the server's directories are not.
     std::fs::create_dir_all(scratch)
-        .map_err(|e| format!("cannot create scratch directory {}: {e}", scratch.display()))?;
+        .map_err(|e| format!("cannot create its scratch directory: {e}"))?;
     let process_limits = Limits {
         memory_bytes: limits.memory_bytes,
         cpu_core: core,

@@ -10,6 +10,7 @@
 //! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
 //! - [`live`]: observers of games in progress, and seats played from outside (people).
 //! - [`input`]: reading the files a user names, within a size limit.
+//! - [`stall`]: telling a slow bot from a stalled judge (stopped, paused, overloaded).
 
 pub mod game;
 pub mod input;
@@ -18,3 +19,4 @@ pub mod protocol;
 pub mod series;
 pub mod spec;
 pub mod sprt;
+pub mod stall;

@@ -152,19 +152,25 @@ pub fn play_until(
             scratch_root: seats.scratch_root.clone(),
         };
         let seated = [bots[order[0]], bots[order[1]]];
-        let mut setup = live.setup(i, &g, seated);
-        let played = game::play_live(
-            &g,
-            seated,
-            &game_seats,
-            containment,
-            Live {
-                observer: setup
-                    .observer
-                    .as_deref_mut()
-                    .map(|o| o as &mut dyn Observer),
-                remote: setup.remote,
+        // A game the machine spoiled (a stall, a full disk) is no result: played again.
+        let played = game::play_unvoided(
+            || {
+                let mut setup = live.setup(i, &g, seated);
+                game::play_live(
+                    &g,
+                    seated,
+                    &game_seats,
+                    containment,
+                    Live {
+                        observer: setup
+                            .observer
+                            .as_deref_mut()
+                            .map(|o| o as &mut dyn Observer),
+                        remote: setup.remote,
+                    },
+                )
             },
+            |v| eprintln!("game {}: voided: {}; playing it again", i + 1, v.why),
         );
         for w in &played.warnings {
             if !summary.warnings.contains(w) {

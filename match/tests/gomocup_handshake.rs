@@ -2,8 +2,9 @@
 //! hash table on `INFO max_memory`): the set-up runs on the handshake clock, not on the first
 //! move's. The brain is `tests/bots/gomocup_slow_info.c`, compiled here with `cc`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
+
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -17,21 +18,7 @@ use arbiter_sandbox::Containment;
 
 fn workdir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("arbiter-gomocup-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bots/gomocup_slow_info.c");
-        let status = arbiter_sandbox::spawn_guarded(
-            Command::new("cc")
-                .args(["-O2", "-o"])
-                .arg(dir.join("slow_info"))
-                .arg(&src),
-        )
-        .and_then(|mut c| c.wait())
-        .expect("cc is needed for the gomocup handshake tests");
-        assert!(status.success(), "cannot compile {}", src.display());
-        dir
-    })
+    DIR.get_or_init(|| support::compile_bot("gomocup", "gomocup_slow_info", "slow_info"))
 }
 
 /// The test brain: `setup_ms` on INFO max_memory, ABOUT answered as `about` says, and a first

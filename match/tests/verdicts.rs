@@ -3,8 +3,9 @@
 //!
 //! The bots are real processes: `tests/bots/reversi_misbehave.c`, compiled here with `cc`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
+
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -17,22 +18,7 @@ use arbiter_sandbox::Containment;
 
 fn workdir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("arbiter-verdicts-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bots/reversi_misbehave.c");
-        // Other tests of this binary sweep bots meanwhile: spawn outside their sweeps.
-        let status = arbiter_sandbox::spawn_guarded(
-            Command::new("cc")
-                .args(["-O2", "-o"])
-                .arg(dir.join("misbehave"))
-                .arg(&src),
-        )
-        .and_then(|mut c| c.wait())
-        .expect("cc is needed for the verdict tests");
-        assert!(status.success(), "cannot compile {}", src.display());
-        dir
-    })
+    DIR.get_or_init(|| support::compile_bot("verdicts", "reversi_misbehave", "misbehave"))
 }
 
 fn bot(args: &str) -> BotSpec {

@@ -16,17 +16,31 @@ pub const MAX_ARTEFACT_BYTES: u64 = 64 << 20;
 
 /// Compiles `source` as `job` says, in `scratch` (created and removed here). Returns the
 /// outcome and, when it succeeded, the artefact's bytes. Blocking: run it on its own thread.
+///
+/// `Err` is a compile the machine spoiled: its disk could not be written (read-only, full,
+/// failing), so the compile says nothing about the submission, which must not be marked
+/// failed; the words name no path.
 pub fn compile(
     job: &CompileJob,
     source: &[u8],
     containment: &Containment,
     scratch: &Path,
-) -> (CompileOutcome, Option<Vec<u8>>) {
+) -> Result<(CompileOutcome, Option<Vec<u8>>), String> {
     let t0 = Instant::now();
     let result = run(job, source, containment, scratch);
+    if result.is_err() {
+        // A compiler that could not write its output fails like a wrong program: ask the
+        // disk itself whether it was at fault.
+        if let Some(what) = unwritable(scratch) {
+            let _ = std::fs::remove_dir_all(scratch);
+            return Err(format!(
+                "the judging machine could not write to its disk ({what})"
+            ));
+        }
+    }
     let _ = std::fs::remove_dir_all(scratch);
     let millis = t0.elapsed().as_millis() as u64;
-    match result {
+    Ok(match result {
         Ok((log, bytes)) => (
             CompileOutcome {
                 ok: true,
@@ -47,7 +61,21 @@ pub fn compile(
             },
             None,
         ),
-    }
+    })
+}
+
+/// Why `dir` (or the directory it would be made in) cannot be written, when the storage is
+/// at fault: a small probe file is written and removed.
+fn unwritable(dir: &Path) -> Option<&'static str> {
+    let probe = || -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let file = dir.join(".arbiter-probe");
+        std::fs::write(&file, [0u8; 4096])?;
+        std::fs::remove_file(&file)
+    };
+    probe()
+        .err()
+        .and_then(|e| arbiter_match::game::storage_fault(&e))
 }
 
 /// The compiler's output and the artefact, or the output explaining the failure.

@@ -327,6 +327,74 @@ impl Queue {
 
     /// Gives a held job back to the queue without a result (a worker shutting down).
     pub async fn release(&self, job: &Claimed, reason: &str) -> Result<bool, sqlx::Error> {
+        self.give_back(job, None, "released", reason).await
+    }
+
+    /// Gives a held job back to the queue because the worker's machine spoiled it (a stall, a
+    /// storage fault): no result, not counted as an attempt, played again. The event
+    /// (`voided`, with the worker) is what quarantine counts and what the game's replay
+    /// cites when it is played again ([`Queue::voids_of`]).
+    ///
+    /// `false` when the lease had been taken over (the worker frozen past it): the void is
+    /// then set aside in `discarded`, as a late result is.
+    pub async fn void(&self, job: &Claimed, worker: &str, why: &str) -> Result<bool, sqlx::Error> {
+        if self.give_back(job, Some(worker), "voided", why).await? {
+            return Ok(true);
+        }
+        let mut tx = self.db.begin().await?;
+        let reason = format!("voided after the lease was taken over: {why}");
+        discard(
+            &self.db,
+            &mut tx,
+            job.id,
+            worker,
+            &job.lease_token,
+            &reason,
+            None,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(false)
+    }
+
+    /// Why each earlier attempt of `job` was voided, oldest first.
+    pub async fn voids_of(&self, job: i64) -> Result<Vec<String>, sqlx::Error> {
+        let rows =
+            sqlx::query("SELECT detail FROM events WHERE job = $1 AND kind = 'voided' ORDER BY id")
+                .bind(job)
+                .fetch_all(self.db.pool())
+                .await?;
+        rows.iter().map(|r| r.try_get::<String, _>(0)).collect()
+    }
+
+    /// The latest voids of a competition's games, newest first: the job, why it was voided
+    /// ("judging machine stalled 8.0 s at move 31"), and the job's state now (`done` when it
+    /// has been played again).
+    pub async fn recent_voids(
+        &self,
+        competition: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT e.job, e.detail, j.state FROM events e JOIN jobs j ON j.id = e.job \
+             WHERE e.kind = 'voided' AND j.competition = $1 ORDER BY e.id DESC LIMIT $2",
+        )
+        .bind(competition)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect()
+    }
+
+    async fn give_back(
+        &self,
+        job: &Claimed,
+        worker: Option<&str>,
+        kind: &str,
+        reason: &str,
+    ) -> Result<bool, sqlx::Error> {
         let mut tx = self.db.begin().await?;
         let back: Option<AnyRow> = sqlx::query(
             "UPDATE jobs SET state = 'queued', worker = NULL, lease_token = NULL, \
@@ -348,7 +416,7 @@ impl Queue {
                 1,
             )
             .await?;
-            event(&self.db, &mut tx, Some(job.id), None, "released", reason).await?;
+            event(&self.db, &mut tx, Some(job.id), worker, kind, reason).await?;
         }
         tx.commit().await?;
         Ok(back.is_some())

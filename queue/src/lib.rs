@@ -4,6 +4,8 @@
 //! - [`jobs`]: the queue: enqueue, fair claims under leases, heartbeats, exactly-once commits.
 //! - [`worker`]: a worker's slots draining the queue on any machine; [`workers`] lists them;
 //!   [`quarantine`] pauses a worker whose games fail far more than the others'.
+//! - [`health`]: whether judging is held up by a locked database or a full disk, for the
+//!   admin page.
 //! - [`spec`]: what jobs carry (games, compiles) and the outcomes they commit.
 //! - [`artefacts`]: bots by content hash, cached by workers; [`compile`]: building them in the
 //!   sandbox; [`payload`]: compressed replays.
@@ -11,6 +13,7 @@
 pub mod artefacts;
 pub mod compile;
 pub mod db;
+pub mod health;
 pub mod jobs;
 pub mod payload;
 pub mod quarantine;

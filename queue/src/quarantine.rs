@@ -3,6 +3,10 @@
 //! how many of a worker's games should have ended in such a failure; a worker with far more
 //! (the Poisson chance of at least that many is below [`Policy::p_value`]) is paused, its
 //! failed games are played again on other workers, and both are recorded as events.
+//!
+//! Voided games (its machine stalled, or its disk could not be written: never a result) are
+//! judged the same way: a worker that voids far more of its games than the other workers do
+//! is paused too.
 
 use std::collections::HashMap;
 
@@ -48,6 +52,8 @@ pub struct Suspect {
     pub p: f64,
     /// Its failed games, put back in the queue to be played by another worker.
     pub replayed: Vec<i64>,
+    /// Paused for its voided games (then `failures` counts voids), not its bots' failures.
+    pub voided: bool,
 }
 
 /// One committed game: who played it and which bot (side) failed, if one did.
@@ -83,7 +89,78 @@ pub async fn check(queue: &Queue, policy: &Policy) -> Result<Vec<Suspect>, crate
         }
         found.push(suspect);
     }
+    for suspect in void_suspects(&void_counts(queue).await?, policy) {
+        let state = crate::workers::state(queue, &suspect.worker).await?;
+        if state.as_deref() == Some("paused") {
+            continue;
+        }
+        let note = format!(
+            "quarantined: {} of its {} games voided (its machine stalled or could not write \
+             to its disk) where the other workers' rate makes {:.1} expected (p = {:.1e})",
+            suspect.failures, suspect.games, suspect.expected, suspect.p
+        );
+        crate::workers::set_state(queue, &suspect.worker, "paused", Some(&note)).await?;
+        found.push(suspect);
+    }
     Ok(found)
+}
+
+/// Per worker: games it committed or voided, and how many it voided.
+async fn void_counts(queue: &Queue) -> Result<Vec<(String, usize, usize)>, crate::Error> {
+    let rows = sqlx::query(
+        "SELECT worker, SUM(voided), COUNT(*) FROM ( \
+           SELECT e.worker AS worker, 1 AS voided FROM events e JOIN jobs j ON j.id = e.job \
+             WHERE e.kind = 'voided' AND j.kind = 'game' AND e.worker IS NOT NULL \
+           UNION ALL \
+           SELECT r.worker AS worker, 0 AS voided FROM results r JOIN jobs j ON j.id = r.job \
+             WHERE j.kind = 'game' \
+         ) t GROUP BY worker",
+    )
+    .fetch_all(queue.db().pool())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let voided: i64 = r.try_get(1)?;
+        let attempts: i64 = r.try_get(2)?;
+        out.push((
+            r.try_get(0)?,
+            usize::try_from(attempts).unwrap_or(0),
+            usize::try_from(voided).unwrap_or(0),
+        ));
+    }
+    Ok(out)
+}
+
+/// The workers that void far more of their games than the others do: a machine that
+/// stalls or whose disk fails again and again. `counts` is (worker, attempts, voids). A
+/// worker is judged only against others that played enough: the only worker of a contest is
+/// never paused for voids, since nobody else would judge and the voids cost only time.
+fn void_suspects(counts: &[(String, usize, usize)], policy: &Policy) -> Vec<Suspect> {
+    let total_n: usize = counts.iter().map(|c| c.1).sum();
+    let total_v: usize = counts.iter().map(|c| c.2).sum();
+    let mut out = Vec::new();
+    for (worker, n, v) in counts {
+        let (other_n, other_v) = (total_n - n, total_v - v);
+        if *n < policy.min_games || *v < policy.min_failures || other_n < policy.min_games {
+            continue;
+        }
+        // Laplace's rule, as for failures: other workers that never voided predict little,
+        // not nothing.
+        let expected = *n as f64 * (other_v as f64 + 0.5) / (other_n as f64 + 1.0);
+        let p = poisson_tail(expected, *v);
+        if p < policy.p_value {
+            out.push(Suspect {
+                worker: worker.clone(),
+                games: *n,
+                failures: *v,
+                expected,
+                p,
+                replayed: Vec::new(),
+                voided: true,
+            });
+        }
+    }
+    out
 }
 
 async fn committed_games(queue: &Queue) -> Result<Vec<Played>, crate::Error> {
@@ -161,6 +238,7 @@ fn suspects(games: &[Played], policy: &Policy) -> Vec<Suspect> {
                 expected,
                 p,
                 replayed: Vec::new(),
+                voided: false,
             });
         }
     }
@@ -211,6 +289,26 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].worker, "bad");
         assert_eq!(found[0].failures, 20);
+    }
+
+    #[test]
+    fn a_worker_that_voids_again_and_again_is_a_suspect_but_never_the_only_one() {
+        let counts = |bad: usize| {
+            vec![
+                ("good-a".to_string(), 50, 1),
+                ("good-b".to_string(), 50, 0),
+                ("stalls".to_string(), 50, bad),
+            ]
+        };
+        let found = void_suspects(&counts(12), &Policy::default());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].worker, "stalls");
+        assert_eq!(found[0].failures, 12);
+        // A void now and then is no evidence.
+        assert!(void_suspects(&counts(2), &Policy::default()).is_empty());
+        // Alone, a worker is never paused: nobody else would judge.
+        let alone = vec![("only".to_string(), 200, 150)];
+        assert!(void_suspects(&alone, &Policy::default()).is_empty());
     }
 
     #[test]

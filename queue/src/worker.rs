@@ -81,6 +81,51 @@ pub enum WorkerEvent {
         job: i64,
         error: String,
     },
+    /// The machine spoiled the job (a stall, a storage fault): back in the queue, no result.
+    Voided {
+        job: i64,
+        why: String,
+    },
+}
+
+/// What one turn of a slot came to.
+enum Step {
+    /// A job finished: committed, set aside, or failed for good.
+    Done,
+    /// Nothing to claim.
+    Empty,
+    /// The worker is quarantined.
+    Paused,
+    /// A game voided by a stall went back to the queue: claim again at once.
+    Again,
+    /// The database or the disk is in trouble (in words, and the error): back off.
+    Trouble(String, String),
+}
+
+/// Why a claimed job could not be prepared.
+enum Unready {
+    /// Its own fault (an unreadable spec, a missing artefact): it fails for good.
+    Job(String),
+    /// The machine's (a disk that cannot be written): it goes back to the queue.
+    Machine(String),
+    /// The database's: the slot waits it out, the job's lease runs out.
+    Db(sqlx::Error),
+}
+
+impl Unready {
+    /// Sorts a queue error met while preparing.
+    fn of(e: crate::Error, context: &str) -> Unready {
+        match e {
+            crate::Error::Sql(e) if crate::health::transient(&e).is_some() => Unready::Db(e),
+            crate::Error::Io(io) => match arbiter_match::game::storage_fault(&io) {
+                Some(what) => Unready::Machine(format!(
+                    "the judging machine could not write to its disk ({what})"
+                )),
+                None => Unready::Job(format!("{context}: {io}")),
+            },
+            other => Unready::Job(format!("{context}: {other}")),
+        }
+    }
 }
 
 /// Makes an observer for a game a worker is about to play (a live hub's), or none.
@@ -229,7 +274,7 @@ impl Worker {
         done: Arc<std::sync::atomic::AtomicUsize>,
     ) -> Result<(), sqlx::Error> {
         let mut idle_since = Instant::now();
-        let mut transient_errors = 0u32;
+        let mut failures = 0u32;
         loop {
             if *stop.borrow() {
                 return Ok(());
@@ -239,48 +284,78 @@ impl Worker {
                     return Ok(());
                 }
             }
-            if crate::workers::state(&self.queue, &self.opts.id)
-                .await?
-                .as_deref()
-                == Some("paused")
-            {
-                // Quarantined: no new work until a person resumes it.
-                self.idle(&stop).await;
-                continue;
-            }
-            let claimed = match self
-                .queue
-                .claim(&self.opts.id, &self.opts.kinds, self.opts.lease)
-                .await
-            {
-                Ok(c) => {
-                    transient_errors = 0;
-                    c
-                }
-                // A database that is restarting or briefly unreachable: wait and retry.
-                Err(e) if transient_errors < 20 && is_transient(&e) => {
-                    transient_errors += 1;
-                    self.idle(&stop).await;
-                    continue;
-                }
-                Err(e) => return Err(e),
+            let step = match self.step(slot).await {
+                Ok(step) => step,
+                // A database that is locked, restarting or unreachable: wait it out, for as
+                // long as it takes. Nothing is lost meanwhile: a held job's lease runs out
+                // and the job goes back to the queue.
+                Err(e) => match crate::health::transient(&e) {
+                    Some(what) => Step::Trouble(what.to_string(), e.to_string()),
+                    None => return Err(e),
+                },
             };
-            let Some(job) = claimed else {
-                if let Some(limit) = self.opts.exit_when_idle {
-                    if idle_since.elapsed() >= limit {
-                        return Ok(());
+            match step {
+                Step::Done => {
+                    crate::health::clear();
+                    failures = 0;
+                    done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    idle_since = Instant::now();
+                }
+                Step::Empty => {
+                    crate::health::clear();
+                    failures = 0;
+                    if let Some(limit) = self.opts.exit_when_idle {
+                        if idle_since.elapsed() >= limit {
+                            return Ok(());
+                        }
                     }
+                    self.idle(&stop).await;
                 }
-                self.idle(&stop).await;
-                continue;
-            };
-            self.emit(WorkerEvent::Started {
-                job: job.id,
-                kind: job.kind,
-            });
-            self.run_job(slot, &job).await?;
-            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            idle_since = Instant::now();
+                Step::Paused => self.idle(&stop).await,
+                Step::Again => {}
+                Step::Trouble(what, detail) => {
+                    failures += 1;
+                    crate::health::trouble(&what);
+                    let wait = crate::health::backoff(failures);
+                    eprintln!(
+                        "worker {} slot {slot}: {what} ({detail}); retrying in {:.1} s",
+                        self.opts.id,
+                        wait.as_secs_f64()
+                    );
+                    self.pause(&stop, wait).await;
+                    idle_since = Instant::now();
+                }
+            }
+        }
+    }
+
+    /// One turn of a slot: claim a job and run it to its commit (or its void).
+    async fn step(&self, slot: usize) -> Result<Step, sqlx::Error> {
+        let state = crate::health::watched(crate::workers::state(&self.queue, &self.opts.id));
+        if state.await?.as_deref() == Some("paused") {
+            // Quarantined: no new work until a person resumes it.
+            return Ok(Step::Paused);
+        }
+        let claim = self
+            .queue
+            .claim(&self.opts.id, &self.opts.kinds, self.opts.lease);
+        let claimed = crate::health::watched(claim).await?;
+        let Some(job) = claimed else {
+            return Ok(Step::Empty);
+        };
+        self.emit(WorkerEvent::Started {
+            job: job.id,
+            kind: job.kind,
+        });
+        self.run_job(slot, &job).await
+    }
+
+    /// Waits `wait`, or less if the worker is stopped.
+    async fn pause(&self, stop: &watch::Receiver<bool>, wait: Duration) {
+        let mut stop = stop.clone();
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => {}
         }
     }
 
@@ -299,7 +374,7 @@ impl Worker {
         }
     }
 
-    async fn run_job(&self, slot: usize, job: &Claimed) -> Result<(), sqlx::Error> {
+    async fn run_job(&self, slot: usize, job: &Claimed) -> Result<Step, sqlx::Error> {
         let prepared = match job.kind {
             JobKind::Game => self
                 .prepare_game(slot, job)
@@ -309,28 +384,92 @@ impl Worker {
         };
         let prepared = match prepared {
             Ok(p) => p,
-            Err(error) => {
+            Err(Unready::Machine(why)) => return self.void(job, &why, true).await,
+            Err(Unready::Db(e)) => return Err(e),
+            Err(Unready::Job(error)) => {
                 crate::workers::fail_job(&self.queue, job, &self.opts.id, &error).await?;
                 self.emit(WorkerEvent::Failed { job: job.id, error });
-                return Ok(());
+                return Ok(Step::Done);
             }
         };
         let containment = Arc::clone(&self.containment);
         let work = tokio::task::spawn_blocking(move || prepared.run(&containment));
-        let (outcome, payload, artefact) = self.heartbeat_until(job, work).await?;
-        if let Some(bytes) = artefact {
-            crate::artefacts::put(self.queue.db(), &bytes).await?;
-        }
+        let (outcome, payload, artefact) = match self.heartbeat_until(job, work).await? {
+            Finished::Done {
+                outcome,
+                payload,
+                artefact,
+            } => (outcome, payload, artefact),
+            Finished::Void { why, storage } => return self.void(job, &why, storage).await,
+        };
         let commit = self
-            .queue
-            .commit(job, &self.opts.id, &outcome, payload.as_deref())
+            .commit_patiently(job, &outcome, payload.as_deref(), artefact.as_deref())
             .await?;
         self.emit(WorkerEvent::Finished {
             job: job.id,
             outcome,
             committed: commit == Commit::Committed,
         });
-        Ok(())
+        Ok(Step::Done)
+    }
+
+    /// Commits a played job, waiting out a locked or restarting database: the game was
+    /// played, and playing it again costs more than waiting. Retried until a lease's length
+    /// has passed; by then the lease has run out, the job is another worker's, and a commit
+    /// would only be set aside.
+    async fn commit_patiently(
+        &self,
+        job: &Claimed,
+        outcome: &str,
+        payload: Option<&[u8]>,
+        artefact: Option<&[u8]>,
+    ) -> Result<Commit, sqlx::Error> {
+        let give_up = Instant::now() + self.opts.lease;
+        let mut failures = 0u32;
+        loop {
+            let tried = crate::health::watched(async {
+                if let Some(bytes) = artefact {
+                    crate::artefacts::put(self.queue.db(), bytes).await?;
+                }
+                self.queue
+                    .commit(job, &self.opts.id, outcome, payload)
+                    .await
+            })
+            .await;
+            match tried {
+                Ok(c) => return Ok(c),
+                Err(e) => {
+                    let Some(what) = crate::health::transient(&e) else {
+                        return Err(e);
+                    };
+                    if Instant::now() >= give_up {
+                        return Err(e);
+                    }
+                    failures += 1;
+                    crate::health::trouble(what);
+                    eprintln!(
+                        "worker {}: job {}: {what} ({e}); retrying the commit",
+                        self.opts.id, job.id
+                    );
+                    tokio::time::sleep(crate::health::backoff(failures)).await;
+                }
+            }
+        }
+    }
+
+    /// Gives a job the machine spoiled back to the queue (never a result), and says why. A
+    /// storage fault lasts: the slot backs off before it claims again.
+    async fn void(&self, job: &Claimed, why: &str, storage: bool) -> Result<Step, sqlx::Error> {
+        eprintln!("worker {}: job {} voided: {why}", self.opts.id, job.id);
+        self.queue.void(job, &self.opts.id, why).await?;
+        self.emit(WorkerEvent::Voided {
+            job: job.id,
+            why: why.to_string(),
+        });
+        Ok(match storage {
+            true => Step::Trouble("disk cannot be written".into(), why.to_string()),
+            false => Step::Again,
+        })
     }
 
     /// Renews the lease while the blocking work runs.
@@ -354,7 +493,7 @@ impl Worker {
         }
     }
 
-    async fn config(&self, competition: i64) -> Result<CompetitionConfig, String> {
+    async fn config(&self, competition: i64) -> Result<CompetitionConfig, Unready> {
         if let Some(c) = self.configs.lock().await.get(&competition) {
             return Ok(c.clone());
         }
@@ -362,10 +501,13 @@ impl Worker {
             .queue
             .competition_config(competition)
             .await
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("competition {competition} does not exist"))?;
-        let config: CompetitionConfig = serde_json::from_str(&text)
-            .map_err(|e| format!("competition {competition}: unreadable configuration: {e}"))?;
+            .map_err(|e| Unready::of(e.into(), "the competition"))?
+            .ok_or_else(|| Unready::Job(format!("competition {competition} does not exist")))?;
+        let config: CompetitionConfig = serde_json::from_str(&text).map_err(|e| {
+            Unready::Job(format!(
+                "competition {competition}: unreadable configuration: {e}"
+            ))
+        })?;
         self.configs
             .lock()
             .await
@@ -373,9 +515,14 @@ impl Worker {
         Ok(config)
     }
 
-    async fn prepare_game(&self, slot: usize, job: &Claimed) -> Result<PreparedGame, String> {
+    async fn prepare_game(&self, slot: usize, job: &Claimed) -> Result<PreparedGame, Unready> {
         let spec: GameJob = serde_json::from_str(&job.spec)
-            .map_err(|e| format!("job {}: unreadable game: {e}", job.id))?;
+            .map_err(|e| Unready::Job(format!("job {}: unreadable game: {e}", job.id)))?;
+        let voided = self
+            .queue
+            .voids_of(job.id)
+            .await
+            .map_err(|e| Unready::of(e.into(), "the job's events"))?;
         let competition = self.config(job.competition).await?;
         let config = spec.game.clone().unwrap_or(competition.game);
         let limits = competition.limits.apply(&config);
@@ -403,17 +550,25 @@ impl Worker {
                 scratch_root: self.opts.scratch_dir.join(format!("slot{slot}")),
             },
             observer,
+            voided: voided
+                .into_iter()
+                .map(|why| format!("voided: {why}"))
+                .collect(),
+            private: vec![
+                (self.opts.cache_dir.display().to_string(), "<artefacts>"),
+                (self.opts.scratch_dir.display().to_string(), "<scratch>"),
+            ],
         })
     }
 
-    async fn bot_spec(&self, bot: &JobBot, config: &GameConfig) -> Result<BotSpec, String> {
+    async fn bot_spec(&self, bot: &JobBot, config: &GameConfig) -> Result<BotSpec, Unready> {
         let (command, working_dir, sees) = match &bot.run {
             Run::Artefact { hash, command } => {
                 let path = self
                     .cache
                     .fetch(self.queue.db(), hash)
                     .await
-                    .map_err(|e| format!("bot {}: {e}", bot.name))?;
+                    .map_err(|e| Unready::of(e, &format!("bot {}", bot.name)))?;
                 let quoted = shell_words::quote(&path.to_string_lossy()).into_owned();
                 // Its own artefact, and nothing else of the store.
                 (command.replace("{file}", &quoted), None, Some(vec![path]))
@@ -427,7 +582,7 @@ impl Worker {
                     config,
                     &bot.name,
                 )
-                .map_err(|e| format!("bot {}: {e:#}", bot.name))?;
+                .map_err(|e| Unready::Job(format!("bot {}: {e:#}", bot.name)))?;
                 (s.command, None, s.sees)
             }
         };
@@ -440,13 +595,22 @@ impl Worker {
         })
     }
 
-    async fn prepare_compile(&self, slot: usize, job: &Claimed) -> Result<PreparedCompile, String> {
+    async fn prepare_compile(
+        &self,
+        slot: usize,
+        job: &Claimed,
+    ) -> Result<PreparedCompile, Unready> {
         let spec: CompileJob = serde_json::from_str(&job.spec)
-            .map_err(|e| format!("job {}: unreadable compile: {e}", job.id))?;
+            .map_err(|e| Unready::Job(format!("job {}: unreadable compile: {e}", job.id)))?;
         let source = crate::artefacts::get(self.queue.db(), &spec.source)
             .await
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("job {}: the source {} is missing", job.id, spec.source))?;
+            .map_err(|e| Unready::of(e, "the source"))?
+            .ok_or_else(|| {
+                Unready::Job(format!(
+                    "job {}: the source {} is missing",
+                    job.id, spec.source
+                ))
+            })?;
         Ok(PreparedCompile {
             spec,
             source,
@@ -458,8 +622,17 @@ impl Worker {
     }
 }
 
-/// Outcome JSON, payload, and an artefact to store.
-type Finished = (String, Option<Vec<u8>>, Option<Vec<u8>>);
+/// What a job's blocking work came to.
+enum Finished {
+    /// Outcome JSON, payload, and an artefact to store.
+    Done {
+        outcome: String,
+        payload: Option<Vec<u8>>,
+        artefact: Option<Vec<u8>>,
+    },
+    /// The machine spoiled it: no result (see [`arbiter_match::game::Voided`]).
+    Void { why: String, storage: bool },
+}
 
 enum Prepared {
     Game(Box<PreparedGame>),
@@ -471,6 +644,21 @@ struct PreparedGame {
     bots: [BotSpec; 2],
     seats: Seats,
     observer: Option<Box<dyn Observer>>,
+    /// Why earlier attempts were voided, for the replay.
+    voided: Vec<String>,
+    /// This machine's directories, as results must not show them: (path, what to say).
+    private: Vec<(String, &'static str)>,
+}
+
+/// `text` without this machine's directories: results and replays are shown to students and
+/// visitors, and a verdict ("failed to start: /srv/contest/work/artefacts/...") must not
+/// carry the server's paths. JSON writes such paths as they are (a path holding a quote or a
+/// backslash, which JSON escapes, is left as it is).
+fn redact(text: String, private: &[(String, &'static str)]) -> String {
+    private
+        .iter()
+        .filter(|(path, _)| path.len() > 1)
+        .fold(text, |t, (path, name)| t.replace(path.as_str(), name))
 }
 
 struct PreparedCompile {
@@ -488,39 +676,41 @@ impl Prepared {
                     observer: g.observer.as_deref_mut().map(|o| o as &mut dyn Observer),
                     remote: [None, None],
                 };
-                let played = game::play_live(
+                let mut played = game::play_live(
                     &g.spec,
                     [&g.bots[0], &g.bots[1]],
                     &g.seats,
                     containment,
                     live,
                 );
+                if let Some(v) = played.voided {
+                    return Finished::Void {
+                        why: v.why,
+                        storage: v.storage,
+                    };
+                }
+                played.replay.meta.voided = std::mem::take(&mut g.voided);
                 let wall = t0.elapsed().as_secs_f64() * 1000.0;
                 let outcome = GameOutcome::of(&played.replay, wall, played.warnings.clone());
-                (
-                    serde_json::to_string(&outcome).unwrap_or_default(),
-                    Some(played.replay.to_json().into_bytes()),
-                    None,
-                )
+                let outcome = serde_json::to_string(&outcome).unwrap_or_default();
+                Finished::Done {
+                    outcome: redact(outcome, &g.private),
+                    payload: Some(redact(played.replay.to_json(), &g.private).into_bytes()),
+                    artefact: None,
+                }
             }
             Prepared::Compile(c) => {
-                let (outcome, artefact) =
-                    crate::compile::compile(&c.spec, &c.source, containment, &c.scratch);
-                (
-                    serde_json::to_string(&outcome).unwrap_or_default(),
-                    None,
-                    artefact,
-                )
+                match crate::compile::compile(&c.spec, &c.source, containment, &c.scratch) {
+                    Ok((outcome, artefact)) => Finished::Done {
+                        outcome: serde_json::to_string(&outcome).unwrap_or_default(),
+                        payload: None,
+                        artefact,
+                    },
+                    Err(why) => Finished::Void { why, storage: true },
+                }
             }
         }
     }
-}
-
-fn is_transient(e: &sqlx::Error) -> bool {
-    matches!(
-        e,
-        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed
-    ) || matches!(e, sqlx::Error::Database(d) if d.message().contains("locked"))
 }
 
 /// The compilers and interpreters on this machine that contests use.
@@ -557,5 +747,18 @@ pub async fn replay_text(queue: &Queue, job: i64) -> Result<Option<String>, crat
             crate::Error::Corrupt(format!("the replay of game {job} is not UTF-8"))
         })?)),
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn results_lose_the_machine_s_paths() {
+        let private = vec![("/srv/c/work/artefacts".to_string(), "<artefacts>")];
+        let text = r#"{"verdict":"failed to start: /srv/c/work/artefacts/ab12: denied"}"#;
+        assert_eq!(
+            super::redact(text.to_string(), &private),
+            r#"{"verdict":"failed to start: <artefacts>/ab12: denied"}"#
+        );
     }
 }

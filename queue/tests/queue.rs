@@ -387,6 +387,101 @@ async fn a_worker_whose_bots_fail_far_more_than_elsewhere_is_quarantined() {
     }
 }
 
+/// A worker whose games are voided again and again (its machine stalls, its disk fails) is
+/// paused like one whose bots fail; the voided games were never results, so nothing is
+/// replayed for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_worker_whose_games_are_voided_again_and_again_is_quarantined() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        let jobs: Vec<NewJob> = (0..60).map(|n| job(&format!("l{}", n % 3), n)).collect();
+        q.enqueue(c, &jobs).await.unwrap();
+        for n in 0..60 {
+            let worker = ["good-a", "good-b", "stalls"][n % 3];
+            let job = q
+                .claim(worker, &[JobKind::Game], LEASE)
+                .await
+                .unwrap()
+                .unwrap();
+            if worker == "stalls" && n % 2 == 0 {
+                let why = "judging machine stalled 8.0 s at move 31";
+                assert!(q.void(&job, worker, why).await.unwrap());
+                continue;
+            }
+            let o = outcome("normal", None);
+            q.commit(&job, worker, &o, None).await.unwrap();
+        }
+        for w in ["good-a", "good-b", "stalls"] {
+            register(&q, w).await;
+        }
+        let policy = arbiter_queue::quarantine::Policy::default();
+        let found = arbiter_queue::quarantine::check(&q, &policy).await.unwrap();
+        assert_eq!(found.len(), 1, "{}: {found:?}", db.name);
+        assert_eq!(found[0].worker, "stalls");
+        assert_eq!(found[0].failures, 10);
+        assert!(found[0].replayed.is_empty());
+        let workers = arbiter_queue::workers::list(&q).await.unwrap();
+        let stalls = workers.iter().find(|w| w.id == "stalls").unwrap();
+        assert_eq!(stalls.state, "paused");
+        assert!(stalls
+            .note
+            .as_deref()
+            .unwrap_or("")
+            .contains("10 of its 20 games voided"));
+        // The voided games went back to the queue (some played since by the others): every
+        // game is played or waiting, none lost, none failed.
+        let voids = q.recent_voids(c, 100).await.unwrap();
+        assert_eq!(voids.len(), 10, "{}", db.name);
+        assert!(voids.iter().all(|(_, _, s)| s == "queued" || s == "done"));
+        let n = q.counts(Some(c)).await.unwrap();
+        assert_eq!((n.done + n.queued, n.failed, n.running), (60, 0, 0));
+        assert_eq!(n.queued, 10);
+    }
+}
+
+/// A worker frozen past its lease that wakes to find its game spoiled by the stall: the job
+/// is someone else's by then, so the void changes nothing but is set aside, as a late result
+/// would be.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_void_after_the_lease_was_taken_over_is_set_aside() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("tournament", "t", "{}").await.unwrap();
+        q.enqueue(c, &[job("x", 1)]).await.unwrap();
+        let frozen = q
+            .claim("frozen", &[JobKind::Game], Duration::from_millis(200))
+            .await
+            .unwrap()
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert_eq!(q.requeue_expired().await.unwrap(), 1);
+        let fresh = q
+            .claim("w2", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .unwrap();
+        let why = "judging machine stalled 9.0 s at move 4";
+        assert!(
+            !q.void(&frozen, "frozen", why).await.unwrap(),
+            "{}",
+            db.name
+        );
+        // The job stays w2's: no void event, one set-aside record.
+        assert!(q.recent_voids(c, 10).await.unwrap().is_empty());
+        let set_aside: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM discarded WHERE worker = 'frozen'")
+                .fetch_one(q.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(set_aside, 1, "{}", db.name);
+        assert_eq!(
+            q.commit(&fresh, "w2", "{}", None).await.unwrap(),
+            Commit::Committed
+        );
+    }
+}
+
 async fn register(q: &arbiter_queue::Queue, id: &str) {
     let mut opts = arbiter_queue::worker::WorkerOptions::local(
         id.to_string(),

@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use contest_support::{
-    arbiter, every_replay_reads_back, free_port, submit_fixture_bot, wait_up, CONFIG,
+    arbiter, every_replay_reads_back, free_port, init_contest, submit_fixture_bot, wait_up, CONFIG,
 };
 use sqlx::Row;
 
@@ -24,43 +24,11 @@ fn serve(dir: &Path, port: u16) -> Child {
         .expect("arbiter contest serve")
 }
 
-async fn db(dir: &Path) -> sqlx::AnyPool {
-    sqlx::any::install_default_drivers();
-    sqlx::AnyPool::connect(&format!(
-        "sqlite://{}?mode=rw",
-        dir.join("contest.db").display()
-    ))
-    .await
-    .unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_during_games_plays_every_game_exactly_once() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("contest");
-    assert!(arbiter()
-        .args(["contest", "init"])
-        .arg(&dir)
-        .args(["--game", "reversi", "--size", "8"])
-        .status()
-        .unwrap()
-        .success());
-    std::fs::write(dir.join("contest.toml"), CONFIG).unwrap();
-    let roster = tmp.path().join("roster.csv");
-    std::fs::write(&roster, "login,name\ns1,A\ns2,B\ns3,C\ns4,D\n").unwrap();
-    assert!(arbiter()
-        .args(["contest", "users"])
-        .arg(&dir)
-        .arg(&roster)
-        .status()
-        .unwrap()
-        .success());
-    // The test signs its students in with the API, so skip the first-sign-in password change.
-    let pool = db(&dir).await;
-    sqlx::query("UPDATE users SET must_change = 0")
-        .execute(&pool)
-        .await
-        .unwrap();
+    let pool = init_contest(&dir, CONFIG, "login,name\ns1,A\ns2,B\ns3,C\ns4,D\n").await;
 
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");

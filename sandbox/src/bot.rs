@@ -274,6 +274,8 @@ pub struct BotProcess {
     exit_fd: Option<OwnedFd>,
     /// In a jail, `pid` is the namespace's keeper and the bot's own end comes from it.
     jail: Option<JailedKeeper>,
+    /// The bot program's pid in a jail, once found.
+    program_pid: Option<i32>,
 }
 
 /// The keeper of a jailed bot, as [`BotProcess`] follows it.
@@ -808,10 +810,29 @@ impl BotProcess {
                 status,
                 reaped: false,
             }),
+            program_pid: None,
         })
     }
 
-    /// The main process id (also the process group and session id).
+    /// The bot program's own pid, as the referee sees it: in a jail, the keeper's child
+    /// (the bot is pid 2 of its namespace); else [`BotProcess::pid`]. For per-process readings
+    /// such as `/proc/PID/schedstat`.
+    pub fn program_pid(&mut self) -> i32 {
+        if self.jail.is_none() {
+            return self.pid;
+        }
+        if let Some(pid) = self.program_pid {
+            return pid;
+        }
+        let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", self.pid));
+        let found = children
+            .ok()
+            .and_then(|c| c.split_whitespace().next().and_then(|p| p.parse().ok()));
+        self.program_pid = found;
+        found.unwrap_or(self.pid)
+    }
+
+    /// The main process id (also the process group and session id); in a jail, the keeper's.
     pub fn pid(&self) -> i32 {
         self.pid
     }

@@ -374,7 +374,13 @@ async fn quarantine_loop(state: Shared, mut stop: watch::Receiver<bool>) {
     loop {
         match arbiter_queue::quarantine::check(&state.queue, &policy).await {
             Ok(found) => {
-                for s in found {
+                for s in found.iter().filter(|s| s.voided) {
+                    eprintln!(
+                        "worker {} paused: {} of its {} games voided ({:.1} expected)",
+                        s.worker, s.failures, s.games, s.expected
+                    );
+                }
+                for s in found.iter().filter(|s| !s.voided) {
                     eprintln!(
                         "worker {} paused: {} time losses or crashes in {} games ({:.1} expected); {} game(s) to be played again",
                         s.worker, s.failures, s.games, s.expected, s.replayed.len()

@@ -509,12 +509,21 @@ impl<'a> Collector<'a> {
             if ours > 0 {
                 self.count_points()?;
             }
-            let note = format!(
-                "worker {} was paused: {} time losses or crashes in {} games, where the same bots \
-                 on other workers make {:.1} expected (p = {:.1e}); {ours} of this tournament's \
-                 games it lost that way were played again elsewhere",
-                s.worker, s.failures, s.games, s.expected, s.p
-            );
+            let note = if s.voided {
+                format!(
+                    "worker {} was paused: {} of its {} games voided (its machine stalled or \
+                     could not write to its disk), where the other workers make {:.1} expected \
+                     (p = {:.1e})",
+                    s.worker, s.failures, s.games, s.expected, s.p
+                )
+            } else {
+                format!(
+                    "worker {} was paused: {} time losses or crashes in {} games, where the same \
+                     bots on other workers make {:.1} expected (p = {:.1e}); {ours} of this \
+                     tournament's games it lost that way were played again elsewhere",
+                    s.worker, s.failures, s.games, s.expected, s.p
+                )
+            };
             self.warnings.push(note.clone());
             let mut notes: Vec<String> = match self.store.meta(QUARANTINE_META)? {
                 Some(text) => serde_json::from_str(&text).unwrap_or_default(),

@@ -261,15 +261,36 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 };
                 let Some(job) = job else { break };
                 let t0 = Instant::now();
-                let mut observer = observe
-                    .as_ref()
-                    .and_then(|o| (o.0)(job.row.id, &job.spec, &job.bots));
-                let live = Live {
-                    observer: observer.as_deref_mut().map(|o| o as &mut dyn Observer),
-                    remote: [None, None],
-                };
                 let bots = [&job.bots[0], &job.bots[1]];
-                let played = game::play_live(&job.spec, bots, &seats, containment, live);
+                // A game the machine spoiled (a stall, a full disk) is no result: played again.
+                let played = game::play_unvoided(
+                    || {
+                        let mut observer = observe
+                            .as_ref()
+                            .and_then(|o| (o.0)(job.row.id, &job.spec, &job.bots));
+                        let live = Live {
+                            observer: observer.as_deref_mut().map(|o| o as &mut dyn Observer),
+                            remote: [None, None],
+                        };
+                        game::play_live(&job.spec, bots, &seats, containment, live)
+                    },
+                    |v| eprintln!("game {}: voided: {}; playing it again", job.row.id, v.why),
+                );
+                if let Some(v) = &played.voided {
+                    // Still spoiled after every replay: never a result; `resume` plays it.
+                    tx.send(Done {
+                        id: job.row.id,
+                        result: Err(anyhow::anyhow!(
+                            "game {}: voided {} times, last: {}; stopped (resume plays it again)",
+                            job.row.id,
+                            game::MAX_REPLAYS + 1,
+                            v.why
+                        )),
+                        warnings: played.warnings,
+                    })
+                    .ok();
+                    break;
+                }
                 let wall = t0.elapsed();
                 let result = save(replay_dir, &job.row, &played, wall);
                 if tx

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use arbiter_sandbox::{BotProcess, ReadEvent, SendError};
 
 use crate::live::Endpoint;
+use crate::stall::Meter;
 
 /// Caps on kept log text (seed 001: one message over 16 KB is cut; past 32 KB in total the rest
 /// is dropped, which is not an error).
@@ -53,6 +54,9 @@ pub struct Wire {
     crlf: bool,
     /// The last content line as the bot sent it (terminator removed), for verdicts to quote.
     last_line: Option<String>,
+    /// The request being timed, if any: a read past its deadline waits on for as long as the
+    /// judge was stalled during it (`crate::stall`).
+    meter: Option<Meter>,
 }
 
 /// A line classified by a protocol: a log line to keep, a blank line to ignore, or content.
@@ -76,7 +80,35 @@ impl Wire {
             log: String::new(),
             crlf: false,
             last_line: None,
+            meter: None,
         }
+    }
+
+    /// Starts timing a request: from now on reads extend their deadlines by the judge's
+    /// stalls.
+    pub fn start_request(&mut self) {
+        let bot = match &mut self.process {
+            Endpoint::Bot(p) => {
+                let pid = p.program_pid();
+                Some((pid, p.cpu_time()))
+            }
+            Endpoint::Remote(_) => None,
+        };
+        self.meter = Some(Meter::start(bot));
+    }
+
+    /// Ends the request's timing and returns what it measured.
+    pub fn end_request(&mut self) -> Option<Meter> {
+        self.meter.take()
+    }
+
+    /// How long the deadline of the current request is pushed back: the judge's stall so far.
+    fn extension(&mut self) -> Duration {
+        let Some(meter) = &self.meter else {
+            return Duration::ZERO;
+        };
+        let cpu = self.process.cpu_time();
+        meter.stall(cpu).credit()
     }
 
     /// Send lines with CR LF ends from now on.
@@ -134,9 +166,10 @@ impl Wire {
     /// Reads until a content line, keeping log lines; `classify` is the protocol's.
     pub fn read_content(
         &mut self,
-        deadline: Instant,
+        base: Instant,
         classify: fn(&str) -> Line<'_>,
     ) -> Result<String, Fault> {
+        let mut deadline = base;
         loop {
             match self.process.read_line(deadline) {
                 ReadEvent::Line(bytes) => {
@@ -154,7 +187,15 @@ impl Wire {
                         }
                     }
                 }
-                ReadEvent::Timeout => return Err(Fault::Timeout),
+                ReadEvent::Timeout => {
+                    // Time the judge was stalled is not the bot's: wait on for it. A bot that
+                    // truly thinks too long still runs out at `base` plus the stall.
+                    let extended = base + self.extension();
+                    if extended <= Instant::now() {
+                        return Err(Fault::Timeout);
+                    }
+                    deadline = extended;
+                }
                 ReadEvent::Closed => {
                     return Err(Fault::Closed {
                         running: self.process.try_wait().is_none(),
@@ -183,7 +224,11 @@ impl Wire {
     /// Checks that the bot said nothing it should not have since its last answer: log lines
     /// are kept, anything else is output out of turn.
     pub fn expect_quiet(&mut self, classify: fn(&str) -> Line<'_>) -> Result<(), Fault> {
-        match self.read_content(Instant::now(), classify) {
+        // A look, not a wait: no request's stall extends it.
+        let meter = self.meter.take();
+        let quiet = self.read_content(Instant::now(), classify);
+        self.meter = meter;
+        match quiet {
             Ok(line) => Err(Fault::OutOfTurn(line)),
             Err(Fault::Timeout) => Ok(()),
             // A bot that is gone is found out when it is next asked to move.

@@ -6,6 +6,8 @@
 
 use arbiter_queue::{Db, Queue};
 
+pub mod faults;
+
 pub struct TestDb {
     pub name: &'static str,
     pub url: String,

@@ -144,6 +144,9 @@ fn event_line(event: &WorkerEvent) -> String {
             format!("job {job}: {outcome} (set aside: its lease had been taken over)")
         }
         WorkerEvent::Failed { job, error } => format!("job {job}: failed: {error}"),
+        WorkerEvent::Voided { job, why } => {
+            format!("job {job}: voided: {why}; back in the queue to be played again")
+        }
     }
 }
 

@@ -30,6 +30,41 @@ compile = "gcc -O1 -o {out} {src}"
 run = "{file} 8 0 slow"
 "#;
 
+/// A new contest in `dir` (8 x 8 Reversi, then `config`) with the accounts of `roster` (a
+/// CSV text), who may sign in with their login as password at once. Returns its database.
+pub async fn init_contest(dir: &Path, config: &str, roster: &str) -> sqlx::AnyPool {
+    assert!(arbiter()
+        .args(["contest", "init"])
+        .arg(dir)
+        .args(["--game", "reversi", "--size", "8"])
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(dir.join("contest.toml"), config).unwrap();
+    let roster_file = dir.join("roster.csv");
+    std::fs::write(&roster_file, roster).unwrap();
+    assert!(arbiter()
+        .args(["contest", "users"])
+        .arg(dir)
+        .arg(&roster_file)
+        .status()
+        .unwrap()
+        .success());
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&format!(
+        "sqlite://{}?mode=rw",
+        dir.join("contest.db").display()
+    ))
+    .await
+    .unwrap();
+    // The tests sign their students in with the API: skip the first-sign-in password change.
+    sqlx::query("UPDATE users SET must_change = 0")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool
+}
+
 pub fn arbiter() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arbiter"))
 }
@@ -57,6 +92,20 @@ pub async fn wait_up(base: &str) {
     }
 }
 
+/// `login` (password = login) signs in to the API; returns the token.
+pub async fn api_token(base: &str, login: &str) -> String {
+    let t: Value = reqwest::Client::new()
+        .post(format!("{base}/api/login"))
+        .json(&serde_json::json!({"login": login, "password": login}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    t["token"].as_str().expect("a token").to_string()
+}
+
 /// Each of `logins` (password = login) signs in and submits tests/fixtures/tournament/rbot.c.
 pub async fn submit_fixture_bot(base: &str, logins: &[&str]) {
     let bot = std::fs::read(
@@ -65,16 +114,7 @@ pub async fn submit_fixture_bot(base: &str, logins: &[&str]) {
     .unwrap();
     let http = reqwest::Client::new();
     for login in logins {
-        let t: Value = http
-            .post(format!("{base}/api/login"))
-            .json(&serde_json::json!({"login": login, "password": login}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let token = t["token"].as_str().expect("a token").to_string();
+        let token = api_token(base, login).await;
         let form = reqwest::multipart::Form::new().text("language", "c").part(
             "file",
             reqwest::multipart::Part::bytes(bot.clone()).file_name("rbot.c"),

@@ -34,6 +34,10 @@ struct AdminPage {
     users: Vec<UserRow>,
     frozen: bool,
     counts: arbiter_queue::jobs::Counts,
+    /// "judging paused: database locked for 20 s" while this server's workers wait.
+    judging: Option<String>,
+    /// Games the judging machine spoiled: "game 12: voided: ...; replayed".
+    voids: Vec<String>,
     game: String,
     rules: crate::config::Rules,
     file_max_bytes: u64,
@@ -74,11 +78,29 @@ pub async fn page(
         users,
         frozen: scoreboard::frozen(&state).await?.is_some(),
         counts: state.queue.counts(Some(state.competition)).await?,
+        judging: arbiter_queue::health::status(),
+        voids: void_lines(&state).await?,
         game: game_name(&state),
         rules: state.rules(),
         file_max_bytes: state.contest.file.submissions.max_bytes,
         flash: q.done.map(|d| d.chars().take(200).collect()),
     })
+}
+
+/// The ten latest voided games, in words.
+async fn void_lines(state: &Shared) -> Result<Vec<String>, AppError> {
+    let voids = state.queue.recent_voids(state.competition, 10).await?;
+    Ok(voids
+        .into_iter()
+        .map(|(job, why, now)| {
+            let then = match now.as_str() {
+                "done" => "replayed",
+                "queued" | "running" => "to be played again",
+                _ => "not played again",
+            };
+            format!("game {job}: voided: {why}; {then}")
+        })
+        .collect())
 }
 
 fn done(message: &str) -> Response {
