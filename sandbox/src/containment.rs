@@ -78,7 +78,7 @@ impl Containment {
             Err(_) => Vec::new(),
         };
         let support = JailSupport::for_this_machine();
-        Containment {
+        let containment = Containment {
             subreaper: reaper::install_subreaper(),
             landlock_abi: landlock::probe_abi(),
             seccomp,
@@ -86,7 +86,24 @@ impl Containment {
             online_cpus,
             disabled: Vec::new(),
             jail: jail::probe(&support).map(|()| support),
+        };
+        containment.without_listed(std::env::var("ARBITER_CONTAINMENT_OFF").ok().as_deref())
+    }
+
+    /// Switches off the layers named in `list` (`namespaces,seccomp`...): what
+    /// `ARBITER_CONTAINMENT_OFF` does, to try a machine that lacks them.
+    fn without_listed(mut self, list: Option<&str>) -> Containment {
+        for name in list.unwrap_or("").split(',').map(str::trim) {
+            let layer = match name {
+                "namespaces" => Layer::Namespaces,
+                "seccomp" => Layer::Seccomp,
+                "landlock" => Layer::Landlock,
+                "cgroups" => Layer::Cgroups,
+                _ => continue,
+            };
+            self = self.without(layer);
         }
+        self
     }
 
     /// Also shows `path` (a toolchain outside the system directories: `/opt/pypy`, a
@@ -99,6 +116,36 @@ impl Containment {
             }
         }
         self
+    }
+
+    /// For course staff's judging (`contest serve`, `worker`): an error naming what is
+    /// missing, which layers still hold and the fix, unless `unsafe_allowed`
+    /// (`--unsafe-containment`), when the gaps are only warnings.
+    pub fn require_isolation(&self, unsafe_allowed: bool) -> Result<Vec<String>, String> {
+        let gaps = self.isolation_gaps();
+        if gaps.is_empty() {
+            return Ok(Vec::new());
+        }
+        if unsafe_allowed {
+            return Ok(gaps
+                .into_iter()
+                .map(|g| format!("--unsafe-containment: judging without {g}"))
+                .collect());
+        }
+        let holding: Vec<String> = self
+            .report()
+            .into_iter()
+            .filter(|l| l.ok)
+            .map(|l| l.name)
+            .collect();
+        Err(format!(
+            "refusing to judge students' bots without isolation: {}. Still holding: {}. \
+             Without it a bot can read other students' bots and the contest's files. \
+             See docs/containment.md for the fix (`arbiter doctor` shows every layer), or pass \
+             --unsafe-containment to judge anyway",
+            gaps.join("; "),
+            holding.join(", ")
+        ))
     }
 
     /// The jail's make-up, when bots are jailed.

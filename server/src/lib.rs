@@ -68,6 +68,9 @@ pub struct ServeOptions {
     /// A pause after each ply of this machine's games, so that people can follow them live
     /// (bots' clocks do not run meanwhile); zero: none.
     pub pace: std::time::Duration,
+    /// Judge even where bots cannot be isolated from each other and the host
+    /// (`--unsafe-containment`); else such a machine refuses to start its workers.
+    pub unsafe_containment: bool,
 }
 
 /// `arbiter contest init DIR`: a commented contest.toml and an empty database with one course
@@ -317,6 +320,12 @@ async fn start_worker(
     for w in containment.warnings() {
         eprintln!("warning: {w}");
     }
+    for w in containment
+        .require_isolation(opts.unsafe_containment)
+        .map_err(anyhow::Error::msg)?
+    {
+        eprintln!("warning: {w}");
+    }
     let cpus = containment.online_cpus().to_vec();
     let slots = arbiter_match::game::slot_cores(&cpus, opts.workers, None);
     let id = format!("{prefix}{}", std::process::id());
@@ -456,6 +465,7 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         limits: listen::Limits::default(),
         demo_bots: None,
         pace: std::time::Duration::ZERO,
+        unsafe_containment: false,
     };
     let state = build_state(&opts).await?;
     export::export(&state, out).await

@@ -80,6 +80,10 @@ pub enum ContestCommand {
         /// them live (a final on a projector); the bots' clocks do not run meanwhile
         #[arg(long, value_name = "MS", default_value_t = 0)]
         pace: u64,
+        /// Judge even if this machine cannot isolate bots (no namespaces: a bot could then
+        /// read other students' bots and the contest's files); see `arbiter doctor`
+        #[arg(long)]
+        unsafe_containment: bool,
     },
     /// A ready contest to try: five students whose submissions are the sample bots, served
     Demo {
@@ -99,6 +103,9 @@ pub enum ContestCommand {
         /// watched live; 0 plays them at full speed
         #[arg(long, value_name = "MS", default_value_t = 150)]
         pace: u64,
+        /// Judge even if this machine cannot isolate bots; see `arbiter doctor`
+        #[arg(long)]
+        unsafe_containment: bool,
     },
     /// A consistent copy of the SQLite database, safe while the server runs
     Backup {
@@ -174,6 +181,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             secure_cookies,
             trusted_proxy,
             pace,
+            unsafe_containment,
         } => {
             let workers = workers.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
@@ -190,6 +198,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     limits: Default::default(),
                     demo_bots: None,
                     pace: Duration::from_millis(*pace),
+                    unsafe_containment: *unsafe_containment,
                 },
                 None,
             )
@@ -201,6 +210,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             workers,
             player,
             pace,
+            unsafe_containment,
         } => {
             let bots = sample_bots()?;
             let dir = dir.clone().unwrap_or_else(|| {
@@ -228,6 +238,7 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     limits: Default::default(),
                     demo_bots: Some(bots),
                     pace: Duration::from_millis(*pace),
+                    unsafe_containment: *unsafe_containment,
                 },
                 None,
             )

@@ -44,6 +44,10 @@ pub struct WorkerArgs {
     /// No line per job
     #[arg(short, long)]
     pub quiet: bool,
+    /// Judge even if this machine cannot isolate bots (no namespaces: a bot could then read
+    /// other students' bots and this machine's files); see `arbiter doctor`
+    #[arg(long)]
+    pub unsafe_containment: bool,
 }
 
 #[derive(Args, Debug)]
@@ -79,6 +83,12 @@ async fn worker(a: &WorkerArgs) -> anyhow::Result<ExitCode> {
     let queue = open_queue(&a.db).await?;
     let containment = arbiter_sandbox::Containment::detect();
     for w in containment.warnings() {
+        eprintln!("warning: {w}");
+    }
+    for w in containment
+        .require_isolation(a.unsafe_containment)
+        .map_err(anyhow::Error::msg)?
+    {
         eprintln!("warning: {w}");
     }
     let cpus = containment.online_cpus().to_vec();

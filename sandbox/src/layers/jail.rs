@@ -974,7 +974,6 @@ fn keeper(setup: &JailSetup, fds: &KeeperFds) -> ! {
         // A copy of the referee holds every descriptor of the referee (other bots' pipes, the
         // database): keep only its own. Not dumpable: its /proc files stay closed to the bot.
         close_all_but(&keep_list(setup, fds));
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         if let Some([arg_start, arg_end, env_start, env_end]) = setup.title {
             for (start, end) in [(arg_start, arg_end), (env_start, env_end)] {
                 if end > start {
@@ -1013,6 +1012,8 @@ fn keeper(setup: &JailSetup, fds: &KeeperFds) -> ! {
                 fail(err, JailStage::UserNamespace, e, 2);
             }
         }
+        // After the id maps (a process that is not dumpable cannot write its own).
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         for fd in &setup.cgroup_procs {
             if libc::write(fd.as_raw_fd(), b"0".as_ptr().cast(), 1) < 0 {
                 fail(err, JailStage::CgroupJoin, Errno::last_raw(), 0);

@@ -138,6 +138,7 @@ impl TestContest {
             limits: Default::default(),
             demo_bots: None,
             pace: std::time::Duration::ZERO,
+            unsafe_containment: false,
         };
         adjust(&mut opts);
         tokio::spawn(async move {
