@@ -29,10 +29,20 @@
 //! 50 us default timer slack). CPU time of the whole tree comes from
 //! [`BotProcess::cpu_time`].
 //!
+//! # The jail
+//!
+//! Where the kernel allows it (root, or unprivileged user namespaces), every bot runs in a
+//! jail ([`layers::jail`], docs/containment.md): new pid, mount, network, ipc, uts and
+//! cgroup namespaces, a read-only root with the system, [`BotCommand::visible`] and a
+//! scratch tmpfs of [`Limits::scratch_bytes`], an unprivileged user, a cleared environment.
+//! A keeper (pid 1 of the namespace) builds it and reports the bot's status; the layers
+//! below then apply to the bot inside it. Without namespaces the same layers apply to a plain
+//! child, and [`Containment::isolation_gaps`] says what is missing.
+//!
 //! # Layers
 //!
 //! Everything that allocates is prepared *before* fork; the child, in
-//! `pre_exec`, only issues system calls, in this order:
+//! `pre_exec` (or the jail's bot process), only issues system calls, in this order:
 //!
 //! | layer | catches | when unavailable |
 //! |---|---|---|
