@@ -50,7 +50,12 @@ pub struct GameLimits {
     pub max_output_bytes: u64,
     /// The longest line a bot may write.
     pub max_line_bytes: usize,
+    /// The disk quota of each bot: the size of its scratch tmpfs in a jail.
+    pub scratch_bytes: u64,
 }
+
+/// The default disk quota of a bot (issue 21: 64 MB a game).
+pub const DEFAULT_DISK_MB: u64 = 64;
 
 impl GameLimits {
     /// The seeds' limits: seed 001 for Reversi (5 s a move, 180 s a game, 350 MB), the same for
@@ -75,6 +80,7 @@ impl GameLimits {
             log_caps: LogCaps::default(),
             max_output_bytes: 64 << 20,
             max_line_bytes: 64 * 1024,
+            scratch_bytes: DEFAULT_DISK_MB << 20,
         }
     }
 }
@@ -90,6 +96,9 @@ pub struct LimitOverrides {
     pub tolerance_ms: Option<u64>,
     pub memory_mb: Option<u64>,
     pub ponder: Option<bool>,
+    /// Disk quota per bot in MB (its scratch tmpfs; at least 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_mb: Option<u64>,
 }
 
 impl LimitOverrides {
@@ -114,6 +123,9 @@ impl LimitOverrides {
         }
         if let Some(p) = self.ponder {
             l.ponder = p;
+        }
+        if let Some(mb) = self.disk_mb {
+            l.scratch_bytes = mb.clamp(1, 1 << 20) << 20;
         }
         l
     }
@@ -1036,6 +1048,7 @@ fn spawn(
         max_line_bytes: limits.max_line_bytes,
         max_output_bytes: limits.max_output_bytes,
         scratch_dir: Some(scratch.to_path_buf()),
+        scratch_bytes: Some(limits.scratch_bytes),
         ..Limits::default()
     };
     BotProcess::spawn(&command, &process_limits, containment).map_err(|e: SpawnError| e.to_string())
@@ -1129,6 +1142,22 @@ pub fn now_utc() -> String {
 #[cfg(test)]
 mod tests {
     use super::stderr_tail;
+
+    #[test]
+    fn the_disk_quota_is_a_limit_like_the_others() {
+        use super::{LimitOverrides, DEFAULT_DISK_MB};
+        use arbiter_engine::any::GameConfig;
+        let game = GameConfig::Reversi(arbiter_engine::reversi::Config { size: 8 });
+        let default = LimitOverrides::default().apply(&game);
+        assert_eq!(default.scratch_bytes, DEFAULT_DISK_MB << 20);
+        let toml: LimitOverrides = toml::from_str("disk_mb = 16").expect("parses");
+        assert_eq!(toml.apply(&game).scratch_bytes, 16 << 20);
+        let zero = LimitOverrides {
+            disk_mb: Some(0),
+            ..LimitOverrides::default()
+        };
+        assert_eq!(zero.apply(&game).scratch_bytes, 1 << 20, "at least 1 MB");
+    }
 
     #[test]
     fn stderr_tail_keeps_whole_lines_within_the_cap() {

@@ -172,6 +172,9 @@ pub struct LimitArgs {
     /// Memory per bot in MB (0 = none; default 350)
     #[arg(long, value_name = "MB")]
     pub memory: Option<u64>,
+    /// Disk per bot in MB: the size of its scratch directory, also at /tmp (default 64)
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1048576))]
+    pub disk: Option<u64>,
     /// Freeze bots between their turns (no thinking on the opponent's time)
     #[arg(long)]
     pub no_ponder: bool,

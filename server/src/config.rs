@@ -226,6 +226,7 @@ name = "{game}"                   # reversi, gomoku or duel2048 (required)
 # move_ms = 5000                  # move, 180 s a game, 350 MB; the 2048 duel: 5 s in total)
 # game_ms = 180000
 # memory_mb = 350
+# disk_mb = 64                    # each bot's scratch directory (a tmpfs, also its /tmp)
 # ponder = true                   # bots may think on the opponent's time
 
 [submissions]

@@ -276,6 +276,7 @@ pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
         tolerance_ms: a.time_tolerance,
         memory_mb: a.memory,
         ponder: Some(!a.no_ponder),
+        disk_mb: a.disk,
     }
     .apply(config)
 }
