@@ -10,7 +10,9 @@
 //! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
 //! - [`live`]: observers of games in progress, and seats played from outside (people).
 //! - [`input`]: reading the files a user names, within a size limit.
+//! - [`bot_env`]: the game's name, size and rule in every bot's environment.
 
+pub mod bot_env;
 pub mod game;
 pub mod input;
 pub mod live;
