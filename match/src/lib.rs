@@ -10,9 +10,11 @@
 //! - [`spec`]: what to play as a command line or config names it: games, bots, openings.
 //! - [`live`]: observers of games in progress, and seats played from outside (people).
 //! - [`input`]: reading the files a user names, within a size limit.
+//! - [`bounds`]: the limits a match, tournament or contest may ask for.
 //! - [`bot_env`]: the game's name, size and rule in every bot's environment.
 
 pub mod bot_env;
+pub mod bounds;
 pub mod game;
 pub mod input;
 pub mod live;
