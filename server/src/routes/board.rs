@@ -30,6 +30,32 @@ impl BoardPage {
             .cloned()
             .unwrap_or_else(|| key.to_string())
     }
+
+    /// An Elo difference as a person reads it: "+12", "-7", and 0 (never "-0" or "+0").
+    fn elo(&self, elo: f64) -> String {
+        signed(elo)
+    }
+}
+
+/// `x` rounded, with its sign, and a plain 0 when it rounds to zero.
+pub fn signed(x: f64) -> String {
+    let r = x.round();
+    if r == 0.0 {
+        "0".into()
+    } else {
+        format!("{r:+.0}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn minus_zero_reads_zero() {
+        assert_eq!(super::signed(-0.3), "0");
+        assert_eq!(super::signed(0.4), "0");
+        assert_eq!(super::signed(12.6), "+13");
+        assert_eq!(super::signed(-7.0), "-7");
+    }
 }
 
 pub async fn page(
