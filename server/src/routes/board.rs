@@ -32,8 +32,8 @@ impl BoardPage {
     }
 
     /// An Elo difference as a person reads it: "+12", "-7", and 0 (never "-0" or "+0").
-    fn elo(&self, elo: f64) -> String {
-        signed(elo)
+    fn elo(&self, elo: &f64) -> String {
+        signed(*elo)
     }
 }
 
@@ -47,16 +47,6 @@ pub fn signed(x: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn minus_zero_reads_zero() {
-        assert_eq!(super::signed(-0.3), "0");
-        assert_eq!(super::signed(0.4), "0");
-        assert_eq!(super::signed(12.6), "+13");
-        assert_eq!(super::signed(-7.0), "-7");
-    }
-}
 
 pub async fn page(
     State(state): State<Shared>,
@@ -82,4 +72,15 @@ pub async fn page(
         frozen,
         games_per_pairing: state.contest.file.submissions.games_per_pairing,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn minus_zero_reads_zero() {
+        assert_eq!(super::signed(-0.3), "0");
+        assert_eq!(super::signed(0.4), "0");
+        assert_eq!(super::signed(12.6), "+13");
+        assert_eq!(super::signed(-7.0), "-7");
+    }
 }
