@@ -47,7 +47,6 @@ pub fn signed(x: f64) -> String {
     }
 }
 
-
 pub async fn page(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,

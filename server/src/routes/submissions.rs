@@ -278,6 +278,8 @@ pub struct GameMark {
     pub id: i64,
     pub mark: &'static str,
     pub title: String,
+    /// How it went, in words (games::in_words).
+    pub words: String,
 }
 
 #[derive(Template)]
@@ -297,6 +299,8 @@ struct ShowPage {
     done: usize,
     total: usize,
     flash: Option<String>,
+    /// Games still to play or being played: the page refreshes itself until they are done.
+    playing: bool,
 }
 
 pub async fn show(
@@ -369,6 +373,7 @@ pub async fn show(
             row.games.push(GameMark {
                 id: g.id,
                 mark,
+                words: games::in_words(g, id),
                 title: format!(
                     "game {}: {}",
                     g.id,
@@ -416,6 +421,9 @@ pub async fn show(
         owner,
         admin: session.user.admin,
         compile_log: compile_log.filter(|l| !l.trim().is_empty()),
+        playing: games
+            .iter()
+            .any(|g| matches!(g.state.as_str(), "queued" | "running")),
         done: games.iter().filter(|g| g.state == "done").count(),
         total: games.iter().filter(|g| g.state != "cancelled").count(),
         opponents,
