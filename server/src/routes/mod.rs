@@ -8,6 +8,7 @@ pub mod api;
 pub mod board;
 pub mod games;
 pub mod similarity;
+pub mod starter;
 pub mod submissions;
 
 use axum::extract::DefaultBodyLimit;
@@ -57,6 +58,8 @@ pub fn router(state: Shared) -> Router {
                 .post(submissions::submit)
                 .layer(upload),
         )
+        .route("/protocols/{name}", get(starter::protocol))
+        .route("/starters/{language}", get(starter::starter))
         .route("/submissions", get(submissions::mine))
         .route("/submissions/all", get(submissions::all))
         .route("/submissions/{id}", get(submissions::show))

@@ -25,6 +25,8 @@ struct SubmitPage {
     languages: Vec<(String, String)>,
     game: String,
     error: Option<String>,
+    help: Vec<super::starter::LanguageHelp>,
+    limits: String,
 }
 
 pub async fn submit_page(
@@ -53,6 +55,8 @@ async fn submit_form(
             .collect(),
         game: game_name(state),
         error,
+        help: super::starter::languages(state),
+        limits: super::starter::limits_in_words(state),
     })
 }
 
