@@ -24,6 +24,8 @@ struct LoginPage {
     next: String,
     login: String,
     error: Option<String>,
+    /// `contest demo`'s accounts all have one password: the page says it.
+    demo_password: Option<&'static str>,
 }
 
 #[derive(Deserialize)]
@@ -64,6 +66,7 @@ fn login_form(
         next: safe_next(next),
         login: login.to_string(),
         error,
+        demo_password: crate::demo::is_demo(&state.dir).then_some(crate::demo::PASSWORD),
     };
     let jar = jar.add(auth::anon_cookie(nonce, client.secure_cookies(state)));
     Ok((jar, render(&page)?).into_response())
