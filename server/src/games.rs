@@ -281,14 +281,14 @@ pub async fn logs_text(
             Seat::Second
         };
         out.push_str(&format!(
-            "=== game {} (you are seat {}, {}): {}\n",
+            "=== game {}: your bot played {} against {}: {}\n",
             g.id,
-            me.index(),
+            seat_words(&replay.game, me),
             replay
                 .players
                 .get(me.other().index())
                 .map_or("?", |p| p.name.as_str()),
-            g.verdict.as_deref().unwrap_or("")
+            in_words(g, submission)
         ));
         for (i, m) in replay.moves.iter().enumerate() {
             if m.seat == me {
@@ -319,6 +319,17 @@ pub async fn logs_text(
         out.push_str("No finished games with output from this bot yet.\n");
     }
     Ok(out)
+}
+
+/// A seat as the game calls it: "Black (first to move)", "second".
+fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static str {
+    use arbiter_engine::any::GameConfig;
+    match (game, seat) {
+        (GameConfig::Duel2048(_), Seat::First) => "first",
+        (GameConfig::Duel2048(_), Seat::Second) => "second",
+        (_, Seat::First) => "Black (first to move)",
+        (_, Seat::Second) => "White (second to move)",
+    }
 }
 
 /// How one game went for `submission`, in words: "lost: crashed (signal 11) at move 9 (your

@@ -21,6 +21,14 @@ struct BoardPage {
     updated: String,
     games_per_pairing: u32,
     languages: std::collections::BTreeMap<String, String>,
+    /// Just after the first sign-in's password change: say it worked, and what is next.
+    welcome: bool,
+}
+
+#[derive(serde::Deserialize)]
+pub struct BoardQuery {
+    #[serde(default)]
+    welcome: Option<String>,
 }
 
 impl BoardPage {
@@ -50,6 +58,7 @@ pub fn signed(x: f64) -> String {
 pub async fn page(
     State(state): State<Shared>,
     Viewer(viewer): Viewer,
+    axum::extract::Query(q): axum::extract::Query<BoardQuery>,
 ) -> Result<Response, AppError> {
     if !state.rules().scoreboard.public && viewer.is_none() {
         return Err(AppError::SignIn { next: "/".into() });
@@ -70,6 +79,7 @@ pub async fn page(
         board,
         frozen,
         games_per_pairing: state.contest.file.submissions.games_per_pairing,
+        welcome: q.welcome.is_some(),
     })
 }
 

@@ -501,9 +501,16 @@ pub async fn logs(
     PageUser(session): PageUser,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    authorised(&state, &session, id).await?;
+    let sub = authorised(&state, &session, id).await?;
     let cutoff = games::Cutoff::of(&state, Some(&session)).await?;
-    let text = games::logs_text(&state, id, cutoff).await?;
+    let text = if sub.status == "failed" {
+        format!(
+            "Submission {id} did not compile, so it played no games and has no game logs. \
+             Its compiler output is on its page: /submissions/{id}\n"
+        )
+    } else {
+        games::logs_text(&state, id, cutoff).await?
+    };
     Ok((
         [
             (
