@@ -3,8 +3,8 @@
 # (five students whose submissions are the sample bots, one compile error among them) served on
 # 127.0.0.1:8080, its games playing while you watch the scoreboard, every game live and in the
 # player. The binary carries the web player (www/dist/player.html) and the sample bots, so no
-# wasm is compiled here; `bash scripts/build-web.sh` builds a player from its sources, which
-# arbiter then prefers. Extra arguments go to `arbiter contest demo` (e.g. --listen
+# wasm is compiled here (`bash scripts/build-web.sh` builds a player from its sources, for
+# `--player target/www/player.html`). Extra arguments go to `arbiter contest demo` (e.g. --listen
 # 127.0.0.1:9000).
 set -euo pipefail
 cd "$(dirname "$0")/.."

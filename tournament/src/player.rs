@@ -1,8 +1,9 @@
-//! The web player a site embeds: `--player FILE` when given, else one built in this checkout
-//! by scripts/build-web.sh (a developer's newer player), else the one every arbiter binary
+//! The web player a site embeds: `--player FILE` when given, else the one every arbiter binary
 //! carries, `www/dist/player.html` (checked in, kept in step with its sources by
 //! scripts/player-dist.sh and the test referee/tests/player_dist.rs). So an installed arbiter
-//! has its player in any directory.
+//! has its player in any directory. A player built by scripts/build-web.sh into target/www is
+//! not picked up by itself: a stale one there would hide the carried one; name it with
+//! `--player target/www/player.html` to try it.
 
 use std::path::Path;
 
@@ -16,17 +17,14 @@ const MAX_BYTES: u64 = 16 << 20;
 
 /// The player's page, and where it came from (for messages).
 pub fn load(explicit: Option<&Path>) -> anyhow::Result<(String, String)> {
-    let path = explicit
-        .map(Path::to_path_buf)
-        .or_else(crate::report::html::find_player);
-    let Some(path) = path else {
+    let Some(path) = explicit else {
         return Ok((EMBEDDED.to_string(), "built in".into()));
     };
     let limit = arbiter_match::input::Limit {
         bytes: MAX_BYTES,
         what: "the web player",
     };
-    let text = arbiter_match::input::read_text(&path, limit)
+    let text = arbiter_match::input::read_text(path, limit)
         .with_context(|| format!("cannot read the web player {}", path.display()))?;
     Ok((text, path.display().to_string()))
 }

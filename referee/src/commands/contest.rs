@@ -65,7 +65,7 @@ pub enum ContestCommand {
         /// PostgreSQL (postgres://...) instead of DIR/contest.db; workers on other machines join it
         #[arg(long, value_name = "URL")]
         db: Option<String>,
-        /// The web player to embed (default: target/www/player.html from scripts/build-web.sh, else the built-in one)
+        /// The web player to embed (default: the one built into arbiter)
         #[arg(long)]
         player: Option<PathBuf>,
         /// Mark cookies Secure: the site is served over HTTPS by a reverse proxy
@@ -92,7 +92,7 @@ pub enum ContestCommand {
         /// Local judging slots (default: half the cores)
         #[arg(long)]
         workers: Option<usize>,
-        /// The web player to embed (default: target/www/player.html from scripts/build-web.sh, else the built-in one)
+        /// The web player to embed (default: the one built into arbiter)
         #[arg(long)]
         player: Option<PathBuf>,
         /// Pause after each ply, so that the sample bots' games (instant otherwise) can be

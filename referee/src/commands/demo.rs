@@ -29,7 +29,7 @@ pub struct DemoArgs {
     /// Games per pairing (even)
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// The web player to embed (default: target/www/player.html when built, else the built-in one)
+    /// The web player to embed (default: the one built into arbiter)
     #[arg(long)]
     pub player: Option<PathBuf>,
     /// Only these games (reversi, gomoku, duel2048)

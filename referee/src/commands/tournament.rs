@@ -94,7 +94,7 @@ pub enum TournamentCommand {
         /// Write the site into this directory
         #[arg(long, value_name = "DIR")]
         html: Option<PathBuf>,
-        /// The web player to embed (default: target/www/player.html when built, else the built-in one)
+        /// The web player to embed (default: the one built into arbiter)
         #[arg(long, value_name = "FILE")]
         player: Option<PathBuf>,
         /// Leave the bots' own output (stderr, DEBUG lines) out of the site, for a public one
