@@ -22,7 +22,5 @@ until curl -fs "http://127.0.0.1:$port/" >/dev/null; do
   sleep 0.5
 done
 took=$SECONDS
-player=no
-[ -s target/www/player.html ] && player=yes
 grep -a 'built at' "$dir/demo.log" | sed 's/\x1b\[[0-9;]*m//g' || true
-echo "demo.sh to a served site: $took s (player.html built: $player)"
+echo "demo.sh to a served site: $took s"

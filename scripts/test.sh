@@ -35,3 +35,6 @@ bash scripts/similarity-peers.sh
 
 step "web player: browser tests in headless Chromium"
 BENCH=0 bash tests/web/run.sh
+
+step "the installed binary from an empty directory (cargo install, contest, demo, report)"
+bash tests/web/install.sh

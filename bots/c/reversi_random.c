@@ -1,7 +1,8 @@
 /* reversi_random.c - a random Reversi bot for arbiter's `reversi` protocol (seed 001).
  *
- * The protocol does not send the board size, so it comes from the command line:
- *     ./reversi_random 8        (even, 4..16; default 16)
+ * The protocol does not send the board size: arbiter sets ARBITER_SIZE for every bot, and a
+ * command-line argument overrides it:
+ *     ./reversi_random 8        (even, 4..16; default $ARBITER_SIZE, else 16)
  * Commands: START 1|2 -> OK, PLACE r c (opponent moved), TURN -> "r c", END f -> exit.
  * Also speaks `reversi-board`: BOARD n s cells sets the board (size n, n*n cells row-major,
  * 0 empty, 1 black, 2 white) for games that start from an opening.
@@ -52,7 +53,9 @@ void init_board(void) {
 
 int main(int argc, char **argv) {
     char line[4096];
+    const char *size = getenv("ARBITER_SIZE");
     if (argc > 1) N = atoi(argv[1]);
+    else if (size) N = atoi(size);
     if (N < 4 || N > MAXN || N % 2) N = 16;
     srand((unsigned)time(NULL));
     init_board();

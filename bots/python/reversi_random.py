@@ -1,20 +1,21 @@
 """reversi_random.py - a random Reversi bot for arbiter's `reversi` protocol (seed 001).
 
-The protocol does not send the board size, so it comes from the command line:
-    python3 reversi_random.py 8        (even, 4..16; default 16)
+The protocol does not send the board size: arbiter sets ARBITER_SIZE for every bot, and a
+command-line argument overrides it:
+    python3 reversi_random.py 8        (even, 4..16; default $ARBITER_SIZE, else 16)
 Commands: START 1|2 -> OK, PLACE r c (opponent moved), TURN -> "r c", END f -> exit.
 Also speaks `reversi-board`: BOARD n s cells sets the board (size n, n*n cells row-major,
 0 empty, 1 black, 2 white) for games that start from an opening.
 """
+import os
 import random
 import sys
 
 N = 16
-if len(sys.argv) > 1:
-    try:
-        N = int(sys.argv[1])
-    except ValueError:
-        pass
+try:
+    N = int(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ARBITER_SIZE", "16"))
+except ValueError:
+    pass
 if N < 4 or N > 16 or N % 2:
     N = 16
 

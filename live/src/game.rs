@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use arbiter_engine::any::AnyGame;
-use arbiter_engine::replay::{MoveRecord, Replay};
+use arbiter_engine::replay::{GameResult, MoveRecord, Replay};
 use arbiter_engine::Seat;
 use arbiter_match::game::GameLimits;
 use arbiter_match::live::{Observer, RemoteSeat};
@@ -165,7 +165,10 @@ impl LiveGame {
             (Some("end"), Some(v)) => {
                 st.finished = true;
                 st.finished_at = Some(Instant::now());
-                st.result = v["result"]["reason"]["kind"].as_str().map(str::to_string);
+                st.result = serde_json::from_value::<GameResult>(v["result"].clone())
+                    .ok()
+                    .map(|r| result_in_words(&r, &st.players))
+                    .or_else(|| v["result"]["reason"]["kind"].as_str().map(str::to_string));
             }
             _ => {}
         }
@@ -331,7 +334,7 @@ impl Observer for GameObserver {
             st.finished = true;
             st.finished_at = Some(Instant::now());
             st.turn = None;
-            st.result = Some(replay.result.reason.to_string());
+            st.result = Some(result_in_words(&replay.result, &st.players));
         }
         self.game.push(json!({
             "type": "end",
@@ -339,5 +342,40 @@ impl Observer for GameObserver {
             "scores": replay.scores,
             "failure": failure,
         }));
+    }
+}
+
+/// A finished game's result for the live list: who won and why ("ada wins: normal end"), or
+/// "draw: ...".
+pub fn result_in_words(result: &GameResult, players: &[String]) -> String {
+    match result.winner {
+        Some(seat) => {
+            let name = players
+                .get(seat.index())
+                .map_or_else(|| format!("seat {}", seat.index()), String::clone);
+            format!("{name} wins: {}", result.reason)
+        }
+        None => format!("draw: {}", result.reason),
+    }
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+    use arbiter_engine::replay::Reason;
+
+    #[test]
+    fn the_live_list_names_the_winner() {
+        let players = ["ada".to_string(), "alan".to_string()];
+        let won = GameResult {
+            winner: Some(Seat::Second),
+            reason: Reason::Normal,
+        };
+        assert_eq!(result_in_words(&won, &players), "alan wins: normal end");
+        let drawn = GameResult {
+            winner: None,
+            reason: Reason::Normal,
+        };
+        assert_eq!(result_in_words(&drawn, &players), "draw: normal end");
     }
 }

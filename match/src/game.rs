@@ -559,6 +559,7 @@ fn spawn_both(
             limits,
             table.containment,
             table.spec.seed,
+            &table.spec.config,
         ) {
             Ok(process) => {
                 warnings.extend(process.warnings().iter().cloned());
@@ -1008,8 +1009,10 @@ fn spawn(
     limits: &GameLimits,
     containment: &Containment,
     seed: Option<u64>,
+    game: &GameConfig,
 ) -> Result<BotProcess, String> {
     let mut command = BotCommand::parse(&bot.command).map_err(|e| e.to_string())?;
+    command = crate::bot_env::with_game_vars(command, game);
     if let Some(seed) = seed {
         command = command.env(SEED_VAR, seed.to_string());
     }

@@ -11,7 +11,11 @@
 //! - [`live`]: observers of games in progress, and seats played from outside (people).
 //! - [`input`]: reading the files a user names, within a size limit.
 //! - [`stall`]: telling a slow bot from a stalled judge (stopped, paused, overloaded).
+//! - [`bounds`]: the limits a match, tournament or contest may ask for.
+//! - [`bot_env`]: the game's name, size and rule in every bot's environment.
 
+pub mod bot_env;
+pub mod bounds;
 pub mod game;
 pub mod input;
 pub mod live;

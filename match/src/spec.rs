@@ -104,6 +104,13 @@ pub fn bot_spec(
                     )
                 })?,
             };
+            if depth > crate::bounds::MAX_BUILTIN_DEPTH {
+                bail!(
+                    "builtin bot {text:?}: the depth is at most {} (the ladder's levels are 1 \
+                     to 5; docs/sparring.md)",
+                    crate::bounds::MAX_BUILTIN_DEPTH
+                );
+            }
             (
                 builtin_command(config, protocol, depth)?,
                 format!("builtin-{}", depth_name(depth)),

@@ -192,8 +192,15 @@ fn memory(limit_bytes: u64, fail: Option<&Failure>) -> String {
     }
 }
 
+/// What a contest site puts in place of another author's bot output (server::games::redact):
+/// said as such, never quoted as the bot's own error line.
+pub const HIDDEN_OUTPUT: &str = "hidden: only the author sees this bot's output";
+
 /// The line that names the error: the last non-blank line of a traceback's tail.
 fn last_error_line(stderr: &str) -> Option<String> {
+    if stderr == HIDDEN_OUTPUT {
+        return None;
+    }
     let line = stderr.lines().rev().find(|l| !l.trim().is_empty())?.trim();
     let cut: String = line.chars().take(120).collect();
     Some(cut)
@@ -204,6 +211,10 @@ fn last_error_line(stderr: &str) -> Option<String> {
 fn panel(fail: Option<&Failure>, stderr: Option<&str>) -> String {
     let mut parts: Vec<String> = Vec::new();
     let log = fail.and_then(|f| f.log.as_deref());
+    if stderr == Some(HIDDEN_OUTPUT) {
+        parts.push(format!("DEBUG output and stderr: {HIDDEN_OUTPUT}"));
+        return finish_panel(parts, fail);
+    }
     match log {
         Some(log) if !log.trim().is_empty() => parts.push(format!(
             "DEBUG output since its last move:\n{}",
@@ -217,6 +228,11 @@ fn panel(fail: Option<&Failure>, stderr: Option<&str>) -> String {
         }
         _ => parts.push(String::from("stderr: empty")),
     }
+    finish_panel(parts, fail)
+}
+
+/// The panel's end: how the process ended and the times.
+fn finish_panel(mut parts: Vec<String>, fail: Option<&Failure>) -> String {
     if let Some(f) = fail {
         if let Some(exit) = &f.exit {
             parts.push(format!("process: {exit}"));
@@ -265,6 +281,13 @@ pub fn reversi_square(r: u8, c: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hidden_output_is_said_hidden_and_never_quoted_as_the_error() {
+        assert_eq!(last_error_line(HIDDEN_OUTPUT), None);
+        let text = panel(None, Some(HIDDEN_OUTPUT));
+        assert_eq!(text, format!("DEBUG output and stderr: {HIDDEN_OUTPUT}"));
+    }
 
     #[test]
     fn the_error_line_of_a_traceback() {

@@ -136,6 +136,9 @@ impl Contest {
             .game
             .resolve(file.seed)
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        file.limits
+            .check()
+            .map_err(|e| anyhow::anyhow!("{origin}: [limits] {e}"))?;
         let rules = &file.submissions;
         if rules.games_per_pairing == 0
             || rules.games_per_pairing % 2 != 0
@@ -298,5 +301,10 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("languages.c.file"));
+        let memory = base.replace("# memory_mb = 350", "memory_mb = 1");
+        assert!(Contest::parse(&memory, "c.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("memory_mb = 1: from 16 to"));
     }
 }

@@ -76,10 +76,19 @@ const STUDENTS: [(&str, &str, &str, &str, &str); 5] = [
 /// The password of every demo account (students and `admin`).
 pub const PASSWORD: &str = "arbiter-demo";
 
+/// The file that marks a directory as `contest demo`'s (it may be replaced, and its accounts
+/// share [`PASSWORD`]).
+const MARKER: &str = ".arbiter-demo";
+
+/// Whether `dir` holds a demo contest.
+pub fn is_demo(dir: &Path) -> bool {
+    dir.join(MARKER).is_file()
+}
+
 /// Writes a fresh demo contest in `dir` (replacing an earlier demo there, never anything else)
 /// with its students and their submissions queued. `bots` is the repository's `bots/`.
 pub async fn prepare(dir: &Path, bots: &Path) -> anyhow::Result<()> {
-    let marker = dir.join(".arbiter-demo");
+    let marker = dir.join(MARKER);
     if dir.exists() {
         if !marker.exists() {
             anyhow::bail!(

@@ -26,6 +26,9 @@ pub struct GameRow {
     pub verdict: Option<String>,
     pub reason: Option<String>,
     pub moves: Option<u32>,
+    /// The seat at fault (a crash, a timeout, an illegal move), if any.
+    #[serde(default)]
+    pub culprit: Option<u8>,
     /// The result's sequence number: against a frozen board's, it tells a result from after
     /// the freeze.
     #[serde(skip)]
@@ -66,6 +69,7 @@ impl Cutoff {
             g.verdict = None;
             g.reason = None;
             g.moves = None;
+            g.culprit = None;
         }
     }
 }
@@ -79,6 +83,8 @@ struct OutcomeView {
     verdict: String,
     reason: String,
     moves: u32,
+    #[serde(default)]
+    culprit: Option<u8>,
 }
 
 /// Every game a submission takes part in, oldest first.
@@ -108,6 +114,7 @@ pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRo
             verdict: view.as_ref().map(|v| v.verdict.clone()),
             reason: view.as_ref().map(|v| v.reason.clone()),
             moves: view.as_ref().map(|v| v.moves),
+            culprit: view.as_ref().and_then(|v| v.culprit),
             seq: r.try_get(5)?,
         });
     }
@@ -137,6 +144,7 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
         verdict: view.as_ref().map(|v| v.verdict.clone()),
         reason: view.as_ref().map(|v| v.reason.clone()),
         moves: view.as_ref().map(|v| v.moves),
+        culprit: view.as_ref().and_then(|v| v.culprit),
         seq: row.try_get(4)?,
     })
 }
@@ -195,21 +203,32 @@ pub async fn replay_for(
     Ok(replay.to_json())
 }
 
-/// Removes what a viewer may not see: other seats' logs and stderr; every command line (it
-/// holds paths of the judging machine).
+/// What the player shows in place of another author's bot output: said, so that it does not
+/// read as a bot that printed nothing.
+pub const HIDDEN_OUTPUT: &str = "hidden: only the author sees this bot's output";
+
+/// `text`, if any, replaced by [`HIDDEN_OUTPUT`].
+fn hide(text: &mut Option<String>) {
+    if text.is_some() {
+        *text = Some(HIDDEN_OUTPUT.into());
+    }
+}
+
+/// Removes what a viewer may not see: other seats' logs and stderr (saying they are hidden);
+/// every command line (it holds paths of the judging machine).
 pub fn redact(replay: &mut Replay, own: [bool; 2]) {
     for p in &mut replay.players {
         p.command = None;
     }
     for m in &mut replay.moves {
         if !own[m.seat.index()] {
-            m.log = None;
+            hide(&mut m.log);
         }
     }
     if let Some(f) = &mut replay.failure {
         if !own[f.seat.index()] {
-            f.log = None;
-            f.stderr = None;
+            hide(&mut f.log);
+            f.stderr = Some(HIDDEN_OUTPUT.into());
         }
     }
     if let Some(tails) = &mut replay.meta.stderr {
@@ -262,14 +281,14 @@ pub async fn logs_text(
             Seat::Second
         };
         out.push_str(&format!(
-            "=== game {} (you are seat {}, {}): {}\n",
+            "=== game {}: your bot played {} against {}: {}\n",
             g.id,
-            me.index(),
+            seat_words(&replay.game, me),
             replay
                 .players
                 .get(me.other().index())
                 .map_or("?", |p| p.name.as_str()),
-            g.verdict.as_deref().unwrap_or("")
+            in_words(g, submission)
         ));
         for (i, m) in replay.moves.iter().enumerate() {
             if m.seat == me {
@@ -300,4 +319,72 @@ pub async fn logs_text(
         out.push_str("No finished games with output from this bot yet.\n");
     }
     Ok(out)
+}
+
+/// A seat as the game calls it: "Black (first to move)", "second".
+fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static str {
+    use arbiter_engine::any::GameConfig;
+    match (game, seat) {
+        (GameConfig::Duel2048(_), Seat::First) => "first",
+        (GameConfig::Duel2048(_), Seat::Second) => "second",
+        (_, Seat::First) => "Black (first to move)",
+        (_, Seat::Second) => "White (second to move)",
+    }
+}
+
+/// How one game went for `submission`, in words: "lost: crashed (signal 11) at move 9 (your
+/// bot)", "won: normal end after 60 moves", "being played".
+pub fn in_words(g: &GameRow, submission: i64) -> String {
+    let me = if g.seats[0] == submission { 0 } else { 1 };
+    let outcome = match (g.state.as_str(), g.winner) {
+        ("done", None) => "drawn",
+        ("done", Some(w)) if w == me => "won",
+        ("done", Some(_)) => "lost",
+        ("queued", _) => return "to be played".into(),
+        ("running", _) => return "being played now".into(),
+        (FROZEN, _) => {
+            return "played after the freeze: shown when the scoreboard is unfrozen".into()
+        }
+        (other, _) => return other.to_string(),
+    };
+    let verdict = g.verdict.as_deref().unwrap_or("no verdict");
+    let moves = g.moves.unwrap_or(0);
+    let how = match g.reason.as_deref() {
+        Some("normal") => format!("{verdict} after {moves} moves"),
+        _ => format!("{verdict} at move {}", moves + 1),
+    };
+    let whose = match g.culprit {
+        Some(c) if c == me => " (your bot)",
+        Some(_) => " (the opponent)",
+        None => "",
+    };
+    format!("{outcome}: {how}{whose}")
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_reads_as_a_crash_at_its_move() {
+        let g = GameRow {
+            id: 3,
+            seats: [7, 8],
+            state: "done".into(),
+            winner: Some(1),
+            verdict: Some("crashed (signal 11)".into()),
+            reason: Some("crash".into()),
+            moves: Some(8),
+            culprit: Some(0),
+            seq: None,
+        };
+        assert_eq!(
+            in_words(&g, 7),
+            "lost: crashed (signal 11) at move 9 (your bot)"
+        );
+        assert_eq!(
+            in_words(&g, 8),
+            "won: crashed (signal 11) at move 9 (the opponent)"
+        );
+    }
 }

@@ -25,6 +25,7 @@ pub mod names;
 pub mod pages;
 pub mod roster;
 pub mod routes;
+pub mod samples;
 pub mod scoreboard;
 pub mod security;
 pub mod state;
@@ -167,17 +168,10 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
             s
         }
     };
-    let player_path = opts
-        .player
-        .clone()
-        .or_else(arbiter_tournament::report::html::find_player);
-    let player = match &player_path {
-        Some(p) => Some(Arc::new(read_text(p, 16 << 20, "the web player")?)),
-        None => None,
-    };
-    if player.is_none() {
-        eprintln!("warning: no web player found (build it with scripts/build-web.sh, or pass --player): games are shown as text only");
-    }
+    // Always a player: the binary carries one (arbiter_tournament::player).
+    let player = Some(Arc::new(
+        arbiter_tournament::player::load(opts.player.as_deref())?.0,
+    ));
     // The site's frame goes on each request to /live (routes::live_gate), for its viewer.
     let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
     let rules = admin_rules(&db, &contest).await?;

@@ -62,11 +62,17 @@ struct ErrorPage {
 }
 
 /// A plain error page (no user in the header: the error path does not look the session up).
+/// The site's guard names the contest on it (routes::guard, [`error_page_in`]).
 pub fn error_page(status: StatusCode, message: &str) -> Response {
+    error_page_in(status, message, "arbiter")
+}
+
+/// [`error_page`] with the contest's name in its header and title.
+pub fn error_page_in(status: StatusCode, message: &str, contest: &str) -> Response {
     let page = ErrorPage {
         l: Layout {
             title: status.canonical_reason().unwrap_or("Error").to_string(),
-            contest: "arbiter".into(),
+            contest: contest.to_string(),
             user: None,
             csrf: String::new(),
             nav: "",

@@ -46,6 +46,10 @@ pub struct BoardRow {
     pub game_points: f64,
     pub elo: f64,
     pub elo_ci95: f64,
+    /// Games already finished in pairings whose other games are still to play: not counted
+    /// until the pairing is complete (one game of two says nothing of who won the pairing).
+    #[serde(default)]
+    pub pending: u32,
 }
 
 /// One finished game between two submissions.
@@ -99,12 +103,24 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
         .map(|(i, (s, _))| (s.id, i))
         .collect();
     let keys: Vec<String> = current.iter().map(|(s, _)| format!("s{}", s.id)).collect();
+    let seats = |g: &Played| Some((*index.get(&g.seats[0])?, *index.get(&g.seats[1])?));
+    let pair = |a: usize, b: usize| (a.min(b), a.max(b));
+    let mut per_pair: HashMap<(usize, usize), usize> = HashMap::new();
+    for (a, b) in games.iter().filter_map(seats) {
+        *per_pair.entry(pair(a, b)).or_default() += 1;
+    }
+    let mut pending = vec![0u32; current.len()];
     let mut outcomes = Vec::new();
     let mut results = rating::Results::new(current.len());
     for g in games {
-        let (Some(&a), Some(&b)) = (index.get(&g.seats[0]), index.get(&g.seats[1])) else {
+        let Some((a, b)) = seats(g) else {
             continue;
         };
+        if per_pair[&pair(a, b)] < games_per_pairing {
+            pending[a] += 1;
+            pending[b] += 1;
+            continue;
+        }
         outcomes.push(standings::Outcome {
             seats: [keys[a].clone(), keys[b].clone()],
             winner: g.winner.map(usize::from),
@@ -147,13 +163,14 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
                 game_points: r.game_points,
                 elo: fit.as_ref().map_or(0.0, |f| f.elo[i]),
                 elo_ci95: fit.as_ref().map_or(0.0, |f| f.ci95[i]),
+                pending: pending[i],
             })
         })
         .collect();
     let n = current.len();
     Board {
         rows,
-        games_done: outcomes.len(),
+        games_done: outcomes.len() + pending.iter().sum::<u32>() as usize / 2,
         games_total: n * n.saturating_sub(1) / 2 * games_per_pairing,
         computed_at: 0,
         seq: 0,
@@ -263,4 +280,52 @@ pub async fn visible(state: &Shared, admin: bool) -> Result<(Arc<Board>, bool), 
         }
     }
     Ok((state.board(), false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sub(id: i64) -> (Submission, String) {
+        let s = Submission {
+            id,
+            user_id: id,
+            language: "c".into(),
+            file_name: "main.c".into(),
+            size: 1,
+            status: "ready".into(),
+            compile_job: None,
+            artefact: None,
+            run: None,
+            compile_ms: None,
+            created_at: 0,
+            ready_at: None,
+        };
+        (s, format!("u{id}"))
+    }
+
+    fn game(a: i64, b: i64, winner: u8) -> Played {
+        Played {
+            seats: [a, b],
+            winner: Some(winner),
+        }
+    }
+
+    #[test]
+    fn a_pairing_counts_only_once_all_its_games_are_done() {
+        let current = [sub(1), sub(2), sub(3)];
+        // 1 beat 2 in the first of their two games; 1 and 3 played both of theirs.
+        let games = [game(1, 2, 0), game(1, 3, 0), game(3, 1, 1)];
+        let board = rank(&current, &games, 2);
+        let row = |id: i64| board.rows.iter().find(|r| r.submission == id).expect("row");
+        assert_eq!(row(1).matches_won, 1, "only the pairing with 3 is complete");
+        assert_eq!(row(1).games, 2);
+        assert_eq!(row(1).pending, 1);
+        assert_eq!(row(2).matches_lost, 0);
+        assert_eq!(row(2).games, 0);
+        assert_eq!(row(2).pending, 1);
+        assert_eq!(row(3).pending, 0);
+        assert_eq!(board.games_done, 3);
+        assert_eq!(board.games_total, 6);
+    }
 }

@@ -577,8 +577,17 @@ async fn course_staff_change_the_rules_freeze_and_disqualify() {
         .unwrap()
         .parse()
         .unwrap();
-    let (status, _) = staff
+    // First it asks; only the confirmation disqualifies.
+    let (status, page) = staff
         .post_form(&format!("/admin/users/{id}/disqualify"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(status, StatusCode::OK, "a confirmation page: {page}");
+    assert!(page.contains("name=\"confirm\" value=\"yes\""), "{page}");
+    let (status, _) = staff
+        .post_form(
+            &format!("/admin/users/{id}/disqualify"),
+            &[("csrf", &csrf), ("confirm", "yes")],
+        )
         .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     wait_for(

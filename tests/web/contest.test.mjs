@@ -82,7 +82,8 @@ async function firstSignIn(page, login, nickname, password) {
   await page.getByLabel("New password (at least 8 characters)").fill(password);
   await page.getByLabel("New password again").fill(password);
   await page.getByRole("button", { name: "Save" }).click();
-  await page.waitForURL(`${base}/`);
+  await page.waitForURL(`${base}/?welcome=1`);
+  assert.match(await page.textContent("main"), /Your new password is set/);
 }
 
 async function submitCode(page, language, code) {

@@ -338,6 +338,13 @@ impl TournamentConfig {
                 self.games_per_pairing
             ));
         }
+        let warnings = self
+            .limits
+            .check()
+            .map_err(|e| ConfigError::Invalid(format!("[limits] {e}")))?;
+        for w in warnings {
+            eprintln!("warning: [limits] {w}");
+        }
         let limits = self.limits.apply(&game);
         let output = base_dir.join(&self.output);
         Ok(Resolved {

@@ -6,6 +6,7 @@
 //! report or take a new submission.
 
 pub mod config;
+pub mod player;
 pub mod queued;
 pub mod rating;
 pub mod report;

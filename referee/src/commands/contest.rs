@@ -65,7 +65,7 @@ pub enum ContestCommand {
         /// PostgreSQL (postgres://...) instead of DIR/contest.db; workers on other machines join it
         #[arg(long, value_name = "URL")]
         db: Option<String>,
-        /// The web player to embed (default: target/www/player.html from scripts/build-web.sh)
+        /// The web player to embed (default: the one built into arbiter)
         #[arg(long)]
         player: Option<PathBuf>,
         /// Mark cookies Secure: the site is served over HTTPS by a reverse proxy
@@ -96,7 +96,7 @@ pub enum ContestCommand {
         /// Local judging slots (default: half the cores)
         #[arg(long)]
         workers: Option<usize>,
-        /// The web player to embed (default: target/www/player.html from scripts/build-web.sh)
+        /// The web player to embed (default: the one built into arbiter)
         #[arg(long)]
         player: Option<PathBuf>,
         /// Pause after each ply, so that the sample bots' games (instant otherwise) can be
@@ -212,7 +212,6 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             pace,
             unsafe_containment,
         } => {
-            let bots = sample_bots()?;
             let dir = dir.clone().unwrap_or_else(|| {
                 let target = std::env::var_os("CARGO_TARGET_DIR")
                     .map_or_else(|| PathBuf::from("target"), PathBuf::from);
@@ -222,7 +221,12 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     PathBuf::from("arbiter-demo-contest")
                 }
             });
+            // The binary carries the sample bots: the demo works outside a checkout too.
+            let bots = dir.join("sample-bots");
             arbiter_server::demo::prepare(&dir, &bots).await?;
+            arbiter_server::samples::write_all(&bots).map_err(|e| {
+                anyhow::anyhow!("cannot write the sample bots to {}: {e}", bots.display())
+            })?;
             let workers = workers.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
             });
@@ -259,23 +263,4 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
         ContestCommand::Similarity(args) => super::similarity::run(args).await?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The repository's `bots/` (the sample bots are the demo students' submissions).
-fn sample_bots() -> anyhow::Result<PathBuf> {
-    let mut candidates = vec![PathBuf::from("bots")];
-    if let Ok(exe) = std::env::current_exe() {
-        // target/<profile>/arbiter -> the checkout's bots/
-        if let Some(root) = exe
-            .parent()
-            .and_then(|p| p.parent())
-            .and_then(|p| p.parent())
-        {
-            candidates.push(root.join("bots"));
-        }
-    }
-    candidates
-        .into_iter()
-        .find(|d| d.join("c/reversi_greedy.c").is_file())
-        .ok_or_else(|| anyhow::anyhow!("the sample bots (bots/c, bots/python) are not here: run the demo from the repository"))
 }

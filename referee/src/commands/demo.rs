@@ -29,7 +29,7 @@ pub struct DemoArgs {
     /// Games per pairing (even)
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// The web player to embed (default: target/www/player.html when built)
+    /// The web player to embed (default: the one built into arbiter)
     #[arg(long)]
     pub player: Option<PathBuf>,
     /// Only these games (reversi, gomoku, duel2048)
@@ -98,7 +98,7 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
             "note: this arbiter has no built-in bots (`arbiter bot`); using sample bots only"
         );
     }
-    let player = a.player.clone().or_else(html::find_player);
+    let (player, _) = arbiter_tournament::player::load(a.player.as_deref())?;
     let site = out.join("site");
     std::fs::create_dir_all(&site)?;
     let mut sections = Vec::new();
@@ -173,7 +173,7 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
             &report,
             &t.resolved.output,
             &site.join(g.key),
-            player.as_deref(),
+            Some(&player),
         )?;
         sections.push((g.key, g.title, report));
     }
@@ -189,11 +189,6 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64(),
         index.display()
     );
-    if player.is_none() {
-        println!(
-            "(no web player found: build it with scripts/build-web.sh for replays in the browser)"
-        );
-    }
     if a.no_serve {
         return Ok(ExitCode::SUCCESS);
     }

@@ -30,12 +30,7 @@ impl LiveServer {
             .worker_threads(2)
             .enable_all()
             .build()?;
-        let player = arbiter_tournament::report::html::find_player()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-            .map(Arc::new);
-        if player.is_none() {
-            eprintln!("warning: no web player found (build it with scripts/build-web.sh): the live pages cannot show the board");
-        }
+        let player = Some(Arc::new(arbiter_tournament::player::load(None)?.0));
         let hub = Hub::new(
             HubOptions {
                 delay,

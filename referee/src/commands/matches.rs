@@ -83,10 +83,13 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         limit_args.move_time.get_or_insert(60_000);
         limit_args.game_time.get_or_insert(30 * 60_000);
     }
-    let limits = limits(&config, &limit_args);
+    let limits = limits(&config, &limit_args)?;
     let containment = Containment::detect();
     for w in containment.warnings() {
         eprintln!("warning: {w}");
+    }
+    if let Some(c) = &a.limits.cores {
+        check_cores(c, containment.online_cpus())?;
     }
     let cores = match &a.limits.cores {
         Some(c) if !c.is_empty() => [Some(c[0]), Some(c[1 % c.len()])],
@@ -267,9 +270,10 @@ fn parse_protocol(p: Option<&str>) -> anyhow::Result<Option<ProtocolKind>> {
         .transpose()
 }
 
-/// The seeds' limits, with the command line's changes (0 = no limit).
-pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
-    arbiter_match::game::LimitOverrides {
+/// The seeds' limits, with the command line's changes (0 = no limit); limits that cannot work
+/// are refused with their bound (arbiter_match::bounds).
+pub fn limits(config: &GameConfig, a: &LimitArgs) -> anyhow::Result<GameLimits> {
+    let overrides = arbiter_match::game::LimitOverrides {
         move_ms: a.move_time,
         game_ms: a.game_time,
         handshake_ms: a.handshake_time,
@@ -277,8 +281,32 @@ pub fn limits(config: &GameConfig, a: &LimitArgs) -> GameLimits {
         memory_mb: a.memory,
         ponder: Some(!a.no_ponder),
         disk_mb: a.disk,
+    };
+    let warnings = overrides
+        .check()
+        .map_err(|e| anyhow::anyhow!(arbiter_match::bounds::flag_name(&e)))?;
+    for w in warnings {
+        eprintln!("warning: {}", arbiter_match::bounds::flag_name(&w));
     }
-    .apply(config)
+    Ok(overrides.apply(config))
+}
+
+/// `--cores` must name cores this process may run on (pinning to another fails every game).
+fn check_cores(cores: &[usize], online: &[usize]) -> anyhow::Result<()> {
+    if online.is_empty() {
+        return Ok(());
+    }
+    match cores.iter().find(|c| !online.contains(c)) {
+        Some(c) => bail!(
+            "--cores {c}: not a core this machine lets arbiter use (these are: {})",
+            online
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        None => Ok(()),
+    }
 }
 
 fn save_game(a: &MatchArgs, i: usize, played: &Played) -> anyhow::Result<Option<String>> {

@@ -94,7 +94,7 @@ pub enum TournamentCommand {
         /// Write the site into this directory
         #[arg(long, value_name = "DIR")]
         html: Option<PathBuf>,
-        /// The web player to embed (default: target/www/player.html when built)
+        /// The web player to embed (default: the one built into arbiter)
         #[arg(long, value_name = "FILE")]
         player: Option<PathBuf>,
         /// Leave the bots' own output (stderr, DEBUG lines) out of the site, for a public one
@@ -162,30 +162,15 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
             } else if *csv {
                 print!("{}", r.standings_csv());
             } else if let Some(dir) = dir {
-                let player = player.clone().or_else(html::find_player);
-                if let Some(p) = &player {
-                    if !p.is_file() {
-                        anyhow::bail!("no player at {}", p.display());
-                    }
-                }
+                let (player, _) = arbiter_tournament::player::load(player.as_deref())?;
                 let options = SiteOptions {
                     hide_bot_output: *hide_bot_output,
                 };
-                let pages = html::write_site_with(
-                    &r,
-                    &t.resolved.output,
-                    dir,
-                    player.as_deref(),
-                    &options,
-                )?;
+                let pages =
+                    html::write_site_with(&r, &t.resolved.output, dir, Some(&player), &options)?;
                 println!(
-                    "wrote {} ({pages} game pages{}): open {}",
+                    "wrote {} ({pages} game pages, web player embedded): open {}",
                     dir.display(),
-                    if player.is_some() {
-                        ", web player embedded"
-                    } else {
-                        ", no web player found"
-                    },
                     dir.join("index.html").display()
                 );
             } else {

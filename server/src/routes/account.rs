@@ -24,6 +24,8 @@ struct LoginPage {
     next: String,
     login: String,
     error: Option<String>,
+    /// `contest demo`'s accounts all have one password: the page says it.
+    demo_password: Option<&'static str>,
 }
 
 #[derive(Deserialize)]
@@ -64,6 +66,7 @@ fn login_form(
         next: safe_next(next),
         login: login.to_string(),
         error,
+        demo_password: crate::demo::is_demo(&state.dir).then_some(crate::demo::PASSWORD),
     };
     let jar = jar.add(auth::anon_cookie(nonce, client.secure_cookies(state)));
     Ok((jar, render(&page)?).into_response())
@@ -234,8 +237,14 @@ pub async fn save(
     )
     .await
     {
-        Ok(()) if session.user.must_change => Ok(Redirect::to("/").into_response()),
+        // The scoreboard says it worked (board::page's `welcome`) and what comes next.
+        Ok(()) if session.user.must_change => Ok(Redirect::to("/?welcome=1").into_response()),
         Ok(()) => {
+            let saved = if f.new_password.is_empty() {
+                "Saved."
+            } else {
+                "Saved: your password is changed. Use the new one from now on."
+            };
             let fresh = store::user_by_id(&state.db, session.user.id)
                 .await?
                 .unwrap_or(session.user.clone());
@@ -243,7 +252,7 @@ pub async fn save(
                 user: fresh,
                 ..session
             };
-            account_page(&state, &session, None, Some("Saved.".into()))
+            account_page(&state, &session, None, Some(saved.into()))
         }
         Err(AppError::BadRequest(m)) => account_page(&state, &session, Some(m), None),
         Err(e) => Err(e),

@@ -33,15 +33,59 @@ struct AdminPage {
     l: Layout,
     users: Vec<UserRow>,
     frozen: bool,
+    /// Game jobs only: compiles are counted apart (`compiles`).
     counts: arbiter_queue::jobs::Counts,
     /// "judging paused: database locked for 20 s" while this server's workers wait.
     judging: Option<String>,
     /// Games the judging machine spoiled: "game 12: voided: ...; replayed".
     voids: Vec<String>,
+    compiles: arbiter_queue::jobs::Counts,
     game: String,
     rules: crate::config::Rules,
     file_max_bytes: u64,
     flash: Option<String>,
+}
+
+/// The contest's jobs of one kind (`game`, `compile`) by state.
+async fn job_counts(state: &Shared, kind: &str) -> Result<arbiter_queue::jobs::Counts, AppError> {
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT state, COUNT(*) FROM jobs WHERE competition = $1 AND kind = $2 GROUP BY state",
+    )
+    .bind(state.competition)
+    .bind(kind)
+    .fetch_all(state.db.pool())
+    .await?;
+    let mut c = arbiter_queue::jobs::Counts::default();
+    for row in rows {
+        let n: i64 = row.try_get(1)?;
+        match row.try_get::<String, _>(0)?.as_str() {
+            "queued" => c.queued += n,
+            "running" => c.running += n,
+            "done" => c.done += n,
+            "cancelled" => c.cancelled += n,
+            _ => c.failed += n,
+        }
+    }
+    Ok(c)
+}
+
+#[derive(Template)]
+#[template(path = "confirm.html")]
+struct ConfirmPage {
+    l: Layout,
+    heading: String,
+    message: String,
+    action: String,
+    button: String,
+}
+
+/// The disqualify form; without `confirm = yes` it asks first.
+#[derive(Deserialize)]
+pub struct DisqualifyForm {
+    csrf: String,
+    #[serde(default)]
+    confirm: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -77,7 +121,8 @@ pub async fn page(
         l: Layout::new(&state, Some(&session), "Admin", "admin"),
         users,
         frozen: scoreboard::frozen(&state).await?.is_some(),
-        counts: state.queue.counts(Some(state.competition)).await?,
+        counts: job_counts(&state, "game").await?,
+        compiles: job_counts(&state, "compile").await?,
         judging: arbiter_queue::health::status(),
         voids: void_lines(&state).await?,
         game: game_name(&state),
@@ -131,9 +176,23 @@ pub async fn disqualify(
     State(state): State<Shared>,
     Admin(session): Admin,
     Path(id): Path<i64>,
-    Form(f): Form<CsrfForm>,
+    Form(f): Form<DisqualifyForm>,
 ) -> Result<Response, AppError> {
     session.check_csrf(&f.csrf)?;
+    if f.confirm.as_deref() != Some("yes") {
+        let user = store::user_by_id(&state.db, id)
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("user {id}")))?;
+        return render(&ConfirmPage {
+            l: Layout::new(&state, Some(&session), "Disqualify?", "admin"),
+            heading: format!("Disqualify {} ({})?", user.name, user.login),
+            message: "Their bot leaves the scoreboard and its queued games are cancelled. \
+                      Reinstating them later plays the games it missed."
+                .into(),
+            action: format!("/admin/users/{id}/disqualify"),
+            button: format!("Disqualify {}", user.login),
+        });
+    }
     set_disqualified(&state, id, true).await?;
     Ok(done(
         "Disqualified: the student's bot left the scoreboard and its queued games were cancelled.",

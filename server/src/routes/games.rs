@@ -19,7 +19,9 @@ struct GamePage {
     id: i64,
     seat0: String,
     seat1: String,
-    verdict: String,
+    /// Why there is no result to show (not played yet, frozen); `None` for a finished game,
+    /// whose result the player states (once, on the last frame the page opens at).
+    verdict: Option<String>,
     player: Option<std::sync::Arc<String>>,
     players_json: String,
     /// The frame the page opens at; -1 = the last (the decisive one).
@@ -54,13 +56,12 @@ pub async fn page(
         };
         names.push(name);
     }
-    let verdict = match (&g.verdict, g.winner) {
-        (Some(v), Some(w)) => format!("{} wins: {v}", names[w as usize]),
-        (Some(v), None) => format!("draw: {v}"),
-        (None, _) if g.state == games::FROZEN => {
-            "played after the scoreboard was frozen: the result shows when it is unfrozen".into()
-        }
-        (None, _) => format!("not played yet ({})", g.state),
+    let verdict = match &g.verdict {
+        Some(_) => None,
+        None if g.state == games::FROZEN => Some(
+            "played after the scoreboard was frozen: the result shows when it is unfrozen".into(),
+        ),
+        None => Some(format!("not played yet ({})", g.state)),
     };
     render(&GamePage {
         l: Layout::new(&state, viewer.as_ref(), format!("Game {id}"), ""),

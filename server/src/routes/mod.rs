@@ -8,6 +8,7 @@ pub mod api;
 pub mod board;
 pub mod games;
 pub mod similarity;
+pub mod starter;
 pub mod submissions;
 
 use axum::extract::DefaultBodyLimit;
@@ -57,6 +58,8 @@ pub fn router(state: Shared) -> Router {
                 .post(submissions::submit)
                 .layer(upload),
         )
+        .route("/protocols/{name}", get(starter::protocol))
+        .route("/starters/{language}", get(starter::starter))
         .route("/submissions", get(submissions::mine))
         .route("/submissions/all", get(submissions::all))
         .route("/submissions/{id}", get(submissions::show))
@@ -118,7 +121,7 @@ async fn guard(State(state): State<Shared>, mut request: Request, next: Next) ->
     }
     let nonce = security::ScriptNonce::new();
     request.extensions_mut().insert(nonce.clone());
-    let mut response = next.run(request).await;
+    let mut response = named_error_page(&state, next.run(request).await);
     if !response
         .headers()
         .contains_key(header::CONTENT_SECURITY_POLICY)
@@ -199,6 +202,32 @@ async fn live_gate(
         next: "/live".into(),
     }
     .into_response()
+}
+
+/// Error pages are made without the site's state (AppError::into_response): this makes them
+/// again with the contest's name, keeping their other headers (Retry-After ...).
+fn named_error_page(state: &Shared, response: Response) -> Response {
+    let Some(info) = response
+        .extensions()
+        .get::<crate::error::ErrorInfo>()
+        .cloned()
+    else {
+        return response;
+    };
+    let mut named =
+        crate::pages::error_page_in(info.status, &info.message, &state.contest.file.name);
+    let body_headers = [
+        header::CONTENT_TYPE,
+        header::CONTENT_LENGTH,
+        header::CONTENT_ENCODING,
+    ];
+    for (k, v) in response.headers() {
+        if !body_headers.contains(k) {
+            named.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    named.extensions_mut().insert(info);
+    named
 }
 
 async fn not_found() -> AppError {

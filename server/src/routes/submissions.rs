@@ -25,6 +25,8 @@ struct SubmitPage {
     languages: Vec<(String, String)>,
     game: String,
     error: Option<String>,
+    help: Vec<super::starter::LanguageHelp>,
+    limits: String,
 }
 
 pub async fn submit_page(
@@ -53,6 +55,8 @@ async fn submit_form(
             .collect(),
         game: game_name(state),
         error,
+        help: super::starter::languages(state),
+        limits: super::starter::limits_in_words(state),
     })
 }
 
@@ -278,6 +282,8 @@ pub struct GameMark {
     pub id: i64,
     pub mark: &'static str,
     pub title: String,
+    /// How it went, in words (games::in_words).
+    pub words: String,
 }
 
 #[derive(Template)]
@@ -297,6 +303,8 @@ struct ShowPage {
     done: usize,
     total: usize,
     flash: Option<String>,
+    /// Games still to play or being played: the page refreshes itself until they are done.
+    playing: bool,
 }
 
 pub async fn show(
@@ -369,6 +377,7 @@ pub async fn show(
             row.games.push(GameMark {
                 id: g.id,
                 mark,
+                words: games::in_words(g, id),
                 title: format!(
                     "game {}: {}",
                     g.id,
@@ -416,6 +425,9 @@ pub async fn show(
         owner,
         admin: session.user.admin,
         compile_log: compile_log.filter(|l| !l.trim().is_empty()),
+        playing: games
+            .iter()
+            .any(|g| matches!(g.state.as_str(), "queued" | "running")),
         done: games.iter().filter(|g| g.state == "done").count(),
         total: games.iter().filter(|g| g.state != "cancelled").count(),
         opponents,
@@ -489,9 +501,16 @@ pub async fn logs(
     PageUser(session): PageUser,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    authorised(&state, &session, id).await?;
+    let sub = authorised(&state, &session, id).await?;
     let cutoff = games::Cutoff::of(&state, Some(&session)).await?;
-    let text = games::logs_text(&state, id, cutoff).await?;
+    let text = if sub.status == "failed" {
+        format!(
+            "Submission {id} did not compile, so it played no games and has no game logs. \
+             Its compiler output is on its page: /submissions/{id}\n"
+        )
+    } else {
+        games::logs_text(&state, id, cutoff).await?
+    };
     Ok((
         [
             (

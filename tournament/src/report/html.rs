@@ -10,8 +10,6 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use arbiter_engine::replay::{Failure, Reason, Replay};
 
 use super::publish::{Publisher, SiteOptions};
@@ -29,13 +27,13 @@ th{background:#f3f3f3}td.l,th.l{text-align:left}a{color:#0645ad}.small{font-size
 .x td{min-width:2.5em;text-align:center}.self{background:#eee}pre{white-space:pre-wrap}
 .moves{font-family:monospace;line-height:1.6}.ctl button{font-size:1.1em;margin-right:.3em}";
 
-/// Writes the site into `dir`; `player` is the web player to copy (if any). Returns the
-/// number of game pages written.
+/// Writes the site into `dir`; `player` is the web player's page to write beside it (if any;
+/// see [`crate::player::load`]). Returns the number of game pages written.
 pub fn write_site(
     r: &Report,
     out_dir: &Path,
     dir: &Path,
-    player: Option<&Path>,
+    player: Option<&str>,
 ) -> anyhow::Result<usize> {
     write_site_with(r, out_dir, dir, player, &SiteOptions::default())
 }
@@ -46,7 +44,7 @@ pub fn write_site_with(
     r: &Report,
     out_dir: &Path,
     dir: &Path,
-    player: Option<&Path>,
+    player: Option<&str>,
     options: &SiteOptions,
 ) -> anyhow::Result<usize> {
     let (base, others) = match r.dirs.split_first() {
@@ -59,9 +57,8 @@ pub fn write_site_with(
     std::fs::create_dir_all(dir.join("bots"))?;
     std::fs::create_dir_all(dir.join("games"))?;
     let has_player = match player {
-        Some(p) => {
-            std::fs::copy(p, dir.join("player.html"))
-                .with_context(|| format!("cannot copy the player {}", p.display()))?;
+        Some(page) => {
+            write(&dir.join("player.html"), page)?;
             true
         }
         None => false,

@@ -1,0 +1,178 @@
+//! What a student needs before the first submission: the protocol's description (from
+//! docs/protocols.md, carried by the binary), a starter bot per language (the sample bots,
+//! server::samples) and the limits in words.
+
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+use arbiter_match::protocol::ProtocolKind;
+
+use crate::error::AppError;
+use crate::state::Shared;
+
+/// The protocols' description, as the repository has it.
+const PROTOCOLS_MD: &str = include_str!("../../../docs/protocols.md");
+
+/// One language as the submit page offers it.
+pub struct LanguageHelp {
+    pub key: String,
+    pub name: String,
+    pub protocol: &'static str,
+    /// Whether a starter bot exists for it.
+    pub starter: bool,
+}
+
+/// Every language of the contest with its protocol and starter.
+pub fn languages(state: &Shared) -> Vec<LanguageHelp> {
+    state
+        .contest
+        .file
+        .languages
+        .iter()
+        .map(|(key, lang)| {
+            let protocol = protocol_of(state, key);
+            LanguageHelp {
+                key: key.clone(),
+                name: lang.name.clone(),
+                protocol: protocol.name(),
+                starter: crate::samples::starter(protocol, &lang.file).is_some(),
+            }
+        })
+        .collect()
+}
+
+fn protocol_of(state: &Shared, language: &str) -> ProtocolKind {
+    state
+        .contest
+        .protocols
+        .get(language)
+        .copied()
+        .unwrap_or(state.contest.game.protocol)
+}
+
+/// The contest's limits as a student reads them: "5 s a move, 180 s a game in all, 350 MB of
+/// memory".
+pub fn limits_in_words(state: &Shared) -> String {
+    let l = state.contest.file.limits.apply(&state.contest.game.game);
+    let mut parts = Vec::new();
+    match l.time.per_move {
+        Some(t) => parts.push(format!("{} a move", secs(t))),
+        None => parts.push("no limit per move".into()),
+    }
+    match l.time.per_game {
+        Some(t) => parts.push(format!("{} of thinking a game in all", secs(t))),
+        None => parts.push("no limit per game".into()),
+    }
+    match l.memory_bytes {
+        Some(b) => parts.push(format!("{} MB of memory", b >> 20)),
+        None => parts.push("no memory limit".into()),
+    }
+    let ponder = if l.ponder {
+        "; a bot may think while the opponent plays"
+    } else {
+        "; a bot is paused while the opponent plays"
+    };
+    format!("{}{ponder}", parts.join(", "))
+}
+
+/// "5 s", "1.5 s", "250 ms".
+fn secs(t: Duration) -> String {
+    let ms = t.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", t.as_secs_f64())
+    }
+}
+
+/// The part of docs/protocols.md about `name`: the rules common to all, then its own section.
+pub fn protocol_text(name: &str) -> Option<String> {
+    let heading = format!("## `{name}`");
+    let start = PROTOCOLS_MD.find(&heading)?;
+    let rest = &PROTOCOLS_MD[start..];
+    let end = rest[heading.len()..]
+        .find("\n## ")
+        .map_or(rest.len(), |e| e + heading.len() + 1);
+    let common = PROTOCOLS_MD
+        .find("\n## ")
+        .map_or("", |e| &PROTOCOLS_MD[..e]);
+    Some(format!(
+        "{}\n\n{}",
+        common.trim_end(),
+        rest[..end].trim_end()
+    ))
+}
+
+/// `/protocols/{name}`: the protocol's description as text.
+pub async fn protocol(Path(name): Path<String>) -> Result<Response, AppError> {
+    let known = ProtocolKind::ALL.iter().any(|p| p.name() == name);
+    let text = known
+        .then(|| protocol_text(&name))
+        .flatten()
+        .ok_or_else(|| AppError::NotFound(format!("protocol {name}")))?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// `/starters/{language}`: the starter bot for a language of this contest, as its file.
+pub async fn starter(
+    State(state): State<Shared>,
+    Path(language): Path<String>,
+) -> Result<Response, AppError> {
+    let lang = state
+        .contest
+        .file
+        .languages
+        .get(&language)
+        .ok_or_else(|| AppError::NotFound(format!("language {language}")))?;
+    let sample = crate::samples::starter(protocol_of(&state, &language), &lang.file)
+        .ok_or_else(|| AppError::NotFound(format!("a starter bot in {}", lang.name)))?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}\"", lang.file),
+            ),
+        ],
+        sample.text,
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_protocol_has_its_description() {
+        for p in ProtocolKind::ALL {
+            let text = protocol_text(p.name()).unwrap_or_else(|| panic!("{p}"));
+            assert!(
+                text.starts_with("# Bot protocols"),
+                "{p}: the common rules first"
+            );
+            assert!(text.contains(&format!("## `{}`", p.name())));
+            assert_eq!(
+                text.matches("\n## ").count(),
+                1,
+                "{p}: its own section only"
+            );
+        }
+        assert!(protocol_text("nonsense").is_none());
+    }
+
+    #[test]
+    fn times_read_as_people_say_them() {
+        assert_eq!(secs(Duration::from_millis(5000)), "5 s");
+        assert_eq!(secs(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(secs(Duration::from_millis(250)), "250 ms");
+    }
+}

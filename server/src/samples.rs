@@ -1,0 +1,113 @@
+//! The sample bots (`bots/c`, `bots/python`), carried by the binary: `contest demo` submits
+//! them for its students, and the submit page offers them as starter bots, in any directory
+//! (an installed arbiter has no checkout beside it).
+
+use arbiter_match::protocol::ProtocolKind;
+
+/// One sample bot: its path under `bots/` and its source.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+macro_rules! sample {
+    ($path:literal) => {
+        Sample {
+            path: $path,
+            text: include_str!(concat!("../../bots/", $path)),
+        }
+    };
+}
+
+/// Every sample bot in `bots/c` and `bots/python` (a test checks that none is missing).
+pub const SAMPLES: &[Sample] = &[
+    sample!("c/duel_greedy.c"),
+    sample!("c/duel_random.c"),
+    sample!("c/gobang_greedy.c"),
+    sample!("c/gobang_random.c"),
+    sample!("c/gomocup_greedy.c"),
+    sample!("c/gomocup_random.c"),
+    sample!("c/reversi_greedy.c"),
+    sample!("c/reversi_random.c"),
+    sample!("python/duel_greedy.py"),
+    sample!("python/duel_random.py"),
+    sample!("python/gobang_greedy.py"),
+    sample!("python/gobang_random.py"),
+    sample!("python/gomocup_greedy.py"),
+    sample!("python/gomocup_random.py"),
+    sample!("python/reversi_greedy.py"),
+    sample!("python/reversi_random.py"),
+    sample!("python/sessdsa_host.py"),
+];
+
+/// The sample bot at `path` (under `bots/`).
+pub fn get(path: &str) -> Option<&'static Sample> {
+    SAMPLES.iter().find(|s| s.path == path)
+}
+
+/// The starter bot for `protocol` in a language whose source file is `file` (`main.c`,
+/// `main.py`): the greedy sample, the one worth improving on.
+pub fn starter(protocol: ProtocolKind, file: &str) -> Option<&'static Sample> {
+    let (dir, ext) = match file.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("c") => ("c", "c"),
+        Some("py") => ("python", "py"),
+        _ => return None,
+    };
+    get(&format!("{dir}/{}_greedy.{ext}", prefix(protocol)))
+}
+
+/// The sample bots' file prefix for each protocol (`reversi-board` bots are the `reversi` ones).
+fn prefix(protocol: ProtocolKind) -> &'static str {
+    match protocol {
+        ProtocolKind::Reversi | ProtocolKind::ReversiBoard => "reversi",
+        ProtocolKind::Gobang => "gobang",
+        ProtocolKind::Gomocup => "gomocup",
+        ProtocolKind::Duel => "duel",
+    }
+}
+
+/// Writes every sample bot under `dir` (as `dir/c/...`, `dir/python/...`).
+pub fn write_all(dir: &std::path::Path) -> std::io::Result<()> {
+    for s in SAMPLES {
+        let path = dir.join(s.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, s.text)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sample_bot_in_the_repository_is_carried() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
+        for (dir, ext) in [("c", "c"), ("python", "py")] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("bots dir") {
+                let name = entry
+                    .expect("entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned();
+                if name.ends_with(&format!(".{ext}")) {
+                    let path = format!("{dir}/{name}");
+                    assert!(get(&path).is_some(), "{path} is not in samples::SAMPLES");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_protocol_has_a_starter_in_c_and_python() {
+        for p in ProtocolKind::ALL {
+            for file in ["main.c", "main.py"] {
+                assert!(starter(p, file).is_some(), "no {file} starter for {p}");
+            }
+        }
+        assert!(starter(ProtocolKind::Reversi, "main.cpp").is_none());
+    }
+}
