@@ -11,6 +11,7 @@
 extern crate alloc;
 
 pub mod abi;
+pub mod notation;
 pub mod view;
 
 use alloc::string::String;

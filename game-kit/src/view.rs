@@ -3,9 +3,9 @@
 //! A board is a grid of `cols x rows`. On a `cells` board (Reversi, Connect Four, Amazons)
 //! pieces sit in cells; on a `points` board (Gomoku, Connect6, Dots and Boxes) pieces sit on
 //! the intersections of `cols x rows` points. Coordinates are `[col, row]`, 0-based, row 0 at
-//! the top. Highlights always name a cell (on a points board, the square whose top-left point
-//! is `[col, row]`, so a Dots and Boxes box is a highlight). Lines join two points of the grid
-//! of cell corners (cells board) or of the points (points board).
+//! the top. Pieces and highlights sit where the grid's pieces sit (a cell, or a point). Lines
+//! join two corners of cells (cells board: `0..=cols` x `0..=rows`) or two points (points
+//! board): Dots and Boxes is a cells board of boxes whose edges are lines between corners.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -166,7 +166,6 @@ impl View {
         let in_grid = |[c, r]: [u16; 2], extra: u16| c < b.cols + extra && r < b.rows + extra;
         // Cells boards draw lines between cell corners: one more corner than cells.
         let corner = u16::from(b.grid == Grid::Cells);
-        let cell_extra = 0;
         for p in &self.pieces {
             if !in_grid(p.at, 0) || !seat_ok(p.seat) {
                 return Err(alloc::format!(
@@ -175,7 +174,7 @@ impl View {
             }
         }
         for h in &self.highlights {
-            if !in_grid(h.at, cell_extra) || !seat_ok(h.seat) {
+            if !in_grid(h.at, 0) || !seat_ok(h.seat) {
                 return Err(alloc::format!("highlight {h:?} is off the board"));
             }
         }

@@ -18,14 +18,19 @@ pub fn workspace_root() -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-/// Builds the crate `package` (such as `game-connect-four`) and returns its module's path.
+/// Builds the crate `package` (such as `game-connect-four`) of this workspace and returns its
+/// module's path.
 pub fn game_module(package: &str) -> Result<PathBuf, KitError> {
-    let _one = BUILDING.lock().unwrap_or_else(|p| p.into_inner());
     let root = workspace_root();
-    let target = root.join("target").join("kit-wasm");
+    crate_module(&root, package, &root.join("target").join("kit-wasm"))
+}
+
+/// Builds the crate `package` of the workspace at `dir` into `target`.
+pub fn crate_module(dir: &Path, package: &str, target: &Path) -> Result<PathBuf, KitError> {
+    let _one = BUILDING.lock().unwrap_or_else(|p| p.into_inner());
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .current_dir(&root)
+        .current_dir(dir)
         .args([
             "build",
             "--quiet",
@@ -34,7 +39,7 @@ pub fn game_module(package: &str) -> Result<PathBuf, KitError> {
             "wasm32-unknown-unknown",
         ])
         .args(["-p", package, "--target-dir"])
-        .arg(&target)
+        .arg(target)
         // Line tables would make a module ten times larger; a module needs no debug info.
         .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
         .env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo")

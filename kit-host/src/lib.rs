@@ -8,6 +8,7 @@
 
 pub mod build;
 pub mod check;
+pub mod template;
 mod wasm;
 
 use std::fmt;
