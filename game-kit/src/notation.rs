@@ -6,7 +6,26 @@ use crate::view::column_letter;
 
 /// `col`, `row` (row 0 at the bottom) as `a1`.
 pub fn square(col: usize, row: usize) -> String {
-    alloc::format!("{}{}", column_letter(col as u16), row + 1)
+    let mut s = String::with_capacity(5);
+    push_square(&mut s, col, row);
+    s
+}
+
+/// Appends `a1` for `col`, `row` to `out`. Written by hand: `format!` costs several times more
+/// inside a wasm interpreter, and a legal-move list formats thousands of squares.
+pub fn push_square(out: &mut String, col: usize, row: usize) {
+    if col >= 26 {
+        out.push(char::from(b'a' + (col / 26 - 1) as u8));
+    }
+    out.push(char::from(b'a' + (col % 26) as u8));
+    let n = row + 1;
+    if n >= 100 {
+        out.push(char::from(b'0' + (n / 100 % 10) as u8));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + (n / 10 % 10) as u8));
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Reads a square of a `cols x rows` board at the start of `text`; returns it (row 0 at the

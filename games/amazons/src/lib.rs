@@ -4,7 +4,7 @@
 //! seat with no move on its turn loses. Notation: `d1-d7/g7` (from, to, arrow). Each seat is
 //! told the ten rows top to bottom: `.` empty, `1` first's queen, `2` second's, `x` arrow.
 
-use arbiter_game::notation::{read_square, square};
+use arbiter_game::notation::{push_square, read_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
 use arbiter_game::{export_game, Game, Json, Outcome, Seat};
 
@@ -190,8 +190,12 @@ impl Game for Amazons {
     }
 
     fn format_move(&self, mv: &Move) -> String {
-        let (f, t, a) = (mv.from as usize, mv.to as usize, mv.arrow as usize);
-        format!("{}-{}/{}", name(f), name(t), name(a))
+        let mut s = String::with_capacity(11);
+        for (i, sep) in [(mv.from, ""), (mv.to, "-"), (mv.arrow, "/")] {
+            s.push_str(sep);
+            push_square(&mut s, i as usize % N, i as usize / N);
+        }
+        s
     }
 
     fn tell(&self, _seat: Seat) -> String {

@@ -24,7 +24,7 @@ const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 impl Connect6 {
     /// Who places stone number `k` (0-based): 0, 1 1, 0 0, 1 1, ...
     fn seat_of(k: usize) -> Seat {
-        ((k + 1) / 2) % 2
+        k.div_ceil(2) % 2
     }
 
     fn stone(&self, col: isize, row: isize) -> Option<u8> {
