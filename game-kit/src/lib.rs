@@ -89,6 +89,29 @@ pub trait Game: Clone + Sized {
     fn view(&self) -> View;
 }
 
+/// A whole number from a game's config: `default` when `key` is absent, an error in words when
+/// it is not a number in `range`.
+pub fn config_number(
+    config: &Json,
+    key: &str,
+    default: usize,
+    range: core::ops::RangeInclusive<usize>,
+) -> Result<usize, String> {
+    let Some(v) = config.get(key) else {
+        return Ok(default);
+    };
+    v.as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            alloc::format!(
+                "{key} must be a whole number from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
 /// Counts the leaves of the move tree to `depth` (plies, forced ones included).
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     if depth == 0 || game.to_move().is_none() {

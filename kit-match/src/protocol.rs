@@ -6,16 +6,7 @@ use arbiter_match::protocol::{Fault, Line, Wire};
 
 /// Sorts a bot's lines as seed 001 does: `DEBUG msg` is a log line, blank lines are ignored.
 pub fn classify(line: &str) -> Line<'_> {
-    let t = line.trim();
-    if t.is_empty() {
-        Line::Blank
-    } else if t == "DEBUG" {
-        Line::Log("")
-    } else if let Some(msg) = line.trim_start().strip_prefix("DEBUG ") {
-        Line::Log(msg)
-    } else {
-        Line::Content(t)
-    }
+    arbiter_match::protocol::debug_lines(line)
 }
 
 pub fn seat_word(seat: usize) -> &'static str {

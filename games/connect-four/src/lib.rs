@@ -4,7 +4,7 @@
 //! first, `2` second).
 
 use arbiter_game::view::{column_letter, Grid, Mark, Shape, View};
-use arbiter_game::{export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct ConnectFour {
@@ -60,24 +60,14 @@ impl ConnectFour {
     }
 }
 
-fn dimension(config: &Json, key: &str, default: usize) -> Result<usize, String> {
-    match config.get(key) {
-        None => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (4..=16).contains(n))
-            .map(|n| n as usize)
-            .ok_or_else(|| format!("{key} must be a whole number from 4 to 16")),
-    }
-}
-
 impl Game for ConnectFour {
     type Move = usize;
     const NAME: &'static str = "connect-four";
     const VERSION: &'static str = "1.0.0";
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
-        let (cols, rows) = (dimension(config, "cols", 7)?, dimension(config, "rows", 6)?);
+        let cols = config_number(config, "cols", 7, 4..=16)?;
+        let rows = config_number(config, "rows", 6, 4..=16)?;
         Ok(ConnectFour {
             cols,
             rows,

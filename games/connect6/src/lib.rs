@@ -8,7 +8,7 @@
 
 use arbiter_game::notation::{parse_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct Connect6 {
@@ -63,13 +63,7 @@ impl Game for Connect6 {
     const VERSION: &'static str = "1.0.0";
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
-        let size = match config.get("size") {
-            None => 19,
-            Some(v) => v
-                .as_u64()
-                .filter(|n| (7..=25).contains(n))
-                .ok_or("size must be a whole number from 7 to 25")? as usize,
-        };
+        let size = config_number(config, "size", 19, 7..=25)?;
         Ok(Connect6 {
             size,
             cells: vec![0; size * size],

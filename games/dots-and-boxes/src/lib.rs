@@ -9,7 +9,7 @@
 
 use arbiter_game::notation::{read_square, square};
 use arbiter_game::view::{Grid, Line, Mark, View};
-use arbiter_game::{export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct DotsAndBoxes {
@@ -75,24 +75,14 @@ impl DotsAndBoxes {
     }
 }
 
-fn dimension(config: &Json, key: &str) -> Result<usize, String> {
-    match config.get(key) {
-        None => Ok(5),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (1..=10).contains(n))
-            .map(|n| n as usize)
-            .ok_or_else(|| format!("{key} must be a whole number of boxes from 1 to 10")),
-    }
-}
-
 impl Game for DotsAndBoxes {
     type Move = usize;
     const NAME: &'static str = "dots-and-boxes";
     const VERSION: &'static str = "1.0.0";
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
-        let (cols, rows) = (dimension(config, "cols")?, dimension(config, "rows")?);
+        let cols = config_number(config, "cols", 5, 1..=10)?;
+        let rows = config_number(config, "rows", 5, 1..=10)?;
         let edges = cols * (rows + 1) + (cols + 1) * rows;
         Ok(DotsAndBoxes {
             cols,
