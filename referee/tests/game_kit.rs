@@ -27,14 +27,32 @@ fn check_perft_and_match_on_a_module() {
     assert!(ok && text.contains("perft(4) = 2401"), "{text}");
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
-    let args = ["match", m, "builtin:random", "builtin:random", "--games", "2", "--seed", "4", "-o", dir];
+    let args = [
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "-o",
+        dir,
+    ];
     let (ok, text) = arbiter(&args);
     assert!(ok && text.contains("game 2: B vs A"), "{text}");
     let record: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.path().join("game-1.json")).unwrap()).unwrap();
     assert_eq!(record["module"]["name"], "connect-four");
     assert_eq!(record["module"]["sha256"].as_str().map(str::len), Some(64));
-    let (ok, text) = arbiter(&["match", m, "builtin:random", "builtin:random", "--sprt", "elo0=0,elo1=5"]);
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--sprt",
+        "elo0=0,elo1=5",
+    ]);
     assert!(!ok && text.contains("plain matches"), "{text}");
 }
 
@@ -44,16 +62,31 @@ fn a_broken_module_is_a_clear_error() {
     let path = dir.path().join("nonsense.wasm");
     std::fs::write(&path, b"\0asm\x01\0\0\0garbage").unwrap();
     let (ok, text) = arbiter(&["game", "check", path.to_str().unwrap()]);
-    assert!(!ok && text.contains("game module nonsense.wasm is not a valid wasm module"), "{text}");
+    assert!(
+        !ok && text.contains("game module nonsense.wasm is not a valid wasm module"),
+        "{text}"
+    );
 }
 
 #[test]
 fn game_new_writes_a_crate() {
     let dir = tempfile::tempdir().unwrap();
-    let (ok, text) = arbiter(&["game", "new", "tic-tac", "--dir", dir.path().to_str().unwrap()]);
+    let (ok, text) = arbiter(&[
+        "game",
+        "new",
+        "tic-tac",
+        "--dir",
+        dir.path().to_str().unwrap(),
+    ]);
     assert!(ok && text.contains("wrote"), "{text}");
     let lib = std::fs::read_to_string(dir.path().join("tic-tac/src/lib.rs")).unwrap();
     assert!(lib.contains("pub struct TicTac") && lib.contains("export_game!(TicTac)"));
-    let (ok, text) = arbiter(&["game", "new", "tic-tac", "--dir", dir.path().to_str().unwrap()]);
+    let (ok, text) = arbiter(&[
+        "game",
+        "new",
+        "tic-tac",
+        "--dir",
+        dir.path().to_str().unwrap(),
+    ]);
     assert!(!ok && text.contains("exists already"), "{text}");
 }
