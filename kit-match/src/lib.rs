@@ -10,6 +10,7 @@
 //! - `END f` (0 draw, 1 won, 2 lost); `DEBUG text` from the bot at any time is logged.
 
 pub mod protocol;
+pub mod search;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -50,7 +51,8 @@ pub struct Record {
     pub logs: [String; 2],
 }
 
-/// A seat as given on the command line: a command line, or `builtin:random`.
+/// A seat as given on the command line: a command line, `builtin:random`, or
+/// `builtin:mc:N` (a generic Monte Carlo search, N playouts a move).
 #[derive(Clone, Debug)]
 pub struct SeatSpec {
     pub name: String,
@@ -79,6 +81,8 @@ impl Default for Clock {
 enum Player {
     Bot(Box<Wire>),
     Random(Rng),
+    /// `builtin:mc:N`: flat Monte Carlo with N playouts a move ([`search`]).
+    MonteCarlo(Rng, u32),
 }
 
 /// Plays one game. `Err` only when the module fails (a verdict against no bot); every bot
@@ -138,8 +142,17 @@ fn start_player(
     seed: u64,
     clock: Clock,
 ) -> Result<Player, String> {
+    let rng = Rng::new(seed ^ (seat as u64 + 1));
     if spec.command == "builtin:random" {
-        return Ok(Player::Random(Rng::new(seed ^ (seat as u64 + 1))));
+        return Ok(Player::Random(rng));
+    }
+    if let Some(n) = spec.command.strip_prefix("builtin:mc:") {
+        return match n.parse::<u32>() {
+            Ok(n @ 1..=1_000_000) => Ok(Player::MonteCarlo(rng, n)),
+            _ => Err(format!(
+                "builtin:mc:N wants N playouts a move, 1 to 1000000, not {n:?}"
+            )),
+        };
     }
     let mut command = BotCommand::parse(&spec.command).map_err(|e| e.to_string())?;
     command = command.env("ARBITER_SEED", seed.to_string());
@@ -217,6 +230,7 @@ fn choose(
     let legal = rules.legal(state)?;
     Ok(match player {
         Player::Random(rng) => Ok(legal[rng.below(legal.len())].clone()),
+        Player::MonteCarlo(rng, n) => Ok(search::best_move(rules, state, seat, &legal, *n, rng)?),
         Player::Bot(wire) => {
             let told = rules.tell(state, seat)?;
             let deadline = Instant::now() + clock.per_move;

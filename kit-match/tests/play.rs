@@ -148,3 +148,65 @@ fn broken_bots_lose_with_a_reason() {
         r.result.reason
     );
 }
+
+/// Points of `a` against `b` over `games` games, colours alternating.
+fn score(
+    rules: &mut Rules,
+    m: &ModuleRef,
+    config: &serde_json::Value,
+    a: &str,
+    b: &str,
+    games: u64,
+) -> f64 {
+    let (a, b) = (seat("a", a), seat("b", b));
+    let mut points = 0.0;
+    for g in 0..games {
+        let seats = if g % 2 == 0 { [&a, &b] } else { [&b, &a] };
+        let r = play(rules, m, config, g, seats, quick()).unwrap();
+        points += match r.result.winner {
+            None => 0.5,
+            Some(w) if seats[w].name == "a" => 1.0,
+            Some(_) => 0.0,
+        };
+    }
+    points
+}
+
+#[test]
+fn the_monte_carlo_ladder_climbs() {
+    let (mut rules, m) = load("game-connect-four");
+    let config = json!({});
+    let over_random = score(
+        &mut rules,
+        &m,
+        &config,
+        "builtin:mc:70",
+        "builtin:random",
+        8,
+    );
+    assert!(
+        over_random >= 7.0,
+        "mc:70 scored {over_random}/8 against random"
+    );
+    let (mut rules, m) = load("game-dots-and-boxes");
+    let config = json!({"cols": 3, "rows": 3});
+    let over_random = score(
+        &mut rules,
+        &m,
+        &config,
+        "builtin:mc:50",
+        "builtin:random",
+        6,
+    );
+    assert!(
+        over_random >= 5.0,
+        "mc:50 scored {over_random}/6 against random at dots and boxes"
+    );
+    let bad = seat("bad", "builtin:mc:lots");
+    let r = play(&mut rules, &m, &config, 1, [&bad, &bad], quick()).unwrap();
+    assert!(
+        r.result.reason.contains("builtin:mc:N wants"),
+        "{}",
+        r.result.reason
+    );
+}
