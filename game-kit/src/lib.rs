@@ -35,6 +35,28 @@ pub struct Outcome {
     pub reason: String,
 }
 
+impl Outcome {
+    /// The end of a game won by making a line (`line`: "four in a row") and drawn when the
+    /// board fills: `None` while neither has happened. Scores are 1 for the winner, else 0.
+    pub fn line_or_full(winner: Option<Seat>, full: bool, line: &str) -> Option<Outcome> {
+        let reason = match winner {
+            Some(_) => line,
+            None if full => "the board is full",
+            None => return None,
+        };
+        Some(Outcome {
+            winner,
+            scores: win_scores(winner),
+            reason: reason.into(),
+        })
+    }
+}
+
+/// 1 for the winning seat, 0 for the other (both 0 with no winner).
+pub fn win_scores(winner: Option<Seat>) -> Vec<i64> {
+    (0..2).map(|s| i64::from(winner == Some(s))).collect()
+}
+
 /// One game's rules. A value is a position; [`Game::play`] advances it.
 ///
 /// Forced plies (a pass, a second stone that is not a choice) are moves like the others, so

@@ -103,22 +103,12 @@ impl Game for ConnectFour {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let (winner, reason) = match self.winner {
-            Some((seat, _)) => (Some(seat), "four in a row"),
-            None if self.full() => (None, "the board is full"),
-            None => return None,
-        };
-        Some(Outcome {
-            winner,
-            scores: self.scores(),
-            reason: reason.into(),
-        })
+        let winner = self.winner.as_ref().map(|(seat, _)| *seat);
+        Outcome::line_or_full(winner, self.full(), "four in a row")
     }
 
     fn scores(&self) -> Vec<i64> {
-        (0..2)
-            .map(|s| i64::from(self.winner.is_some_and(|(w, _)| w == s)))
-            .collect()
+        arbiter_game::win_scores(self.winner.as_ref().map(|(seat, _)| *seat))
     }
 
     fn parse_move(&self, text: &str) -> Result<usize, String> {

@@ -96,21 +96,12 @@ impl Game for Connect6 {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let (winner, reason) = match &self.winner {
-            Some((seat, _)) => (Some(*seat), "six in a row"),
-            None if self.full() => (None, "the board is full"),
-            None => return None,
-        };
-        Some(Outcome {
-            winner,
-            scores: self.scores(),
-            reason: reason.into(),
-        })
+        let winner = self.winner.as_ref().map(|(seat, _)| *seat);
+        Outcome::line_or_full(winner, self.full(), "six in a row")
     }
 
     fn scores(&self) -> Vec<i64> {
-        let won = |s: Seat| self.winner.as_ref().is_some_and(|(w, _)| *w == s);
-        (0..2).map(|s| i64::from(won(s))).collect()
+        arbiter_game::win_scores(self.winner.as_ref().map(|(seat, _)| *seat))
     }
 
     fn parse_move(&self, text: &str) -> Result<usize, String> {
