@@ -163,12 +163,17 @@ fn start_player(
         memory_bytes: clock.memory_bytes,
         ..Limits::default()
     };
-    let process =
-        BotProcess::spawn(&command, &limits, &Containment::minimal()).map_err(|e| e.to_string())?;
+    let process = BotProcess::spawn(&command, &limits, containment()).map_err(|e| e.to_string())?;
     let mut wire = Wire::new(process, LogCaps::default());
     protocol::start(&mut wire, seat, game, Instant::now() + clock.handshake)
         .map_err(|f| protocol::fault_words(&f))?;
     Ok(Player::Bot(Box::new(wire)))
+}
+
+/// The containment layers that work on this machine, found once (as `arbiter match` does).
+fn containment() -> &'static Containment {
+    static FOUND: std::sync::OnceLock<Containment> = std::sync::OnceLock::new();
+    FOUND.get_or_init(Containment::detect)
 }
 
 /// The move loop; returns the verdict.
