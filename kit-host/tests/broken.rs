@@ -126,3 +126,20 @@ fn a_failed_module_is_not_called_again() {
     let again = kit.call(&json!({"op": "info"})).unwrap_err().to_string();
     assert!(again.contains("failed earlier"), "{again}");
 }
+
+#[test]
+fn the_default_fuel_stops_an_endless_loop_within_seconds() {
+    let started = std::time::Instant::now();
+    let bytes = module("(loop (br 0)) unreachable", "");
+    let e = WasmKit::load(&bytes, "loop.wasm", Bounds::default())
+        .and_then(|k| Rules::new(Box::new(k)))
+        .unwrap_err()
+        .to_string();
+    let secs = started.elapsed().as_secs_f64();
+    println!("the default fuel ran out after {secs:.2} s");
+    assert!(
+        e.contains("loop.wasm") && e.contains("ran out of fuel"),
+        "{e}"
+    );
+    assert!(secs < 30.0, "{secs} s");
+}
