@@ -53,6 +53,8 @@ pub enum Command {
     Worker(commands::worker::WorkerArgs),
     /// List the workers of a queue: state, pace, failures.
     Workers(commands::worker::WorkersArgs),
+    /// Game modules (the game kit): new, check, perft.
+    Game(commands::game::GameArgs),
 }
 
 #[derive(Args, Debug)]
@@ -301,5 +303,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Contest(a) => commands::contest::run(&a),
         Command::Worker(a) => commands::worker::run_worker(&a),
         Command::Workers(a) => commands::worker::run_workers(&a),
+        Command::Game(a) => commands::game::run(&a),
     }
 }

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::Seat;
 
-pub use wire::{Fault, Line, LogCaps, Wire};
+pub use wire::{debug_lines, Fault, Line, LogCaps, Wire};
 
 /// The protocols arbiter speaks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]

@@ -28,6 +28,10 @@ const SPRT_GAMES: usize = 20_000;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let seed = a.game.seed.unwrap_or_else(fresh_seed);
+    // A game module (the game kit) instead of a built-in game's name.
+    if a.game.game.ends_with(".wasm") {
+        return super::game::run_match(a, seed);
+    }
     let config = match_config(a, seed)?;
     let sprt = a
         .sprt

@@ -4,6 +4,7 @@ pub mod bot;
 pub mod contest;
 pub mod demo;
 pub mod doctor;
+pub mod game;
 pub mod import;
 pub mod inspect;
 pub mod live;

@@ -1,0 +1,198 @@
+//! The view: what the player draws for a position, in a small declarative vocabulary.
+//!
+//! A board is a grid of `cols x rows`. On a `cells` board (Reversi, Connect Four, Amazons)
+//! pieces sit in cells; on a `points` board (Gomoku, Connect6, Dots and Boxes) pieces sit on
+//! the intersections of `cols x rows` points. Coordinates are `[col, row]`, 0-based, row 0 at
+//! the top. Pieces and highlights sit where the grid's pieces sit (a cell, or a point). Lines
+//! join two corners of cells (cells board: `0..=cols` x `0..=rows`) or two points (points
+//! board): Dots and Boxes is a cells board of boxes whose edges are lines between corners.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Whether pieces sit in cells or on intersections.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Grid {
+    Cells,
+    Points,
+}
+
+/// A piece's outline.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shape {
+    Disc,
+    Square,
+    /// A chess queen's crown (Amazons).
+    Queen,
+    Cross,
+    /// A small dot (a blocked square, a point).
+    Dot,
+}
+
+/// What a highlight means; the player picks the colour.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// The last move's cells.
+    Last,
+    /// A cell a legal move can reach.
+    Target,
+    /// A point the side to move may not play (renju).
+    Forbidden,
+    /// A cell a seat owns (a completed box): filled in the seat's colour.
+    Owned,
+    /// A winning line's cells.
+    Win,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Board {
+    pub grid: Grid,
+    pub cols: u16,
+    pub rows: u16,
+    /// One label per column (left to right), or none.
+    #[serde(default)]
+    pub col_labels: Vec<String>,
+    /// One label per row (top to bottom), or none.
+    #[serde(default)]
+    pub row_labels: Vec<String>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Piece {
+    pub at: [u16; 2],
+    pub shape: Shape,
+    /// Drawn in this seat's colour; `None` is neutral (an Amazons arrow).
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// A short text on the piece (a tile's value, a move number).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Highlight {
+    pub at: [u16; 2],
+    pub mark: Mark,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Line {
+    pub from: [u16; 2],
+    pub to: [u16; 2],
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// Everything the player draws for one position.
+#[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct View {
+    pub board: Board,
+    #[serde(default)]
+    pub pieces: Vec<Piece>,
+    #[serde(default)]
+    pub highlights: Vec<Highlight>,
+    #[serde(default)]
+    pub lines: Vec<Line>,
+    /// Lines of text beside the board (scores, the die, whose turn).
+    #[serde(default)]
+    pub text: Vec<String>,
+}
+
+impl View {
+    /// An empty board.
+    pub fn board(grid: Grid, cols: u16, rows: u16) -> View {
+        View {
+            board: Board {
+                grid,
+                cols,
+                rows,
+                col_labels: Vec::new(),
+                row_labels: Vec::new(),
+            },
+            pieces: Vec::new(),
+            highlights: Vec::new(),
+            lines: Vec::new(),
+            text: Vec::new(),
+        }
+    }
+
+    /// Letters for columns (a, b, ...) and numbers for rows, bottom row 1 (chess style).
+    pub fn chess_labels(mut self) -> View {
+        let (c, r) = (self.board.cols, self.board.rows);
+        self.board.col_labels = (0..c).map(column_letter).collect();
+        self.board.row_labels = (0..r).map(|i| alloc::format!("{}", r - i)).collect();
+        self
+    }
+
+    pub fn piece(&mut self, col: u16, row: u16, shape: Shape, seat: Option<u8>) {
+        self.pieces.push(Piece {
+            at: [col, row],
+            shape,
+            seat,
+            label: None,
+        });
+    }
+
+    pub fn mark(&mut self, col: u16, row: u16, mark: Mark, seat: Option<u8>) {
+        self.highlights.push(Highlight {
+            at: [col, row],
+            mark,
+            seat,
+        });
+    }
+
+    /// Why the view cannot be drawn for a game of `seats` seats, if it cannot.
+    pub fn check(&self, seats: usize) -> Result<(), String> {
+        let b = &self.board;
+        if b.cols == 0 || b.rows == 0 || b.cols > 64 || b.rows > 64 {
+            return Err(alloc::format!(
+                "board of {} x {}: 1..64 each",
+                b.cols,
+                b.rows
+            ));
+        }
+        if !b.col_labels.is_empty() && b.col_labels.len() != usize::from(b.cols) {
+            return Err("col_labels must have one label per column".into());
+        }
+        if !b.row_labels.is_empty() && b.row_labels.len() != usize::from(b.rows) {
+            return Err("row_labels must have one label per row".into());
+        }
+        let seat_ok = |s: Option<u8>| s.is_none_or(|s| usize::from(s) < seats);
+        let in_grid = |[c, r]: [u16; 2], extra: u16| c < b.cols + extra && r < b.rows + extra;
+        // Cells boards draw lines between cell corners: one more corner than cells.
+        let corner = u16::from(b.grid == Grid::Cells);
+        for p in &self.pieces {
+            if !in_grid(p.at, 0) || !seat_ok(p.seat) {
+                return Err(alloc::format!(
+                    "piece {p:?} is off the board or has no seat"
+                ));
+            }
+        }
+        for h in &self.highlights {
+            if !in_grid(h.at, 0) || !seat_ok(h.seat) {
+                return Err(alloc::format!("highlight {h:?} is off the board"));
+            }
+        }
+        for l in &self.lines {
+            if !in_grid(l.from, corner) || !in_grid(l.to, corner) || !seat_ok(l.seat) {
+                return Err(alloc::format!("line {l:?} is off the board"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `a`..`z`, then `aa`, `ab`... for wide boards.
+pub fn column_letter(i: u16) -> String {
+    let mut s = String::new();
+    if i >= 26 {
+        s.push(char::from(b'a' + (i / 26 - 1) as u8));
+    }
+    s.push(char::from(b'a' + (i % 26) as u8));
+    s
+}

@@ -1,0 +1,279 @@
+//! Dots and Boxes: the seats draw edges between neighbouring dots in turn; whoever completes a
+//! box owns it and draws again (an extra turn, so the same seat is to move); once every edge is
+//! drawn the seat with more boxes wins. Config `{"cols": 5, "rows": 5}` boxes (1..=10 each).
+//!
+//! Notation: the two dots of the edge, `a1-b1`, the left or lower dot first (dots are named
+//! like squares: columns a.., row 1 at the bottom). Each seat is told `SIZE cols rows`, `BOXES
+//! b0 b1` and `EDGES` followed by the drawn edges, space-separated (the line is just `EDGES`
+//! when there are none).
+
+use arbiter_game::notation::{read_square, square};
+use arbiter_game::view::{Grid, Line, Mark, View};
+use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
+
+#[derive(Clone, Debug)]
+pub struct DotsAndBoxes {
+    cols: usize,
+    rows: usize,
+    /// Who drew each edge: horizontal edges first (`r * cols + c`, `r` in `0..=rows`), then
+    /// vertical ones (`r * (cols + 1) + c`); 0 not drawn, 1 + seat.
+    edges: Vec<u8>,
+    /// 0 unowned, 1 + seat.
+    boxes: Vec<u8>,
+    seat: Seat,
+    last: Option<usize>,
+}
+
+/// An edge as its two dots `(x, y)`, left or lower one first.
+type Dots = ((usize, usize), (usize, usize));
+
+impl DotsAndBoxes {
+    fn horizontals(&self) -> usize {
+        self.cols * (self.rows + 1)
+    }
+
+    fn dots(&self, e: usize) -> Dots {
+        let h = self.horizontals();
+        if e < h {
+            let (c, r) = (e % self.cols, e / self.cols);
+            ((c, r), (c + 1, r))
+        } else {
+            let (c, r) = ((e - h) % (self.cols + 1), (e - h) / (self.cols + 1));
+            ((c, r), (c, r + 1))
+        }
+    }
+
+    fn edge(&self, (a, b): Dots) -> Option<usize> {
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        if a.1 == b.1 && b.0 == a.0 + 1 && b.0 <= self.cols && a.1 <= self.rows {
+            Some(a.1 * self.cols + a.0)
+        } else if a.0 == b.0 && b.1 == a.1 + 1 && b.1 <= self.rows && a.0 <= self.cols {
+            Some(self.horizontals() + a.1 * (self.cols + 1) + a.0)
+        } else {
+            None
+        }
+    }
+
+    /// The four edges of box `(c, r)`: bottom, top, left, right.
+    fn sides(&self, c: usize, r: usize) -> [usize; 4] {
+        let h = self.horizontals();
+        let v = |c: usize, r: usize| h + r * (self.cols + 1) + c;
+        [
+            r * self.cols + c,
+            (r + 1) * self.cols + c,
+            v(c, r),
+            v(c + 1, r),
+        ]
+    }
+
+    fn count(&self, seat: Seat) -> i64 {
+        self.boxes.iter().filter(|&&b| b == 1 + seat as u8).count() as i64
+    }
+
+    fn over(&self) -> bool {
+        self.edges.iter().all(|&e| e != 0)
+    }
+}
+
+impl Game for DotsAndBoxes {
+    type Move = usize;
+    const NAME: &'static str = "dots-and-boxes";
+    const VERSION: &'static str = "1.0.0";
+
+    fn new(config: &Json, _seed: u64) -> Result<Self, String> {
+        let cols = config_number(config, "cols", 5, 1..=10)?;
+        let rows = config_number(config, "rows", 5, 1..=10)?;
+        let edges = cols * (rows + 1) + (cols + 1) * rows;
+        Ok(DotsAndBoxes {
+            cols,
+            rows,
+            edges: vec![0; edges],
+            boxes: vec![0; cols * rows],
+            seat: 0,
+            last: None,
+        })
+    }
+
+    fn to_move(&self) -> Option<Seat> {
+        (!self.over()).then_some(self.seat)
+    }
+
+    fn legal_moves(&self, out: &mut Vec<usize>) {
+        out.extend((0..self.edges.len()).filter(|&e| self.edges[e] == 0));
+    }
+
+    fn play(&mut self, &e: &usize) -> Result<(), String> {
+        let seat = self.to_move().ok_or("the game is over")?;
+        match self.edges.get(e) {
+            Some(0) => {}
+            Some(_) => return Err(format!("{} is drawn already", self.format_move(&e))),
+            None => return Err("no such edge".into()),
+        }
+        self.edges[e] = 1 + seat as u8;
+        self.last = Some(e);
+        let mut closed = false;
+        for b in 0..self.boxes.len() {
+            let (c, r) = (b % self.cols, b / self.cols);
+            let sides = self.sides(c, r);
+            if self.boxes[b] == 0 && sides.contains(&e) && sides.iter().all(|&s| self.edges[s] != 0)
+            {
+                self.boxes[b] = 1 + seat as u8;
+                closed = true;
+            }
+        }
+        if !closed {
+            self.seat = 1 - seat;
+        }
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over() {
+            return None;
+        }
+        let (a, b) = (self.count(0), self.count(1));
+        Some(Outcome {
+            winner: (a != b).then_some(usize::from(b > a)),
+            scores: vec![a, b],
+            reason: format!("all edges drawn, boxes {a} to {b}"),
+        })
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        vec![self.count(0), self.count(1)]
+    }
+
+    fn parse_move(&self, text: &str) -> Result<usize, String> {
+        let bad = || format!("{text:?} is not an edge like a1-b1");
+        let (w, h) = (self.cols + 1, self.rows + 1);
+        let (a, rest) = read_square(text.trim(), w, h).ok_or_else(bad)?;
+        let (b, rest) =
+            read_square(rest.strip_prefix('-').ok_or_else(bad)?, w, h).ok_or_else(bad)?;
+        if !rest.is_empty() {
+            return Err(bad());
+        }
+        self.edge((a, b))
+            .ok_or_else(|| format!("{text:?}: the dots are not neighbours"))
+    }
+
+    fn format_move(&self, &e: &usize) -> String {
+        let (a, b) = self.dots(e);
+        format!("{}-{}", square(a.0, a.1), square(b.0, b.1))
+    }
+
+    fn tell(&self, _seat: Seat) -> String {
+        let drawn: Vec<String> = (0..self.edges.len())
+            .filter(|&e| self.edges[e] != 0)
+            .map(|e| self.format_move(&e))
+            .collect();
+        let mut s = format!(
+            "SIZE {} {}\nBOXES {} {}\nEDGES",
+            self.cols,
+            self.rows,
+            self.count(0),
+            self.count(1)
+        );
+        for d in drawn {
+            s.push(' ');
+            s.push_str(&d);
+        }
+        s
+    }
+
+    fn view(&self) -> View {
+        let (w, h) = (self.cols as u16, self.rows as u16);
+        let mut v = View::board(Grid::Cells, w, h);
+        let corner = |(x, y): (usize, usize)| [x as u16, h - y as u16];
+        for (e, &who) in self.edges.iter().enumerate().filter(|(_, &w)| w != 0) {
+            let (a, b) = self.dots(e);
+            let seat = Some(who - 1);
+            v.lines.push(Line {
+                from: corner(a),
+                to: corner(b),
+                seat,
+            });
+        }
+        for (b, &who) in self.boxes.iter().enumerate().filter(|(_, &w)| w != 0) {
+            let (c, r) = ((b % self.cols) as u16, (b / self.cols) as u16);
+            v.mark(c, h - 1 - r, Mark::Owned, Some(who - 1));
+        }
+        if let Some(e) = self.last {
+            let (a, _) = self.dots(e);
+            let [x, y] = corner(a);
+            // The last edge's first dot, where there is a cell to mark it in.
+            v.mark(x.min(w - 1), y.min(h - 1), Mark::Last, None);
+        }
+        v.text
+            .push(format!("boxes {} : {}", self.count(0), self.count(1)));
+        v
+    }
+}
+
+export_game!(DotsAndBoxes);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_game::perft;
+    use serde_json::json;
+
+    fn start(cols: u64, rows: u64) -> DotsAndBoxes {
+        DotsAndBoxes::new(&json!({"cols": cols, "rows": rows}), 0).unwrap()
+    }
+
+    fn play(g: &mut DotsAndBoxes, moves: &[&str]) {
+        for m in moves {
+            let mv = g.parse_move(m).unwrap();
+            g.play(&mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn perft_counts_edges() {
+        let g = start(5, 5);
+        assert_eq!(perft(&g, 1), 60);
+        assert_eq!(perft(&g, 2), 60 * 59);
+        assert_eq!(perft(&g, 3), 60 * 59 * 58);
+        assert_eq!(perft(&start(1, 1), 4), 24);
+        assert_eq!(
+            perft(&start(1, 1), 5),
+            0,
+            "the game is over after four edges"
+        );
+    }
+
+    #[test]
+    fn a_completed_box_gives_an_extra_turn() {
+        let mut g = start(2, 1);
+        play(&mut g, &["a1-b1", "a2-b2", "a1-a2"]);
+        assert_eq!(g.to_move(), Some(1));
+        play(&mut g, &["b1-b2"]);
+        // second closed the left box and moves again.
+        assert_eq!((g.to_move(), g.scores()), (Some(1), vec![0, 1]));
+        play(&mut g, &["c1-b1"]);
+        assert_eq!(g.to_move(), Some(0));
+        play(&mut g, &["b2-c2"]);
+        assert_eq!(g.to_move(), Some(1));
+        play(&mut g, &["c1-c2"]);
+        let o = g.outcome().unwrap();
+        assert_eq!((o.winner, o.scores), (Some(1), vec![0, 2]));
+        assert_eq!(g.to_move(), None);
+        assert!(g.view().check(2).is_ok());
+        assert_eq!(g.view().lines.len(), 7);
+    }
+
+    #[test]
+    fn notation_round_trips_and_refuses_non_edges() {
+        let g = start(5, 4);
+        for e in 0..g.edges.len() {
+            assert_eq!(g.parse_move(&g.format_move(&e)), Ok(e));
+        }
+        assert_eq!(g.parse_move("b1-a1"), g.parse_move("a1-b1"));
+        assert!(g
+            .parse_move("a1-b2")
+            .unwrap_err()
+            .contains("not neighbours"));
+        assert!(g.parse_move("a1-a6").is_err());
+        assert!(g.parse_move("a1b1").is_err());
+    }
+}

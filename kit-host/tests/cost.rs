@@ -1,0 +1,44 @@
+//! What the rules cost per move through a module: the referee's per-move work (status, legal
+//! list, tell, play) timed over random games. Prints the figures (`--nocapture`); asserts only
+//! a loose bound, in release builds.
+
+use std::time::Instant;
+
+use arbiter_kit_host::check::Rng;
+use arbiter_kit_host::{build, Rules};
+use serde_json::json;
+
+fn per_move(package: &str, games: u64) -> (f64, u64) {
+    let mut rules = Rules::load(&build::game_module(package).unwrap()).unwrap();
+    let mut rng = Rng::new(9);
+    let (mut plies, started) = (0u64, Instant::now());
+    for seed in 0..games {
+        let s = rules.start(&json!({}), seed).unwrap();
+        while let Some(seat) = rules.status(s).unwrap().to_move {
+            let legal = rules.legal(s).unwrap();
+            rules.tell(s, seat).unwrap();
+            rules
+                .play(s, &legal[rng.below(legal.len())])
+                .unwrap()
+                .unwrap();
+            plies += 1;
+        }
+        rules.release(s).unwrap();
+    }
+    (started.elapsed().as_secs_f64() * 1e6 / plies as f64, plies)
+}
+
+#[test]
+fn the_rules_cost_little_per_move() {
+    for (package, games) in [
+        ("game-connect-four", 20),
+        ("game-amazons", 2),
+        ("game-dots-and-boxes", 10),
+    ] {
+        let (us, plies) = per_move(package, games);
+        println!("{package}: {us:.0} us per move (status + legal + tell + play), {plies} plies");
+        if cfg!(not(debug_assertions)) {
+            assert!(us < 20_000.0, "{package}: {us} us per move");
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! `arbiter game new|check|perft`: the game kit's tools for game authors.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use arbiter_kit_host::{check, perft, sha256_hex, template, Rules};
+use clap::{Args, Subcommand};
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  arbiter game new nim\n  \
+cd nim && cargo build --release --target wasm32-unknown-unknown\n  \
+arbiter game check target/wasm32-unknown-unknown/release/nim.wasm\n  \
+arbiter game perft amazons.wasm --depth 2")]
+pub struct GameArgs {
+    #[command(subcommand)]
+    pub command: GameCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum GameCommand {
+    /// Write a ready crate for a new game: a tiny example (Nim) and its tests.
+    New {
+        /// The game's name: lowercase letters, digits and dashes
+        name: String,
+        /// Where to write it
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+        /// The arbiter-game crate to depend on [default: the one of this checkout]
+        #[arg(long)]
+        kit: Option<PathBuf>,
+    },
+    /// Run the conformance suite on a module: determinism, notation round trips, random
+    /// playouts, the view's validity.
+    Check {
+        module: PathBuf,
+        /// The game's configuration (JSON)
+        #[arg(long, default_value = "{}")]
+        config: String,
+        #[arg(long, default_value_t = 20)]
+        playouts: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Count the move tree's leaves to a depth (forced plies count).
+    Perft {
+        module: PathBuf,
+        #[arg(long)]
+        depth: u32,
+        /// The game's configuration (JSON)
+        #[arg(long, default_value = "{}")]
+        config: String,
+        /// The seed of the start position (games with chance)
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+pub fn run(a: &GameArgs) -> anyhow::Result<ExitCode> {
+    match &a.command {
+        GameCommand::New { name, dir, kit } => {
+            let kit = kit.clone().unwrap_or_else(template::default_kit_path);
+            let root = template::write(dir, name, &kit)?;
+            println!("wrote {}", root.display());
+            println!(
+                "next: cd {} && cargo test && cargo build --release --target \
+                 wasm32-unknown-unknown && arbiter game check \
+                 target/wasm32-unknown-unknown/release/{}.wasm",
+                root.display(),
+                name.replace('-', "_")
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        GameCommand::Check {
+            module,
+            config,
+            playouts,
+            seed,
+        } => run_check(module, config, *playouts, *seed),
+        GameCommand::Perft {
+            module,
+            depth,
+            config,
+            seed,
+        } => run_perft(module, config, *depth, *seed),
+    }
+}
+
+fn load(module: &Path) -> anyhow::Result<Rules> {
+    let bytes = std::fs::read(module).with_context(|| format!("reading {}", module.display()))?;
+    let rules = Rules::load(module)?;
+    let i = rules.info();
+    println!(
+        "{} {} (ABI {}, {} seats), {} bytes, sha256 {}",
+        i.name,
+        i.version,
+        i.abi,
+        i.seats,
+        bytes.len(),
+        sha256_hex(&bytes)
+    );
+    Ok(rules)
+}
+
+fn json(config: &str) -> anyhow::Result<serde_json::Value> {
+    serde_json::from_str(config).with_context(|| format!("--config is not JSON: {config}"))
+}
+
+fn run_check(module: &Path, config: &str, playouts: u32, seed: u64) -> anyhow::Result<ExitCode> {
+    let mut rules = load(module)?;
+    let plan = check::Plan {
+        config: json(config)?,
+        playouts,
+        seed,
+        ..Default::default()
+    };
+    let started = Instant::now();
+    match check::run(&mut rules, &plan) {
+        Ok(s) => {
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "ok: {} random playouts, {} plies (longest {}), first won {}, second won {}, \
+                 {} drawn; {:.1} ms per ply checked",
+                s.playouts,
+                s.plies,
+                s.longest,
+                s.wins[0],
+                s.wins[1],
+                s.draws,
+                1e3 * secs / s.plies.max(1) as f64
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            println!("FAILED: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+fn run_perft(module: &Path, config: &str, depth: u32, seed: u64) -> anyhow::Result<ExitCode> {
+    if depth > 12 {
+        bail!("depth {depth} would run for years through a module; use at most 12");
+    }
+    let mut rules = load(module)?;
+    let start = rules.start(&json(config)?, seed)?;
+    let started = Instant::now();
+    let total = perft(&mut rules, start, depth)?;
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "perft({depth}) = {total}  ({secs:.3} s, {:.0} leaves/s)",
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arbiter match GAME.wasm BOT BOT`: games of a module over the kit's line protocol, colours
+/// alternating, each game's record written to `--output` as `game-N.json`.
+pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCode> {
+    use arbiter_kit_match::{play, Clock, ModuleRef, SeatSpec};
+    use std::time::Duration;
+    let unsupported = [a.sprt.is_some(), a.openings.is_some(), a.live.is_some()];
+    let protocols = [&a.protocol, &a.protocol_a, &a.protocol_b];
+    if unsupported.iter().any(|u| *u) || protocols.iter().any(|p| p.is_some()) {
+        bail!(
+            "game modules play plain matches for now: no --sprt, --openings, --live or --protocol"
+        );
+    }
+    let path = Path::new(&a.game.game);
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut rules = load(path)?;
+    let module = ModuleRef {
+        name: rules.info().name.clone(),
+        version: rules.info().version.clone(),
+        sha256: sha256_hex(&bytes),
+    };
+    let config = match a.game.size {
+        Some(n) => serde_json::json!({ "size": n }),
+        None => serde_json::json!({}),
+    };
+    let ms = |v: Option<u64>, default: u64| Duration::from_millis(v.unwrap_or(default));
+    let clock = Clock {
+        handshake: ms(a.limits.handshake_time, 5000),
+        per_move: ms(a.limits.move_time, 5000),
+        memory_bytes: Some(a.limits.memory.unwrap_or(350) << 20).filter(|b| *b > 0),
+    };
+    let spec = |cmd: &str, name: &Option<String>, dflt: &str| SeatSpec {
+        name: name.clone().unwrap_or_else(|| dflt.to_string()),
+        command: cmd.to_string(),
+        working_dir: None,
+    };
+    let bots = [
+        spec(&a.bot_a, &a.name_a, "A"),
+        spec(&a.bot_b, &a.name_b, "B"),
+    ];
+    if let Some(dir) = &a.output {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut points = [0.0f64; 2];
+    for g in 0..a.games {
+        // Colours alternate: game 0 has A first.
+        let first = g % 2;
+        let seats = [&bots[first], &bots[1 - first]];
+        let record = play(
+            &mut rules,
+            &module,
+            &config,
+            seed.wrapping_add(g as u64),
+            seats,
+            clock,
+        )?;
+        let r = &record.result;
+        match r.winner {
+            Some(w) => points[(w + first) % 2] += 1.0,
+            None => points.iter_mut().for_each(|p| *p += 0.5),
+        }
+        let winner = r
+            .winner
+            .map_or("draw".to_string(), |w| format!("{} won", seats[w].name));
+        println!(
+            "game {}: {} vs {}: {winner}, {} ({} plies)",
+            g + 1,
+            seats[0].name,
+            seats[1].name,
+            r.reason,
+            record.moves.len()
+        );
+        if let Some(dir) = &a.output {
+            let file = dir.join(format!("game-{}.json", g + 1));
+            std::fs::write(&file, serde_json::to_vec_pretty(&record)?)
+                .with_context(|| format!("writing {}", file.display()))?;
+        }
+    }
+    println!(
+        "{} {} - {} {} (seed {seed})",
+        bots[0].name, points[0], points[1], bots[1].name
+    );
+    Ok(ExitCode::SUCCESS)
+}
