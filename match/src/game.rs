@@ -1029,13 +1029,10 @@ fn spawn(
         Some(paths) => command.visible = paths.clone(),
         None => {
             // A bot of one's own runs where arbiter runs, seeing the files it names.
-            let dir = match &bot.working_dir {
-                Some(d) => d.clone(),
-                None => std::env::current_dir()
-                    .map_err(|e| format!("cannot read the working directory: {e}"))?,
-            };
-            command = command.current_dir(dir);
-            command.visible = command.beside_its_files();
+            if let Some(dir) = &bot.working_dir {
+                command = command.current_dir(dir);
+            }
+            command = command.of_ones_own();
         }
     }
     if let (Some(dir), Some(_)) = (&bot.working_dir, &bot.sees) {

@@ -148,8 +148,10 @@ fn ai_worker(
     let emit = |e: AiEvent| {
         let _ = events.send(Event::Ai(index, e));
     };
+    // The judger names the AIs' commands: they are the student's own programs.
     let spawned = BotCommand::parse(&command)
         .map_err(|e| e.to_string())
+        .map(BotCommand::of_ones_own)
         .and_then(|c| BotProcess::spawn(&c, &limits, &containment).map_err(|e| e.to_string()));
     let mut process = match spawned {
         Ok(p) => {

@@ -65,6 +65,7 @@ fn main() {
     let full = Containment::detect();
     line("all layers", &full, &limits, &command, n);
     for layer in [
+        Layer::Namespaces,
         Layer::Cgroups,
         Layer::Seccomp,
         Layer::Landlock,
@@ -82,6 +83,7 @@ fn main() {
         );
     }
     let bare = [
+        Layer::Namespaces,
         Layer::Cgroups,
         Layer::Seccomp,
         Layer::Landlock,

@@ -82,6 +82,16 @@ impl BotCommand {
         self
     }
 
+    /// A bot of one's own (not a contest's artefact): it runs in our working directory unless
+    /// it names one, and sees [`BotCommand::beside_its_files`] in its jail.
+    pub fn of_ones_own(mut self) -> Self {
+        if self.working_dir.is_none() {
+            self.working_dir = std::env::current_dir().ok();
+        }
+        self.visible = self.beside_its_files();
+        self
+    }
+
     /// What a bot of one's own needs to see, as `arbiter match` guesses it: its working
     /// directory (or else ours), and the directory of every word of the command that names
     /// an existing file (the program, a script, a config beside it). For a contest's bots
@@ -100,6 +110,8 @@ impl BotCommand {
             if let Some(dir) = path.parent() {
                 out.push(dir.to_path_buf());
             }
+            // Itself too: a directory the jail's user may not enter is not shown whole.
+            out.push(path);
         }
         out
     }

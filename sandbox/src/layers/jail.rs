@@ -263,6 +263,23 @@ fn plain_absolute(path: &Path) -> Result<PathBuf, String> {
     Ok(out)
 }
 
+/// May the jail's user read and enter `dir`, by its mode bits?
+fn enterable(dir: &Path, support: &JailSupport) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = dir.metadata() else {
+        return false;
+    };
+    let mode = meta.mode();
+    let bits = if meta.uid() == support.uid {
+        mode >> 6
+    } else if meta.gid() == support.gid {
+        mode >> 3
+    } else {
+        mode
+    };
+    bits & 0o5 == 0o5
+}
+
 /// The mount flags that must be kept on a bind (a user namespace may not clear them).
 fn locked_flags(fd: &OwnedFd) -> libc::c_ulong {
     match nix::sys::statvfs::fstatvfs(fd) {
@@ -324,6 +341,12 @@ impl RootPlan {
         }
         for path in visible {
             if plan.covered(&path) {
+                continue;
+            }
+            if path.is_dir() && !enterable(&path, support) {
+                // A private directory (a `mktemp -d`) is not shown to another user whole: its
+                // path exists, empty, and the files named inside it are bound one by one.
+                plan.dir(&path)?;
                 continue;
             }
             plan.bind(&path, &path, false)?;
