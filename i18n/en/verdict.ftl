@@ -63,3 +63,18 @@ exit-signal-itself = signal { $signal }, from the program itself
 kill-memory = memory limit
 kill-cpu = CPU time limit
 kill-move-time = move time
+
+# Each reason kind's short name (tables, tooltips, statistics).
+kind-normal = normal end
+kind-illegal_move = illegal move
+kind-malformed_output = malformed output
+kind-out_of_turn = output out of turn
+kind-move_time = move time exceeded
+kind-game_time = game time exceeded
+kind-crash = crashed
+kind-memory = memory limit exceeded
+kind-exited_early = exited before the end
+kind-failed_to_start = failed to start
+kind-no_handshake = no answer to the handshake
+kind-protocol_error = protocol error
+kind-aborted = aborted

@@ -115,6 +115,20 @@ impl Lang {
             .unwrap_or_else(|| key.to_string())
     }
 
+    /// Every message key of this language's catalogues (tests look for them in pages: a key
+    /// shown is a text missing).
+    pub fn keys(self) -> Vec<String> {
+        self.sources()
+            .iter()
+            .filter_map(|src| fluent_syntax::parser::parse(*src).ok())
+            .flat_map(|res| res.body)
+            .filter_map(|entry| match entry {
+                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether the catalogue of this language has `key` (tests and fallbacks).
     pub fn has(self, key: &str) -> bool {
         bundle(self).has_message(key)
@@ -146,6 +160,19 @@ impl<'a> From<&'a String> for Arg<'a> {
     }
 }
 
+// Templates pass their values by reference, once more than the code around them.
+impl<'a, 'b: 'a> From<&'a &'b String> for Arg<'a> {
+    fn from(s: &'a &'b String) -> Self {
+        Arg::Text(Cow::Borrowed(s.as_str()))
+    }
+}
+
+impl<'a, 'b: 'a> From<&'a &'b str> for Arg<'a> {
+    fn from(s: &'a &'b str) -> Self {
+        Arg::Text(Cow::Borrowed(s))
+    }
+}
+
 impl From<String> for Arg<'_> {
     fn from(s: String) -> Self {
         Arg::Text(Cow::Owned(s))
@@ -162,6 +189,11 @@ macro_rules! numbers {
         impl From<&$t> for Arg<'_> {
             fn from(n: &$t) -> Self {
                 Arg::Num(*n as f64)
+            }
+        }
+        impl From<&&$t> for Arg<'_> {
+            fn from(n: &&$t) -> Self {
+                Arg::Num(**n as f64)
             }
         }
     )*};

@@ -130,10 +130,7 @@ fn why_with_parameters(why: &str) -> Option<(&'static str, Vec<(&'static str, Ar
         .strip_prefix("not achievable position: in your own half only (")?
         .strip_suffix(") is allowed this round")?;
     let (r, c) = cell.split_once(", ")?;
-    let args = vec![
-        ("row", r.to_string().into()),
-        ("col", c.to_string().into()),
-    ];
+    let args = vec![("row", r.to_string().into()), ("col", c.to_string().into())];
     Some(("why-random-cell", args))
 }
 
@@ -177,7 +174,10 @@ pub fn exit(lang: Lang, e: &Exit) -> String {
         (Some(Killer::Arbiter), Some(why)) => {
             return lang.ta(
                 "exit-signal-arbiter-why",
-                &[("signal", signal.into()), ("why", kill_why(lang, why).into())],
+                &[
+                    ("signal", signal.into()),
+                    ("why", kill_why(lang, why).into()),
+                ],
             )
         }
         (Some(Killer::Arbiter), None) => "exit-signal-arbiter",

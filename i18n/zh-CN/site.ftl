@@ -1,1 +1,277 @@
-# placeholder
+# 比赛网站：所有页面、表单、提示信息、错误页和管理页面。
+
+## 每个页面的框架
+nav-label = 网站导航
+nav-scoreboard = 排行榜
+nav-submit = 提交
+nav-mine = 我的提交
+nav-all = 全部提交
+nav-live = 直播
+nav-admin = 管理
+nav-similarity = 代码相似度
+nav-account = 账户
+nav-sign-out = 退出登录
+nav-sign-in = 登录
+nav-language = 语言
+
+## 错误页：各状态码的标题
+status-400 = 请求有误
+status-403 = 没有权限
+status-404 = 页面不存在
+status-413 = 内容过大
+status-429 = 请求过于频繁
+status-500 = 服务器内部错误
+error-back = 返回排行榜
+
+## 排行榜
+board-title = 排行榜
+board-frozen = 排行榜已被课程助教封榜：对局仍在进行，解封后才会显示结果。
+board-rules = 每位同学最新一次编译通过的提交与其他每位同学的对战：每对选手下 { $games } 局，轮换执黑执白。一场对战胜得 3 分、平得 1 分、负得 0 分；同分时比较对局得分。Elo 后面是它的 95% 置信区间。
+board-progress = 已下完 { $done } / { $total } 局。
+board-progress-updated = 已下完 { $done } / { $total } 局，更新于 { $when }。
+board-empty = 还没有编译通过的提交。
+board-rank = 名次
+board-student = 同学
+board-points = 积分
+board-pairings = 对战
+board-pairings-title = 对战 胜-平-负
+board-games = 对局
+board-games-title = 对局 胜-平-负
+board-game-points = 对局得分
+board-elo = Elo
+board-bot = 大脑程序
+
+## 提交
+submit-title = 提交大脑程序
+submit-size = 大小限制
+submit-size-value = { $kb } KB，单个文件
+submit-interval = 提交间隔
+submit-interval-value = 每 { $s } 秒可提交一次
+submit-next = 下次可提交时间 { $when }
+submit-budget = 每日额度
+submit-budget-unlimited = 不限
+submit-budget-value = 今天（UTC）已用思考时间 { $used } 秒，共 { $budget } 秒
+submit-game = 游戏
+submit-language = 编程语言
+submit-file = 源代码文件
+submit-paste = ……或直接粘贴代码
+submit-button = 提交
+submit-note = 以你最新一次编译通过的提交为准：它会与其他每位同学的最新提交对战。
+
+## 登录与账户
+login-title = 登录
+login-login = 学号或用户名
+login-password = 密码
+login-button = 登录
+login-note = 首次登录时，密码就是你的学号（除非助教另行告知）；登录后需要设置新密码。
+account-title = 我的账户
+account-welcome = 欢迎，{ $name }。继续之前，请设置新密码以及排行榜上显示的昵称。
+account-login = 用户名
+account-name = 姓名
+account-nickname = 昵称（显示在排行榜上）
+account-current = 当前密码
+account-new = 新密码（至少 8 个字符）
+account-again = 再次输入新密码
+account-save = 保存
+account-saved = 已保存。
+
+## 提交列表
+subs-mine = 我的提交
+subs-all = 全部提交
+subs-empty = 还没有提交。
+subs-submit-link = 提交大脑程序
+subs-student = 同学
+subs-language = 编程语言
+subs-file = 文件
+subs-size = 大小
+subs-status = 状态
+subs-submitted = 提交时间
+subs-counts = 计入排名
+
+status-pending = 等待中
+status-queued = 排队中
+status-compiling = 编译中
+status-ready = 已就绪
+status-failed = 失败
+status-frozen = 已封榜
+status-running = 进行中
+status-done = 已完成
+status-cancelled = 已取消
+pairing-won = 胜
+pairing-drawn = 平
+pairing-lost = 负
+
+## 单个提交
+sub-title = 提交 #{ $id }
+sub-title-short = 提交 { $id }
+sub-student = 同学
+sub-language = 编程语言
+sub-file = 文件
+sub-file-value = { $name }（{ $size } 字节）
+sub-submitted = 提交时间
+sub-build = 编译
+sub-build-value = { $ms } 毫秒
+sub-downloads = 下载
+sub-source = 源代码
+sub-logs = 你的程序的 DEBUG 输出和 stderr 日志
+sub-rejudge = 重新评测
+sub-rejudge-ready = 重新下它的所有对局
+sub-rejudge-build = 重新编译
+sub-why-failed = 编译失败的原因
+sub-compiler-output = 编译器输出
+sub-results = 与其他同学的对战结果
+sub-progress = 已下完 { $done } / { $total } 局
+sub-replaced = ；这次提交已不再计入排名：已被更新的提交取代
+sub-no-games = 还没有对局。
+sub-opponent = 对手
+sub-won = 胜
+sub-drawn = 平
+sub-lost = 负
+sub-pairing = 对战结果
+sub-games = 对局
+sub-to-play = 还剩 { $n } 局
+sub-game-title = 第 { $id } 局：{ $result }
+sub-game-frozen = 封榜后下的对局：解封后显示结果
+
+## 单局对局
+game-title = 对局 { $id }
+game-first = 黑方 / 先手
+game-second = 白方 / 后手
+game-result = 结果
+game-show = 显示
+game-controls = 回放控制
+game-first-frame = 第一帧
+game-prev-frame = 上一帧
+game-play-label = 播放
+game-next-frame = 下一帧
+game-last-frame = 最后一帧
+game-btn-first = 开头
+game-btn-prev = 上一步
+game-btn-play = 播放
+game-btn-pause = 暂停
+game-btn-next = 下一步
+game-btn-last = 结尾
+game-frame = 帧
+game-loading = 加载中…
+game-frame-of = 第 { $k } / { $last } 帧
+game-error = 错误：{ $reason }
+game-cannot-load = 无法加载回放（{ $status }）
+game-replay-title = 对局回放
+game-no-player = 本服务器还没有构建网页播放器（请运行 scripts/build-web.sh）。
+game-download = 下载回放
+game-download-note = （可在播放器中打开，或用 { $command } 查看）。
+game-wins = { $name } 获胜：{ $verdict }
+game-draw = 平局：{ $verdict }
+game-frozen = 封榜后下的对局：解封后显示结果
+game-not-played = 尚未对局（{ $state }）
+
+# The full stop after a sentence built of messages.
+sentence-end = 。
+
+## 助教页面
+admin-title = 管理
+admin-heading = 课程助教
+admin-scoreboard = 排行榜
+admin-frozen = 已封榜：同学们看到的是封榜时的排行榜。
+admin-unfreeze = 解除封榜
+admin-live = 实时：对局结束后同学们即可看到结果。
+admin-freeze = 封榜
+admin-judging = 评测
+admin-games = 对局
+admin-counts = 排队 { $queued } 局，进行中 { $running } 局，已完成 { $done } 局，失败 { $failed } 局，已取消 { $cancelled } 局
+admin-game = 游戏
+admin-game-value = { $game }，每对选手 { $games } 局
+admin-rules = 规则
+admin-interval = 同一同学两次提交之间的间隔（秒）
+admin-budget = 每位同学的程序每天可用的思考时间（秒，0 表示不限）
+admin-max-kb = 源代码大小上限（KB，不超过 contest.toml 中的 { $kb }）
+admin-public = 未登录的访客也能看到排行榜和对局
+admin-private-logs = 程序的 DEBUG 输出和 stderr 只对作者本人可见
+admin-save-rules = 保存规则
+admin-students = 同学
+admin-login = 用户名
+admin-name = 姓名
+admin-nickname = 昵称
+admin-role = 身份
+admin-latest = 最新提交
+admin-staff = 助教
+admin-student = 学生
+admin-disqualified = 已取消资格
+admin-initial-password = （初始密码）
+admin-reinstate = 恢复资格
+admin-disqualify = 取消资格
+admin-reset = 重置密码
+admin-reset-title = 把密码重置为用户名
+admin-done-frozen = 排行榜已封榜。
+admin-done-live = 排行榜已恢复实时更新。
+admin-done-disqualified = 已取消资格：该同学的程序已移出排行榜，排队中的对局已取消。
+admin-done-reinstated = 已恢复资格：该同学的最新程序已回到排行榜。
+admin-done-reset = { $login } 的密码已重置为其用户名；下次登录时必须修改。
+admin-done-rules = 规则已修改。
+
+## 代码相似度（助教）
+sim-title = 代码相似度
+sim-pair-title = 代码相似度：一对提交
+sim-intro = 按编程语言列出共享代码最多的同学对：代码先规范化为记号（名字、字面量、注释和排版不计），用 winnowing 指纹找出候选，再用贪心串匹配（greedy string tiling）度量。{ $template } 中的模板代码不计；{ $earlier } 中的是往年的代码。分数高只说明值得查看，并不是抄袭的证据。
+sim-latest-only = 只看最新提交
+sim-every-version-of-each = 每位同学的所有版本
+sim-latest-of-each = 每位同学的最新提交
+sim-every-version = 所有版本
+sim-counts = 共 { $documents } 份源代码，{ $candidates } 对候选（本次比较 { $compared } 对，{ $cached } 对来自之前的结果）。
+sim-none = 除模板外没有发现共享的代码。
+sim-language = 编程语言
+sim-student = 同学
+sim-shares-with = 相似对象
+sim-similarity = 相似度
+sim-share-of-each = 各自占比
+sim-longest = 最长片段
+sim-earlier-year = 往年
+sim-lines = { $n } 行
+sim-compare = 对比
+sim-more = 另有 { $n } 对见 CSV 和 JSON 导出。
+sim-left-out = 未纳入比较
+sim-back = ← 代码相似度
+sim-pair-similarity = { $percent }%（{ $regions } 个匹配区域中共 { $tokens } 个记号）
+sim-pair-share = 占 { $first } 的 { $a }%，占 { $second } 的 { $b }%
+sim-longest-fragment = 最长片段
+sim-pair-longest = { $lines } 行（{ $tokens } 个记号）
+sim-pair-note = 每个匹配区域在两边用同一种颜色标出；区域开头的箭头可跳到另一边的对应位置。
+sim-pair-none = 这两份源代码除模板外没有共享的代码。
+sim-jump = 另一边的相同代码，第 { $line } 行
+sim-cut = 只显示了前面的部分行。
+
+## 错误与拒绝
+err-csrf = 表单已过期或并非来自本网站：请刷新页面后重试
+err-internal = 服务器内部错误
+err-not-found = 找不到{ $what }
+err-this-page = 该页面
+err-your-account = 你的账户
+err-submission = 提交 { $id }
+err-game = 对局 { $id }
+err-user = 用户 { $id }
+err-wrong-login = 用户名或密码错误
+err-wait-seconds = { $s } 秒
+err-wait-minutes = { $m } 分钟
+err-too-many-sign-ins = 登录失败次数过多：请 { $when }后再试
+err-nickname-taken = 该昵称已被使用，或与其他用户或助教的名字过于相似
+err-choose-nickname = 请为排行榜设置一个昵称
+err-password-length = 新密码需要 8 到 256 个字符
+err-passwords-differ = 两次输入的新密码不一致
+err-current-password = 当前密码不正确
+err-password-is-login = 新密码不能是你的学号
+err-interval = 每 { $s } 秒只能提交一次：请 { $wait } 秒后再提交
+err-budget = 你的程序今天已用完 { $s } 秒的思考时间额度：请明天（UTC）再提交
+err-unknown-language = 未知的编程语言 { $language }：请从 { $known } 中选择
+err-disqualified = 你的账户已被课程助教取消资格
+err-empty-source = 源代码为空
+err-source-too-large = 源代码有 { $size } 字节，超过了 { $max } 字节的限制
+err-upload-too-large = 上传的内容超过了 { $max } 字节的限制
+err-author-only = 只有作者本人和课程助教可以查看
+err-staff-only = 此页面仅供课程助教使用
+err-other-site = 该请求来自其他网站的页面：请打开本网站后重试
+err-live-frozen = 排行榜已封榜：助教解封后才能再看直播对局
+err-sign-in-to-watch = 请先登录再观看对局
+err-replay-frozen = 对局 { $id } 是在封榜后下的：助教解封后才能查看它的回放
+err-staff-not-in-contest = 助教账户不参加比赛
+err-size-limit = 大小限制必须在 1 KB 到 contest.toml 中的 { $kb } KB 之间（调高需修改 contest.toml 并重启）
+err-interval-budget = 间隔最多一周，额度最多一天

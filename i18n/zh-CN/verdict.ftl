@@ -60,3 +60,17 @@ exit-signal-itself = 信号 { $signal }，由程序自身触发
 kill-memory = 内存限制
 kill-cpu = CPU 时间限制
 kill-move-time = 单步时限
+
+kind-normal = 正常结束
+kind-illegal_move = 非法落子
+kind-malformed_output = 输出格式错误
+kind-out_of_turn = 不该输出时输出
+kind-move_time = 单步超时
+kind-game_time = 总时间超时
+kind-crash = 程序崩溃
+kind-memory = 超出内存限制
+kind-exited_early = 提前退出
+kind-failed_to_start = 无法启动
+kind-no_handshake = 未回应握手
+kind-protocol_error = 协议错误
+kind-aborted = 对局中止

@@ -16,6 +16,10 @@ use serde::{Deserialize, Serialize};
 pub struct ContestFile {
     /// Shown in the site's title.
     pub name: String,
+    /// The site's language for a browser that asks for none spoken here and has not chosen
+    /// one with the switch: `en` (the default) or `zh-CN`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     pub game: GameSection,
     #[serde(default)]
     pub limits: LimitOverrides,
@@ -121,6 +125,8 @@ pub struct Contest {
     pub game: ResolvedGame,
     /// Per language key: its protocol.
     pub protocols: BTreeMap<String, ProtocolKind>,
+    /// The site's default language (`language`).
+    pub language: arbiter_i18n::Lang,
 }
 
 impl Contest {
@@ -136,6 +142,14 @@ impl Contest {
             .game
             .resolve(file.seed)
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        let language = match &file.language {
+            None => arbiter_i18n::Lang::default(),
+            Some(tag) => arbiter_i18n::Lang::parse(tag).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{origin}: language = {tag:?}: the site speaks \"en\" and \"zh-CN\""
+                )
+            })?,
+        };
         let rules = &file.submissions;
         if rules.games_per_pairing == 0
             || rules.games_per_pairing % 2 != 0
@@ -179,6 +193,7 @@ impl Contest {
             file,
             game,
             protocols,
+            language,
         })
     }
 
