@@ -124,7 +124,7 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
     .bind(state.competition)
     .fetch_optional(state.db.pool())
     .await?
-    .ok_or_else(|| AppError::NotFound(format!("game {id}")))?;
+    .ok_or_else(|| AppError::NotFound(crate::lang::ta("err-game", &[("id", id.to_string().into())])))?;
     let s0: String = row.try_get(0)?;
     let s1: String = row.try_get(1)?;
     let outcome: Option<String> = row.try_get(3)?;
@@ -174,13 +174,13 @@ pub async fn replay_for(
     viewer: Option<&Session>,
 ) -> Result<String, AppError> {
     if !may_watch(state, viewer) {
-        return Err(AppError::Forbidden("sign in to watch games".into()));
+        return Err(AppError::Forbidden(crate::lang::t("err-sign-in-to-watch")));
     }
     let g = game(state, id).await?;
     if Cutoff::of(state, viewer).await?.hides(&g) {
-        return Err(AppError::Forbidden(format!(
-            "game {id} was played after the scoreboard was frozen: its replay shows when the \
-             course staff unfreeze it"
+        return Err(AppError::Forbidden(crate::lang::ta(
+            "err-replay-frozen",
+            &[("id", id.to_string().into())],
         )));
     }
     let text = arbiter_queue::worker::replay_text(&state.queue, id)
@@ -193,6 +193,28 @@ pub async fn replay_for(
     let own = own_seats(state, &g, viewer).await?;
     redact(&mut replay, own);
     Ok(replay.to_json())
+}
+
+/// A finished game's verdict in `lang`, said from its replay's reason (the stored outcome
+/// keeps only the English words, `english`, which stay when the replay cannot be read).
+pub async fn verdict_in(
+    state: &Shared,
+    id: i64,
+    lang: arbiter_i18n::Lang,
+    english: &str,
+) -> String {
+    if lang == arbiter_i18n::Lang::En {
+        return english.to_string();
+    }
+    let replay = arbiter_queue::worker::replay_text(&state.queue, id)
+        .await
+        .ok()
+        .flatten()
+        .and_then(|text| Replay::from_json(&text).ok());
+    match replay {
+        Some(r) => arbiter_i18n::verdict::reason(lang, &r.result.reason),
+        None => english.to_string(),
+    }
 }
 
 /// Removes what a viewer may not see: other seats' logs and stderr; every command line (it
