@@ -72,6 +72,8 @@ pub(crate) struct State {
     /// When the game ended, for pruning the list.
     pub finished_at: Option<Instant>,
     pub result: Option<String>,
+    /// The result's reason as data, for pages that say it in their reader's language.
+    pub reason: Option<arbiter_engine::replay::Reason>,
     pub moves: usize,
     pub started_at: Option<Instant>,
 }
@@ -166,6 +168,7 @@ impl LiveGame {
                 st.finished = true;
                 st.finished_at = Some(Instant::now());
                 st.result = v["result"]["reason"]["kind"].as_str().map(str::to_string);
+                st.reason = serde_json::from_value(v["result"]["reason"].clone()).ok();
             }
             _ => {}
         }
@@ -332,6 +335,7 @@ impl Observer for GameObserver {
             st.finished_at = Some(Instant::now());
             st.turn = None;
             st.result = Some(replay.result.reason.to_string());
+            st.reason = Some(replay.result.reason.clone());
         }
         self.game.push(json!({
             "type": "end",

@@ -167,7 +167,9 @@ pub fn live_frame(state: &Shared, viewer: Option<&Session>) -> Option<arbiter_li
     let page = LiveFrame {
         l: Layout::new(state, viewer, "", "live"),
     };
-    arbiter_live::Frame::split(&page.render().ok()?)
+    let mut frame = arbiter_live::Frame::split(&page.render().ok()?)?;
+    frame.lang = page.l.lang;
+    Some(frame)
 }
 
 /// A Unix time in milliseconds as `2026-11-23 14:05 UTC`.
