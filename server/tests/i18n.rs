@@ -161,6 +161,9 @@ async fn every_page_renders_in_both_languages_with_no_key_left() {
         "/admin/similarity/pair?a=1&b=2".into(),
     ];
     let english_verdicts: Value = api_submission(&c, &token, sub).await["games"].clone();
+    let replay_path = format!("/games/{game}/replay.json");
+    let (_, english_replay) = ada.get(&replay_path).await;
+    assert!(english_replay.contains("\"reason\""), "{english_replay}");
     for lang in Lang::ALL {
         let keys = lang.keys();
         for b in [&mut ada, &mut staff] {
@@ -182,6 +185,8 @@ async fn every_page_renders_in_both_languages_with_no_key_left() {
         // The verdicts of the API are data: the same whatever language the site speaks.
         let v = api_submission(&c, &token, sub).await;
         assert_eq!(v["games"], english_verdicts, "{lang}");
+        let (_, replay) = ada.get(&replay_path).await;
+        assert_eq!(replay, english_replay, "{lang}: the replay is data");
     }
     // A flash message and a refusal in Chinese.
     let (_, page) = ada.get("/account").await;
