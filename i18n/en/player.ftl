@@ -1,1 +1,2 @@
-# placeholder
+# The web player: controls, status lines, results, failures, accessibility labels, live modes.
+player-draw = Draw

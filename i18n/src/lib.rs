@@ -8,16 +8,17 @@
 //! these texts.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
-use fluent_bundle::concurrent::FluentBundle;
-use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
-
+pub mod compiled;
+#[cfg(feature = "fluent")]
+mod full;
 pub mod verdict;
 
 /// A language the catalogues speak.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub enum Lang {
     #[default]
     En,
@@ -108,6 +109,20 @@ impl Lang {
         self.ta(key, &[])
     }
 
+    /// The message `key` with no parameters, made once and kept for the program's life: for
+    /// labels that code keeps as `&'static str` (seat names, units). The set of keys is the
+    /// catalogues', so what is kept is bounded.
+    pub fn t_static(self, key: &str) -> &'static str {
+        static MADE: Mutex<BTreeMap<(Lang, String), &'static str>> = Mutex::new(BTreeMap::new());
+        let mut made = MADE.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(text) = made.get(&(self, key.to_string())) {
+            return text;
+        }
+        let text: &'static str = Box::leak(self.t(key).into_boxed_str());
+        made.insert((self, key.to_string()), text);
+        text
+    }
+
     /// The message `key` with named parameters.
     pub fn ta(self, key: &str, args: &[(&str, Arg<'_>)]) -> String {
         format(self, key, args)
@@ -117,6 +132,7 @@ impl Lang {
 
     /// Every message key of this language's catalogues (tests look for them in pages: a key
     /// shown is a text missing).
+    #[cfg(feature = "fluent")]
     pub fn keys(self) -> Vec<String> {
         self.sources()
             .iter()
@@ -131,7 +147,10 @@ impl Lang {
 
     /// Whether the catalogue of this language has `key` (tests and fallbacks).
     pub fn has(self, key: &str) -> bool {
-        bundle(self).has_message(key)
+        #[cfg(feature = "fluent")]
+        return full::has(self, key);
+        #[cfg(not(feature = "fluent"))]
+        return compiled::pattern(self, key).is_some();
     }
 }
 
@@ -200,45 +219,13 @@ macro_rules! numbers {
 }
 numbers!(u8, u16, u32, u64, usize, i32, i64, f64);
 
-type Bundle = FluentBundle<FluentResource>;
-
-/// The bundle of a language, built once. A catalogue that does not parse is a build error in
-/// effect: the tests parse every file, so a broken one never ships.
-fn bundle(lang: Lang) -> &'static Bundle {
-    static BUNDLES: OnceLock<[Bundle; 2]> = OnceLock::new();
-    let all = BUNDLES.get_or_init(|| Lang::ALL.map(build));
-    &all[lang as usize]
-}
-
-fn build(lang: Lang) -> Bundle {
-    let id: unic_langid::LanguageIdentifier = lang.tag().parse().unwrap_or_default();
-    let mut b = FluentBundle::new_concurrent(vec![id]);
-    // Isolation marks (U+2068/U+2069) around every parameter would land in `<title>`s, in
-    // copied verdicts and in tests; both languages here are left-to-right.
-    b.set_use_isolating(false);
-    for src in lang.sources() {
-        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(res, _)| res);
-        // A key defined twice keeps its first text (the error names the second, which the
-        // tests refuse) rather than losing the whole file.
-        let _ = b.add_resource(res);
-    }
-    b
-}
-
+/// A message formatted by fluent-bundle, or (without it, in the player) by the compiled
+/// tables.
 fn format(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
-    let b = bundle(lang);
-    let pattern = b.get_message(key)?.value()?;
-    let mut fargs = FluentArgs::with_capacity(args.len());
-    for (name, arg) in args {
-        let v = match arg {
-            Arg::Text(s) => FluentValue::from(s.as_ref()),
-            Arg::Num(n) => FluentValue::from(*n),
-        };
-        fargs.set(*name, v);
-    }
-    let mut errors = Vec::new();
-    let text = b.format_pattern(pattern, Some(&fargs), &mut errors);
-    Some(text.into_owned())
+    #[cfg(feature = "fluent")]
+    return full::format(lang, key, args);
+    #[cfg(not(feature = "fluent"))]
+    return compiled::format(lang, key, args);
 }
 
 #[cfg(test)]

@@ -281,3 +281,30 @@ fn exits_read_as_the_cli_s_in_english() {
         assert_ne!(verdict::exit(Lang::ZhCn, &e), e.to_string());
     }
 }
+
+/// Sample values of a parameter: text, and numbers on both sides of English's plural rule.
+fn samples() -> [Arg<'static>; 3] {
+    [Arg::from("d3"), Arg::Num(1.0), Arg::Num(2000.0)]
+}
+
+#[test]
+fn the_player_s_compiled_messages_read_as_fluent_formats_them() {
+    for lang in Lang::ALL {
+        for (i, file) in FILES.iter().enumerate() {
+            if !matches!(*file, "player" | "verdict") {
+                continue;
+            }
+            for (key, vars) in messages(lang.sources()[i]) {
+                for sample in samples() {
+                    let args: Vec<(&str, Arg<'_>)> =
+                        vars.iter().map(|v| (v.as_str(), sample.clone())).collect();
+                    assert_eq!(
+                        compiled::format(lang, &key, &args),
+                        full::format(lang, &key, &args),
+                        "{lang} {key}"
+                    );
+                }
+            }
+        }
+    }
+}

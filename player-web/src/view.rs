@@ -104,7 +104,7 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
         (Some(o), _) => {
             let who = match o.winner {
                 Some(s) => format!("{} wins", labels[s.index()]),
-                None => String::from("Draw"),
+                None => crate::lang::t("player-draw"),
             };
             format!(
                 "Game over: {who} ({})",
