@@ -67,7 +67,7 @@ fail-time = time: { $times }
 fail-time-request = { $t } on this request
 fail-time-clock = game clock { $t } left when asked
 # The page's fixed texts (player.html).
-ui-welcome = Open a replay file (button below or drag and drop it here), or pass ?replay=URL.
+ui-welcome = Open a replay file (button below or drag and drop it here), or pass
 ui-board = board
 ui-move-placeholder = type a move
 ui-move-label = Your move (Enter sends it)

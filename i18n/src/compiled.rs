@@ -73,12 +73,32 @@ fn arg<'a>(args: &'a [(&str, Arg<'a>)], name: &str) -> Option<&'a Arg<'a>> {
     args.iter().find(|(n, _)| *n == name).map(|(_, a)| a)
 }
 
-/// An argument as text: numbers as Rust (and Fluent) print an `f64` (`2000`, `12.5`).
+/// An argument as text: numbers as Fluent prints an `f64` (`2000`, `12.5`). Written with
+/// integer arithmetic: core's float formatting would add its code to the player's wasm.
 fn value(a: &Arg<'_>) -> String {
     match a {
         Arg::Text(s) => s.to_string(),
-        Arg::Num(n) => n.to_string(),
+        Arg::Num(n) => number(*n),
     }
+}
+
+/// A finite number with up to 6 decimals, trailing zeros dropped.
+fn number(n: f64) -> String {
+    if !n.is_finite() || n.abs() >= 1e15 {
+        return String::from("?");
+    }
+    let sign = if n < 0.0 { "-" } else { "" };
+    let micro = (n.abs() * 1e6).round() as u64;
+    let (whole, mut frac) = (micro / 1_000_000, micro % 1_000_000);
+    if frac == 0 {
+        return format!("{sign}{whole}");
+    }
+    let mut digits = 6;
+    while frac % 10 == 0 {
+        frac /= 10;
+        digits -= 1;
+    }
+    format!("{sign}{whole}.{frac:0digits$}")
 }
 
 /// Whether a select's variant key takes this argument: the same text, the same number, or

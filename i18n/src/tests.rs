@@ -288,6 +288,18 @@ fn samples() -> [Arg<'static>; 3] {
 }
 
 #[test]
+fn compiled_numbers_read_as_fluent_s() {
+    for n in [0.0, 1.0, 12.5, 0.25, 2000.0, 1.125, -3.5] {
+        let args = [("limit_ms", Arg::Num(n))];
+        assert_eq!(
+            compiled::format(Lang::En, "verdict-move-time", &args),
+            full::format(Lang::En, "verdict-move-time", &args),
+            "{n}"
+        );
+    }
+}
+
+#[test]
 fn the_player_s_compiled_messages_read_as_fluent_formats_them() {
     for lang in Lang::ALL {
         for (i, file) in FILES.iter().enumerate() {

@@ -64,7 +64,7 @@ fail-process = 进程：{ $exit }
 fail-time = 用时：{ $times }
 fail-time-request = 本次请求 { $t }
 fail-time-clock = 请求时总时间还剩 { $t }
-ui-welcome = 打开一个回放文件（用下面的按钮，或拖放到这里），或者使用 ?replay=URL 参数。
+ui-welcome = 打开一个回放文件（用下面的按钮，或拖放到这里），或者使用参数
 ui-board = 棋盘
 ui-move-placeholder = 输入着法
 ui-move-label = 你的着法（按 Enter 发送）

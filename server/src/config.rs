@@ -229,6 +229,7 @@ pub fn template(name: &str, game: &str, size: Option<u8>, rule: Option<&str>) ->
 # Every key is optional unless marked; absent keys take the defaults shown.
 
 name = "{name}"                   # the site's title
+# language = "zh-CN"              # the site's default language: en (default) or zh-CN
 
 [game]
 name = "{game}"                   # reversi, gomoku or duel2048 (required)

@@ -732,9 +732,10 @@ fn game_page(
             if has_player {
                 let _ = write!(
                     h,
-                    "<iframe id=player src=\"../player.html\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"{}\"></iframe>\
+                    "<iframe id=player src=\"../player.html?lang={}\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"{}\"></iframe>\
 <div class=ctl><button id=first title=\"{}\">|&lt;</button><button id=prev title=\"{}\">&lt;</button><button id=play>{}</button><button id=next title=\"{}\">&gt;</button><button id=last title=\"{}\">&gt;|</button> {} <span id=frame>-</span></div>\
 <script src=\"{}\"></script>{PLAYER_SCRIPT}",
+                    lang.tag(),
                     rep.decisive_frame(),
                     t(lang, "report-player-title"),
                     t(lang, "report-btn-start"),
