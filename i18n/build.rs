@@ -34,7 +34,7 @@ fn main() {
         }
         messages.sort();
         messages.dedup_by(|a, b| a.0 == b.0);
-        let _ = writeln!(code, "pub static {name}: &[(&str, &[Piece])] = &[");
+        let _ = writeln!(code, "pub static {name}: &[(&str, &str)] = &[");
         for (key, p) in messages {
             let _ = writeln!(code, "    ({key:?}, {p}),");
         }
@@ -43,55 +43,64 @@ fn main() {
     std::fs::write(Path::new(&out).join("compiled.rs"), code).expect("write compiled.rs");
 }
 
-/// A pattern as a `&[Piece]` expression.
+/// A pattern as a Rust string literal of the compact form `compiled.rs` reads: text as it is,
+/// a variable as `VAR name END`, a select as `SELECT name END` then each variant as `VARIANT
+/// key END pattern` (the default's key starting with `*`), closed by `CLOSE`.
 fn pattern(p: &Pattern<&str>) -> String {
-    let mut parts = Vec::new();
-    for el in &p.elements {
-        match el {
-            PatternElement::TextElement { value } => parts.push(format!("Piece::Text({value:?})")),
-            PatternElement::Placeable { expression } => parts.push(expression_code(expression)),
-        }
-    }
-    format!("&[{}]", parts.join(", "))
+    format!("{:?}", encode(p))
 }
 
-fn expression_code(e: &Expression<&str>) -> String {
+const VAR: char = '\u{1}';
+const END: char = '\u{2}';
+const SELECT: char = '\u{3}';
+const VARIANT: char = '\u{4}';
+const CLOSE: char = '\u{5}';
+
+fn encode(p: &Pattern<&str>) -> String {
+    let mut out = String::new();
+    for el in &p.elements {
+        match el {
+            PatternElement::TextElement { value } => {
+                assert!(
+                    !value.contains([VAR, END, SELECT, VARIANT, CLOSE]),
+                    "a catalogue text holds a control character: {value:?}"
+                );
+                out.push_str(value)
+            }
+            PatternElement::Placeable { expression } => expression_code(expression, &mut out),
+        }
+    }
+    out
+}
+
+fn expression_code(e: &Expression<&str>, out: &mut String) {
     match e {
-        Expression::Inline(i) => inline(i),
+        Expression::Inline(i) => inline(i, out),
         Expression::Select { selector, variants } => {
             let InlineExpression::VariableReference { id } = selector else {
                 panic!("the player's catalogues select on variables only");
             };
-            let mut arms = Vec::new();
-            let mut default = 0;
-            for (k, v) in variants.iter().enumerate() {
+            let _ = write!(out, "{SELECT}{}{END}", id.name);
+            for v in variants {
                 let key = match &v.key {
                     VariantKey::Identifier { name } => *name,
                     VariantKey::NumberLiteral { value } => *value,
                 };
-                if v.default {
-                    default = k;
-                }
-                arms.push(format!("({key:?}, {})", pattern(&v.value)));
+                let star = if v.default { "*" } else { "" };
+                let _ = write!(out, "{VARIANT}{star}{key}{END}{}", encode(&v.value));
             }
-            format!(
-                "Piece::Select({:?}, &[{}], {default})",
-                id.name,
-                arms.join(", ")
-            )
+            out.push(CLOSE);
         }
     }
 }
 
-fn inline(i: &InlineExpression<&str>) -> String {
+fn inline(i: &InlineExpression<&str>, out: &mut String) {
     match i {
-        InlineExpression::VariableReference { id } => format!("Piece::Var({:?})", id.name),
-        InlineExpression::StringLiteral { value } => {
-            format!("Piece::Text({:?})", unescape(value))
+        InlineExpression::VariableReference { id } => {
+            let _ = write!(out, "{VAR}{}{END}", id.name);
         }
-        InlineExpression::Placeable { expression } => {
-            format!("Piece::Group(&[{}])", expression_code(expression))
-        }
+        InlineExpression::StringLiteral { value } => out.push_str(&unescape(value)),
+        InlineExpression::Placeable { expression } => expression_code(expression, out),
         other => panic!("the player's catalogues use text, variables and selects only: {other:?}"),
     }
 }

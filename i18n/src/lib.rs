@@ -8,9 +8,7 @@
 //! these texts.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Mutex;
 
 pub mod compiled;
 #[cfg(feature = "fluent")]
@@ -107,20 +105,6 @@ impl Lang {
     /// The message `key` with no parameters.
     pub fn t(self, key: &str) -> String {
         self.ta(key, &[])
-    }
-
-    /// The message `key` with no parameters, made once and kept for the program's life: for
-    /// labels that code keeps as `&'static str` (seat names, units). The set of keys is the
-    /// catalogues', so what is kept is bounded.
-    pub fn t_static(self, key: &str) -> &'static str {
-        static MADE: Mutex<BTreeMap<(Lang, String), &'static str>> = Mutex::new(BTreeMap::new());
-        let mut made = MADE.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(text) = made.get(&(self, key.to_string())) {
-            return text;
-        }
-        let text: &'static str = Box::leak(self.t(key).into_boxed_str());
-        made.insert((self, key.to_string()), text);
-        text
     }
 
     /// The message `key` with named parameters.

@@ -283,8 +283,14 @@ fn exits_read_as_the_cli_s_in_english() {
 }
 
 /// Sample values of a parameter: text, and numbers on both sides of English's plural rule.
-fn samples() -> [Arg<'static>; 3] {
-    [Arg::from("d3"), Arg::Num(1.0), Arg::Num(2000.0)]
+fn samples() -> [Arg<'static>; 4] {
+    // "three": a select's non-default variant (the renju forbidden kinds).
+    [
+        Arg::from("d3"),
+        Arg::from("three"),
+        Arg::Num(1.0),
+        Arg::Num(2000.0),
+    ]
 }
 
 #[test]

@@ -29,9 +29,12 @@ pub fn t(key: &str) -> String {
     get().t(key)
 }
 
-/// A message kept for the program's life (labels held as `&'static str`).
-pub fn t_static(key: &str) -> &'static str {
-    get().t_static(key)
+/// A label without parameters as the compiled catalogue holds it (labels kept as `&'static
+/// str`); the key itself when the catalogue has no such text.
+pub fn t_static(key: &'static str) -> &'static str {
+    arbiter_i18n::compiled::static_text(get(), key)
+        .or_else(|| arbiter_i18n::compiled::static_text(Lang::En, key))
+        .unwrap_or(key)
 }
 
 /// A message with named parameters.
