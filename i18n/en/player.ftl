@@ -104,3 +104,4 @@ live-refused = Refused: { $why }
 live-cannot-connect = Cannot connect: { $why }
 live-hub-refused = The hub refused: { $why }
 live-cannot-show = Cannot show the game: { $message }
+player-meta = { $who } · { $score } · time { $used } / { $total }

@@ -100,3 +100,4 @@ live-refused = 被拒绝：{ $why }
 live-cannot-connect = 无法连接：{ $why }
 live-hub-refused = 直播服务器拒绝了：{ $why }
 live-cannot-show = 无法显示对局：{ $message }
+player-meta = { $who } · { $score } · 用时 { $used } / { $total }

@@ -954,11 +954,14 @@ impl App {
             let cum = l.cum_time.get(l.k).map_or(0.0, |c| c[s]);
             el.last_meta.text(
                 &el.meta,
-                &format!(
-                    "{} · {score} · time {} / {}",
-                    info.seats[s],
-                    fmt_ms(cum),
-                    fmt_ms(info.total_ms[s])
+                &ta(
+                    "player-meta",
+                    &[
+                        ("who", info.seats[s].into()),
+                        ("score", score.into()),
+                        ("used", fmt_ms(cum).into()),
+                        ("total", fmt_ms(info.total_ms[s]).into()),
+                    ],
                 ),
             );
         }

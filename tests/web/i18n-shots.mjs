@@ -3,6 +3,7 @@
 // page is wider than the window (horizontal overflow), the one thing a machine can tell.
 //   BASE=http://127.0.0.1:8080 (a contest: `arbiter contest demo`) WWW_URL=http://... (the
 //   built player and samples) OUT=dir node tests/web/i18n-shots.mjs
+// Chinese needs a CJK font in the machine's fontconfig (Debian: fonts-wqy-microhei).
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 
@@ -10,8 +11,8 @@ const BASE = process.env.BASE, WWW = process.env.WWW_URL, OUT = process.env.OUT 
 const PASSWORD = process.env.PASSWORD || "arbiter-demo";
 mkdirSync(OUT, { recursive: true });
 
-const visitor = ["/", "/login", "/live", "/games/1", "/no-such-page"];
-const student = ["/", "/submit", "/submissions", "/submissions/all", "/submissions/1", "/account", "/games/2"];
+const visitor = ["/", "/login", "/live", "/games/7", "/no-such-page"];
+const student = ["/", "/submit", "/submissions", "/submissions/all", "/submissions/1", "/account", "/games/9", "/submissions/5"];
 const staff = ["/admin", "/admin/similarity"];
 
 async function signIn(page, login) {
