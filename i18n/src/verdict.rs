@@ -150,6 +150,18 @@ fn which(lang: Lang, text: &str) -> Option<String> {
     Lang::En.has(&clause).then(|| lang.ta(&clause, &args))
 }
 
+/// A reason in a table, where only its stored words (`english`, the CLI's) and its kind
+/// (`code`) are at hand: the words in English, else the kind's name (the full words in another
+/// language need the replay's reason, which the game's own page reads).
+pub fn in_table(lang: Lang, code: &str, english: &str) -> String {
+    let kind = format!("kind-{code}");
+    if lang == Lang::En || !Lang::En.has(&kind) {
+        english.to_string()
+    } else {
+        lang.t(&kind)
+    }
+}
+
 /// A seat as the verdicts name it when no player name is known.
 pub fn seat(lang: Lang, s: Seat) -> String {
     lang.t(match s {

@@ -238,14 +238,13 @@ async fn list(state: &Shared, session: &Session, all: bool) -> Result<Response, 
 /// kind's name: the full words are on the game's page, read from its replay).
 fn game_title(g: &games::GameRow) -> String {
     let lang = crate::lang::current();
-    let result = match (&g.verdict, lang) {
-        (Some(v), arbiter_i18n::Lang::En) => v.clone(),
-        (Some(_), _) => {
+    let result = match &g.verdict {
+        Some(v) => {
             let kind = g.reason.as_deref().unwrap_or("normal");
-            crate::pages::closed(lang, "kind", kind)
+            arbiter_i18n::verdict::in_table(lang, kind, v)
         }
-        (None, _) if g.state == games::FROZEN => lang.t("sub-game-frozen"),
-        (None, _) => crate::pages::closed(lang, "status", &g.state),
+        None if g.state == games::FROZEN => lang.t("sub-game-frozen"),
+        None => crate::pages::closed(lang, "status", &g.state),
     };
     lang.ta(
         "sub-game-title",

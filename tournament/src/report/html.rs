@@ -398,12 +398,7 @@ fn result_text(g: &GameRow, lang: Lang) -> String {
         .scores
         .map(|s| format!(" {}-{}", s[0], s[1]))
         .unwrap_or_default();
-    let kind = format!("kind-{}", res.reason_code);
-    let reason = if lang == Lang::En || !Lang::En.has(&kind) {
-        res.reason.clone()
-    } else {
-        lang.t(&kind)
-    };
+    let reason = arbiter_i18n::verdict::in_table(lang, &res.reason_code, &res.reason);
     format!("{who}{scores} ({reason})")
 }
 
@@ -621,7 +616,7 @@ fn bot_page(r: &Report, bot: &str, lang: Lang) -> String {
                     f.game,
                     esc(&seat_name(lang, f.seat)),
                     esc(&f.code),
-                    esc(&failure_reason(lang, &f.code, &f.reason))
+                    esc(&arbiter_i18n::verdict::in_table(lang, &f.code, &f.reason))
                 );
             }
             h.push_str("</table>");
@@ -647,16 +642,6 @@ fn seat_name(lang: Lang, seat: usize) -> String {
     } else {
         "report-seat-second"
     })
-}
-
-/// A failure's reason: the CLI's words in English, else the kind's name.
-fn failure_reason(lang: Lang, code: &str, english: &str) -> String {
-    let kind = format!("kind-{code}");
-    if lang == Lang::En || !Lang::En.has(&kind) {
-        english.to_string()
-    } else {
-        lang.t(&kind)
-    }
 }
 
 const PLAYER_SCRIPT: &str = r#"<script>
