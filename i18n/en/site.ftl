@@ -199,8 +199,6 @@ game-replay-title = game replay
 game-no-player = The web player is not built on this server (run scripts/build-web.sh).
 game-download = Download the replay
 game-download-note = (open it in the player, or read it with { $command }).
-game-wins = { $name } wins: { $verdict }
-game-draw = draw: { $verdict }
 game-frozen = played after the scoreboard was frozen: the result shows when it is unfrozen
 game-not-played = not played yet ({ $state })
 

@@ -197,8 +197,6 @@ game-replay-title = 对局回放
 game-no-player = 本服务器还没有构建网页播放器（请运行 scripts/build-web.sh）。
 game-download = 下载回放
 game-download-note = （可在播放器中打开，或用 { $command } 查看）。
-game-wins = { $name } 获胜：{ $verdict }
-game-draw = 平局：{ $verdict }
 game-frozen = 封榜后下的对局：解封后显示结果
 game-not-played = 尚未对局（{ $state }）
 
