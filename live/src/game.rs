@@ -72,6 +72,10 @@ pub(crate) struct State {
     /// When the game ended, for pruning the list.
     pub finished_at: Option<Instant>,
     pub result: Option<String>,
+    /// The result's reason as data, for pages that say it in their reader's language.
+    pub reason: Option<arbiter_engine::replay::Reason>,
+    /// The winner's name, when the game has one (with `reason`: the result said in words).
+    pub winner: Option<String>,
     pub moves: usize,
     pub started_at: Option<Instant>,
 }
@@ -165,10 +169,15 @@ impl LiveGame {
             (Some("end"), Some(v)) => {
                 st.finished = true;
                 st.finished_at = Some(Instant::now());
-                st.result = serde_json::from_value::<GameResult>(v["result"].clone())
-                    .ok()
-                    .map(|r| result_in_words(&r, &st.players))
+                let result = serde_json::from_value::<GameResult>(v["result"].clone()).ok();
+                st.result = result
+                    .as_ref()
+                    .map(|r| result_in_words(r, &st.players))
                     .or_else(|| v["result"]["reason"]["kind"].as_str().map(str::to_string));
+                st.reason = result.as_ref().map(|r| r.reason.clone());
+                st.winner = result
+                    .and_then(|r| r.winner)
+                    .map(|seat| winner_name(seat, &st.players));
             }
             _ => {}
         }
@@ -335,6 +344,11 @@ impl Observer for GameObserver {
             st.finished_at = Some(Instant::now());
             st.turn = None;
             st.result = Some(result_in_words(&replay.result, &st.players));
+            st.reason = Some(replay.result.reason.clone());
+            st.winner = replay
+                .result
+                .winner
+                .map(|seat| winner_name(seat, &st.players));
         }
         self.game.push(json!({
             "type": "end",
@@ -349,14 +363,16 @@ impl Observer for GameObserver {
 /// "draw: ...".
 pub fn result_in_words(result: &GameResult, players: &[String]) -> String {
     match result.winner {
-        Some(seat) => {
-            let name = players
-                .get(seat.index())
-                .map_or_else(|| format!("seat {}", seat.index()), String::clone);
-            format!("{name} wins: {}", result.reason)
-        }
+        Some(seat) => format!("{} wins: {}", winner_name(seat, players), result.reason),
         None => format!("draw: {}", result.reason),
     }
+}
+
+/// The name of the player in `seat` ("seat N" when the game has no names).
+pub fn winner_name(seat: Seat, players: &[String]) -> String {
+    players
+        .get(seat.index())
+        .map_or_else(|| format!("seat {}", seat.index()), String::clone)
 }
 
 #[cfg(test)]

@@ -49,6 +49,8 @@ pub struct Frame {
     /// The nonce the site's Content-Security-Policy allows this response's inline scripts
     /// with (the site sets the policy; the hub marks its script).
     pub nonce: Option<String>,
+    /// The language of the site's page: the hub's content speaks it too.
+    pub lang: arbiter_i18n::Lang,
 }
 
 impl Frame {
@@ -64,6 +66,7 @@ impl Frame {
             before: before.to_string(),
             after: after.to_string(),
             nonce: None,
+            lang: arbiter_i18n::Lang::default(),
         })
     }
 }
@@ -97,6 +100,11 @@ pub struct Summary {
     pub moves: usize,
     pub finished: bool,
     pub result: Option<String>,
+    /// The result's reason as data (the pages say it in their reader's language).
+    #[serde(skip)]
+    pub reason: Option<arbiter_engine::replay::Reason>,
+    /// The winner's name, when the finished game has one.
+    pub winner: Option<String>,
     /// Seats played by people.
     pub human_seats: Vec<usize>,
 }
@@ -148,6 +156,8 @@ impl Hub {
                     moves: st.moves,
                     finished: st.finished,
                     result: st.result.clone(),
+                    reason: st.reason.clone(),
+                    winner: st.winner.clone(),
                     human_seats: (0..2)
                         .filter(|&i| {
                             g.seats[i]

@@ -10,6 +10,8 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Json, Response};
 use serde::Deserialize;
 
+use arbiter_i18n::Lang;
+
 use crate::{Frame, Hub};
 
 /// Escapes text for HTML content and attribute values.
@@ -56,14 +58,25 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;
 const CONTENT_STYLE: &str =
     "<style>iframe{width:100%;height:600px;border:1px solid #8884;border-radius:8px}</style>";
 
-/// The frame a site put on this request (a contest's header for the signed-in user), if any.
-pub struct RequestFrame(Option<Frame>);
+/// The frame a site put on this request (a contest's header for the signed-in user), if any,
+/// and the language of the page: the site's, else the browser's (`Accept-Language`).
+pub struct RequestFrame(Option<Frame>, Lang);
 
 impl<S: Send + Sync> FromRequestParts<S> for RequestFrame {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(RequestFrame(parts.extensions.get::<Frame>().cloned()))
+        let frame = parts.extensions.get::<Frame>().cloned();
+        let lang = match &frame {
+            Some(f) => f.lang,
+            None => parts
+                .headers
+                .get(axum::http::header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Lang::from_accept_language)
+                .unwrap_or_default(),
+        };
+        Ok(RequestFrame(frame, lang))
     }
 }
 
@@ -73,14 +86,16 @@ fn page(frame: &RequestFrame, title: &str, body: &str) -> Response {
         return Html(format!("{before}{CONTENT_STYLE}{body}{}", frame.after)).into_response();
     }
     Html(format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+        "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{}</title>{STYLE}{CONTENT_STYLE}</head><body>{body}</body></html>",
-        escape(title)
+        escape(title),
+        lang = frame.1.tag(),
     ))
     .into_response()
 }
 
 pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response {
+    let lang = frame.1;
     let games = hub.summaries();
     // A contest's titles already name the players.
     let players_column = games
@@ -88,10 +103,23 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
         .any(|g| !g.title.contains(&g.players.join(" vs ")));
     let mut rows = String::new();
     for g in &games {
-        let status = if g.finished {
-            g.result.clone().unwrap_or_else(|| "finished".into())
-        } else {
-            format!("playing, move {}", g.moves)
+        let status = match (&g.reason, &g.result) {
+            _ if !g.finished => lang.ta("live-playing", &[("move", g.moves.into())]),
+            (Some(r), _) => {
+                let reason = arbiter_i18n::verdict::reason(lang, r);
+                match &g.winner {
+                    Some(name) => lang.ta(
+                        "live-result-wins",
+                        &[
+                            ("name", name.as_str().into()),
+                            ("reason", reason.as_str().into()),
+                        ],
+                    ),
+                    None => lang.ta("live-result-draw", &[("reason", reason.as_str().into())]),
+                }
+            }
+            (None, Some(r)) => r.clone(),
+            (None, None) => lang.t("live-finished"),
         };
         let players = if players_column {
             format!("<td>{}</td>", escape(&g.players.join(" vs ")))
@@ -99,26 +127,37 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
             String::new()
         };
         rows.push_str(&format!(
-            "<tr><td><a href=\"/live/{id}\">{id}</a></td><td>{title}</td>{players}<td>{status}</td><td><a href=\"/live/{id}\">watch</a></td></tr>",
+            "<tr><td><a href=\"/live/{id}\">{id}</a></td><td>{title}</td>{players}<td>{status}</td><td><a href=\"/live/{id}\">{watch}</a></td></tr>",
+            watch = escape(&lang.t("live-watch")),
             id = g.id,
             title = escape(&g.title),
             status = escape(&status),
         ));
     }
+    let t = |key: &str| escape(&lang.t(key));
     let players_head = if players_column {
-        "<th>Players</th>"
+        format!("<th>{}</th>", t("live-players"))
     } else {
-        ""
+        String::new()
     };
     let table = if games.is_empty() {
-        "<p>No game is being played right now. This page refreshes itself.</p>".to_string()
+        format!("<p>{}</p>", t("live-none"))
     } else {
-        format!("<div class=\"scroll\"><table><thead><tr><th>#</th><th>Game</th>{players_head}<th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>")
+        format!(
+            "<div class=\"scroll\"><table><thead><tr><th>#</th><th>{}</th>{players_head}<th>{}</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>",
+            t("live-game"),
+            t("live-status"),
+        )
     };
+    let title = lang.t("live-title");
     page(
         &frame,
-        "Live games",
-        &format!("<meta http-equiv=\"refresh\" content=\"5\"><h1>Live games</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">as JSON</a></p>"),
+        &title,
+        &format!(
+            "<meta http-equiv=\"refresh\" content=\"5\"><h1>{}</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">{}</a></p>",
+            escape(&title),
+            t("live-json"),
+        ),
     )
 }
 
@@ -136,8 +175,21 @@ fn player_page(
     init: &str,
     names: &[String],
 ) -> Response {
+    let lang = frame.1;
+    let t = |key: &str| escape(&lang.t(key));
     let Some(player) = &hub.player else {
-        return page(frame, title, "<h1>No web player</h1><p>Build it with <code>bash scripts/build-web.sh</code>, or pass <code>--player</code>.</p>");
+        let body = format!(
+            "<h1>{}</h1><p>{}</p>",
+            t("live-no-player"),
+            escape(&lang.ta(
+                "live-no-player-build",
+                &[
+                    ("script", "bash scripts/build-web.sh".into()),
+                    ("option", "--player".into())
+                ]
+            )),
+        );
+        return page(frame, title, &body);
     };
     let nonce = frame
         .0
@@ -145,9 +197,9 @@ fn player_page(
         .and_then(|f| f.nonce.as_deref())
         .map_or_else(String::new, |n| format!(" nonce=\"{}\"", escape(n)));
     let body = format!(
-        "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">connecting…</p>\
-         <iframe id=\"player\" title=\"live game\" srcdoc=\"{srcdoc}\"></iframe>\
-         <p class=\"muted\"><a href=\"/live\">all live games</a></p>\
+        "<h1>{heading}</h1><p class=\"muted\" id=\"status\" aria-live=\"polite\">{connecting}</p>\
+         <iframe id=\"player\" title=\"{frame_title}\" srcdoc=\"{srcdoc}\"></iframe>\
+         <p class=\"muted\"><a href=\"/live\">{all}</a></p>\
          <script{nonce}>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
          const base=location.origin.replace(/^http/,\"ws\")+\"/live/ws\";\
          f.addEventListener(\"load\",()=>{{const w=f.contentWindow;{init}\
@@ -155,9 +207,17 @@ fn player_page(
          document.getElementById(\"status\").textContent=\"\";}});\
          window.addEventListener(\"message\",(e)=>{{if(e.source!==f.contentWindow||!e.data)return;\
          if(e.data.message===\"resized\"&&e.data.height>0)f.style.height=Math.min(e.data.height+4,2000)+\"px\";\
-         if(e.data.message===\"error\")document.getElementById(\"status\").textContent=\"error: \"+e.data.reason;}});}})();</script>",
+         if(e.data.message===\"error\")document.getElementById(\"status\").textContent={error}+e.data.reason;}});}})();</script>",
         heading = heading,
-        srcdoc = escape(player),
+        connecting = t("live-connecting"),
+        frame_title = t("live-frame-title"),
+        all = t("live-all"),
+        error = script_json(&lang.t("live-error")),
+        srcdoc = escape(&player.replacen(
+            "<html lang=\"en\">",
+            &format!("<html lang=\"{}\">", lang.tag()),
+            1
+        )),
         names = script_json(&names),
         init = init,
     );
@@ -169,16 +229,15 @@ pub async fn watch(
     frame: RequestFrame,
     Path(id): Path<u64>,
 ) -> Response {
+    let lang = frame.1;
     let Some(game) = hub.game(id) else {
-        return (
-            StatusCode::NOT_FOUND,
-            page(
-                &frame,
-                "Not found",
-                "<h1>No such live game</h1><p><a href=\"/live\">live games</a></p>",
-            ),
-        )
-            .into_response();
+        let body = format!(
+            "<h1>{}</h1><p><a href=\"/live\">{}</a></p>",
+            escape(&lang.t("live-no-such-game")),
+            escape(&lang.t("live-games-link")),
+        );
+        let page = page(&frame, &lang.t("live-not-found"), &body);
+        return (StatusCode::NOT_FOUND, page).into_response();
     };
     let names = game.lock().players.clone();
     let init = format!(
@@ -188,7 +247,7 @@ pub async fn watch(
         &hub,
         &frame,
         &game.title,
-        &format!("Watching: {}", escape(&game.title)),
+        &escape(&lang.ta("live-watching", &[("title", (&game.title).into())])),
         &init,
         &names,
     )
@@ -206,12 +265,11 @@ pub async fn play(
     Path(id): Path<u64>,
     Query(q): Query<PlayQuery>,
 ) -> Response {
+    let lang = frame.1;
     let Some(game) = hub.game(id) else {
-        return (
-            StatusCode::NOT_FOUND,
-            page(&frame, "Not found", "<h1>No such live game</h1>"),
-        )
-            .into_response();
+        let body = format!("<h1>{}</h1>", escape(&lang.t("live-no-such-game")));
+        let page = page(&frame, &lang.t("live-not-found"), &body);
+        return (StatusCode::NOT_FOUND, page).into_response();
     };
     let valid = q.seat <= 1
         && q.key.len() == 22
@@ -219,11 +277,9 @@ pub async fn play(
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !valid {
-        return (
-            StatusCode::BAD_REQUEST,
-            page(&frame, "Bad link", "<h1>This play link is malformed</h1>"),
-        )
-            .into_response();
+        let body = format!("<h1>{}</h1>", escape(&lang.t("live-bad-link")));
+        let page = page(&frame, &lang.t("live-bad-link-title"), &body);
+        return (StatusCode::BAD_REQUEST, page).into_response();
     }
     let names = game.lock().players.clone();
     let init = format!(
@@ -231,10 +287,13 @@ pub async fn play(
         key = q.key,
         seat = q.seat
     );
-    let heading = format!(
-        "{} — you play {}",
-        escape(&game.title),
-        if q.seat == 0 { "first" } else { "second" }
-    );
+    let heading = escape(&lang.ta(
+        if q.seat == 0 {
+            "live-you-play-first"
+        } else {
+            "live-you-play-second"
+        },
+        &[("title", (&game.title).into())],
+    ));
     player_page(&hub, &frame, &game.title, &heading, &init, &names)
 }

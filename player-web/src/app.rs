@@ -17,6 +17,7 @@ use web_sys::{HtmlElement, MessageEvent, Text};
 
 use crate::dom::{js, props, set_style, set_text, Dom, Last};
 use crate::draw::{self, Palette};
+use crate::lang::{t, ta};
 use crate::protocol::{self, Origins, Peer, Request};
 use crate::session::{Info, Session};
 use crate::view::FrameView;
@@ -69,13 +70,18 @@ impl RowText {
     fn new(info: &Info, times: &[String], k: usize) -> RowText {
         let js = |s: &str| JsValue::from_str(s);
         let (num, rest, title, seat) = match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
-            None if info.opening.is_empty() => (js("0. start"), js(""), js("start position"), None),
+            None if info.opening.is_empty() => (
+                js(&format!("0. {}", t("player-start"))),
+                js(""),
+                js(&t("player-start-position")),
+                None,
+            ),
             None => {
                 let opening = info.opening.join(" ");
                 (
                     js("0. "),
-                    js(&format!("opening {opening}")),
-                    js(&format!("start position after the opening {opening}")),
+                    js(&ta("player-opening", &[("moves", (&opening).into())])),
+                    js(&ta("player-after-opening", &[("moves", opening.into())])),
                     None,
                 )
             }
@@ -354,14 +360,19 @@ fn status_line(info: &Info, v: &FrameView) -> String {
     let mut status = v.status.clone();
     if let (true, Some(seat), None) = (v.passed, v.last_seat, &v.failure) {
         let what = if info.game == "reversi" {
-            " passed. "
+            "player-passed"
         } else {
-            " skipped a step. "
+            "player-skipped"
         };
-        status = format!("{}{what}{status}", info.seats[usize::from(seat & 1)]);
+        let who = info.seats[usize::from(seat & 1)];
+        status = ta(what, &[("who", who.into()), ("status", status.into())]);
     }
     if info.game == "duel2048" {
-        status = format!("Round {} · {status}", u32::from(v.round) + 1);
+        let n = u32::from(v.round) + 1;
+        status = ta(
+            "player-round",
+            &[("n", n.into()), ("status", status.into())],
+        );
     }
     status
 }
@@ -369,7 +380,7 @@ fn status_line(info: &Info, v: &FrameView) -> String {
 /// `Move 12 of 60: White f5 (4 5) · thought 73 ms (cpu 70 ms)`, or the start.
 fn move_info(info: &Info, frames: usize, k: usize, m: Option<&crate::session::MoveInfo>) -> String {
     let Some(m) = m else {
-        return format!("Start position · {} moves", frames - 1);
+        return ta("player-start-moves", &[("n", (frames - 1).into())]);
     };
     let alt = if m.alt != m.mv {
         format!(" ({})", m.alt)
@@ -378,17 +389,23 @@ fn move_info(info: &Info, frames: usize, k: usize, m: Option<&crate::session::Mo
     };
     let time = m
         .time_ms
-        .map(|t| format!(" · thought {}", fmt_ms(t)))
+        .map(|ms| ta("player-thought", &[("t", fmt_ms(ms).into())]))
         .unwrap_or_default();
     let cpu = m
         .cpu_ms
-        .map(|t| format!(" (cpu {})", fmt_ms(t)))
+        .map(|ms| ta("player-cpu", &[("t", fmt_ms(ms).into())]))
         .unwrap_or_default();
-    format!(
-        "Move {k} of {}: {} {}{alt}{time}{cpu}",
-        frames - 1,
-        info.seats[usize::from(m.seat & 1)],
-        m.mv
+    ta(
+        "player-move-of",
+        &[
+            ("k", k.into()),
+            ("last", (frames - 1).into()),
+            ("who", info.seats[usize::from(m.seat & 1)].into()),
+            ("move", (&m.mv).into()),
+            ("alt", alt.into()),
+            ("time", time.into()),
+            ("cpu", cpu.into()),
+        ],
     )
 }
 
@@ -567,7 +584,7 @@ impl App {
         set(&self.hook_state, "frames", &JsValue::from(0));
         self.dom.view.set_hidden(true);
         self.dom.welcome.set_hidden(true);
-        let text = format!("Cannot show this replay: {reason}");
+        let text = ta("player-cannot-show", &[("reason", reason.into())]);
         set_text(&self.dom.error, &text);
         let _ = self.dom.error.set_attribute("data-kind", kind);
         self.dom.error.set_hidden(false);
@@ -601,7 +618,10 @@ impl App {
             Ok(s) => s,
             Err(e) => {
                 let reason = match (e.kind, e.move_number) {
-                    ("illegal_move", Some(n)) => format!("illegal move at move {n}: {}", e.message),
+                    ("illegal_move", Some(n)) => ta(
+                        "player-illegal-at",
+                        &[("n", n.into()), ("message", (&e.message).into())],
+                    ),
                     _ => e.message.clone(),
                 };
                 self.show_error(&reason, e.kind);
@@ -623,10 +643,13 @@ impl App {
         let seats = crate::view::seat_labels(session.replay().game.name());
         let note = (!ended).then(|| {
             let who = match seat {
-                Some(s) => format!("You play {}.", seats[usize::from(s & 1)]),
-                None => String::from("Watching live."),
+                Some(s) => ta(
+                    "live-you-play",
+                    &[("seat", seats[usize::from(s & 1)].into())],
+                ),
+                None => t("live-watching-now"),
             };
-            (String::from("Game in progress"), who)
+            (t("live-in-progress"), who)
         });
         self.open_session(session, k, note);
     }
@@ -921,21 +944,24 @@ impl App {
                 let _ = el.d.class_list().toggle_with_force("lost", lost);
             }
             let score = match info.game {
-                "reversi" => format!("discs {}", v.scores[s]),
+                "reversi" => ta("player-discs", &[("n", v.scores[s].into())]),
                 "gomoku" => {
                     let stones = (0..v.order.len()).filter(|i| i % 2 == s).count();
-                    format!("stones {stones}")
+                    ta("player-stones", &[("n", stones.into())])
                 }
-                _ => format!("tiles {}", v.scores[s]),
+                _ => ta("player-tiles", &[("n", v.scores[s].into())]),
             };
             let cum = l.cum_time.get(l.k).map_or(0.0, |c| c[s]);
             el.last_meta.text(
                 &el.meta,
-                &format!(
-                    "{} · {score} · time {} / {}",
-                    info.seats[s],
-                    fmt_ms(cum),
-                    fmt_ms(info.total_ms[s])
+                &ta(
+                    "player-meta",
+                    &[
+                        ("who", info.seats[s].into()),
+                        ("score", score.into()),
+                        ("used", fmt_ms(cum).into()),
+                        ("total", fmt_ms(info.total_ms[s]).into()),
+                    ],
                 ),
             );
         }
@@ -959,9 +985,18 @@ impl App {
         let last_move = k.checked_sub(1).and_then(|i| info.moves.get(i));
         w.moveinfo
             .text(&d.moveinfo, &move_info(info, l.frames, k, last_move));
+        let hidden;
         let log = match (&info.failure, failed) {
             (Some(f), true) => f.panel.as_str(),
-            _ => last_move.and_then(|m| m.log.as_deref()).unwrap_or(""),
+            _ => match last_move.and_then(|m| m.log.as_deref()) {
+                // Another author's output, hidden by the contest site: said in the reader's
+                // language.
+                Some(crate::failure::HIDDEN_OUTPUT) => {
+                    hidden = crate::lang::t("player-log-hidden");
+                    hidden.as_str()
+                }
+                other => other.unwrap_or(""),
+            },
         };
         w.log.text(&d.log, log);
         let bt = &d.board_text;
@@ -973,23 +1008,38 @@ impl App {
         w.aria.attr(
             &d.board,
             "aria-label",
-            &format!("{}, frame {k}: {status}", info.title),
+            &ta(
+                "player-board-label",
+                &[
+                    ("title", (&info.title).into()),
+                    ("k", k.into()),
+                    ("status", (&status).into()),
+                ],
+            ),
         );
         // One sentence a frame for screen readers; not during playback, which would flood them.
         if !playing {
-            let text = format!("Frame {k} of {}. {status}", l.frames - 1);
+            let last = l.frames - 1;
+            let text = ta(
+                "player-frame-of",
+                &[
+                    ("k", k.into()),
+                    ("last", last.into()),
+                    ("status", (&status).into()),
+                ],
+            );
             w.announce.text(&d.announce, &text);
         }
         let reveal = show_result || self.seen_end;
         if w.result_shown != Some(reveal) {
             w.result_shown = Some(reveal);
             let (head, text) = if reveal {
-                (info.result_head.as_str(), info.result_text.as_str())
+                (info.result_head.clone(), info.result_text.clone())
             } else {
-                ("Result hidden", "It is shown at the last frame (End).")
+                (t("player-result-hidden"), t("player-result-hidden-text"))
             };
-            set_text(&d.result_head, head);
-            set_text(&d.result_text, text);
+            set_text(&d.result_head, &head);
+            set_text(&d.result_text, &text);
             let _ = d
                 .result
                 .class_list()
@@ -1037,15 +1087,20 @@ impl App {
             w.playing = Some(playing);
             let b = &self.dom.b_play;
             let _ = b.class_list().toggle_with_force("playing", playing);
-            let _ = b.set_attribute("aria-label", if playing { "Pause" } else { "Play" });
+            let label = t(if playing {
+                "player-pause"
+            } else {
+                "player-play"
+            });
+            let _ = b.set_attribute("aria-label", &label);
         }
         // Named for the failure only once the result is known: the name would give it away.
         let end = if failure && (self.show_result || self.seen_end) {
-            "Jump to the failure"
+            t("player-jump-failure")
         } else {
-            "Jump to the end"
+            t("player-jump-end")
         };
-        w.end_label.text(&self.dom.b_end, end);
+        w.end_label.text(&self.dom.b_end, &end);
     }
 
     /// The frame of `#frame=K` in the address, else 0.

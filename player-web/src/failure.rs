@@ -13,6 +13,7 @@ use arbiter_engine::replay::{Exit, Failure, Reason, Replay};
 use arbiter_engine::{duel2048, gomoku, reversi};
 use serde::Serialize;
 
+use crate::lang::{t, ta, Arg};
 use crate::units::ms;
 
 /// What the board shows of a failure, on the last frame.
@@ -62,7 +63,7 @@ pub fn read(replay: &Replay, end: &AnyGame, seats: [&str; 2]) -> Option<FailureI
             illegal(&mut mark, end, mv, why, line.as_deref())
         }
         Reason::MalformedOutput { line, .. } => {
-            format!("sent {line:?}, which is not a move")
+            ta("fail-malformed", &[("line", format!("{line:?}").into())])
         }
         Reason::MoveTime { limit_ms, .. } => {
             mark.clock = Some("move");
@@ -74,11 +75,23 @@ pub fn read(replay: &Replay, end: &AnyGame, seats: [&str; 2]) -> Option<FailureI
         }
         Reason::Crash { .. } => crash(reason, fail),
         Reason::Memory { limit_bytes, .. } => memory(*limit_bytes, fail),
-        other => other.to_string(),
+        other => arbiter_i18n::verdict::reason(crate::lang::get(), other),
     };
-    mark.caption = format!("{who} {words}");
+    let (who, winner) = (Arg::from(who), Arg::from(winner));
+    mark.caption = ta(
+        "fail-caption",
+        &[("who", who.clone()), ("words", (&words).into())],
+    );
     let number = replay.moves.len() + 1;
-    let verdict = format!("{winner} wins: {who} {words} at move {number}");
+    let verdict = ta(
+        "fail-verdict",
+        &[
+            ("winner", winner),
+            ("who", who),
+            ("words", words.into()),
+            ("n", number.into()),
+        ],
+    );
     let stderr = fail.and_then(|f| f.stderr.clone()).or_else(|| {
         let old = replay.meta.stderr.as_ref()?;
         Some(old[seat.index()].clone()).filter(|s| !s.trim().is_empty())
@@ -106,15 +119,29 @@ fn illegal(
     let sent = line.unwrap_or(mv);
     let Some(m) = parsed else {
         let board = board_name(end);
-        return format!("made an illegal move: sent {sent:?}, which is not on the {board}");
+        let sent = format!("{sent:?}");
+        return ta(
+            "fail-off-board",
+            &[("sent", sent.into()), ("board", board.into())],
+        );
     };
     let canonical = end.format_move(m);
     locate(mark, m);
     mark.attempt = Some(canonical.clone());
+    let why = arbiter_i18n::verdict::why(crate::lang::get(), why);
     if line.is_some_and(|l| l.trim() != canonical) {
-        format!("sent {sent:?} ({canonical}): {why}")
+        let sent = format!("{sent:?}");
+        let args = [
+            ("sent", sent.into()),
+            ("move", canonical.into()),
+            ("why", why.into()),
+        ];
+        ta("fail-sent", &args)
     } else {
-        format!("played {canonical}: {why}")
+        ta(
+            "fail-played",
+            &[("move", canonical.into()), ("why", why.into())],
+        )
     }
 }
 
@@ -130,65 +157,94 @@ fn locate(mark: &mut FailureMark, m: AnyMove) {
 }
 
 fn board_name(end: &AnyGame) -> String {
+    let board = |rows: u8, cols: u8| {
+        let (rows, cols) = (rows.to_string(), cols.to_string());
+        ta(
+            "fail-board",
+            &[("rows", rows.into()), ("cols", cols.into())],
+        )
+    };
     match end {
-        AnyGame::Reversi(g) => format!("{0}×{0} board", g.size()),
-        AnyGame::Gomoku(g) => format!("{0}×{0} board", g.size()),
-        AnyGame::Duel2048(_) => String::from("4×8 board"),
+        AnyGame::Reversi(g) => board(g.size(), g.size()),
+        AnyGame::Gomoku(g) => board(g.size(), g.size()),
+        AnyGame::Duel2048(_) => board(4, 8),
     }
 }
 
 fn move_clock(limit_ms: u64, fail: Option<&Failure>) -> String {
     let limit = ms(limit_ms as f64);
     match fail.and_then(|f| f.time_ms) {
-        Some(t) => format!("ran out of its move clock: {} used of {limit}", ms(t)),
-        None => format!("ran out of its move clock ({limit} a move)"),
+        Some(t) => ta(
+            "fail-move-clock-used",
+            &[("used", ms(t).into()), ("limit", limit.into())],
+        ),
+        None => ta("fail-move-clock", &[("limit", limit.into())]),
     }
 }
 
 fn game_clock(limit_ms: u64, fail: Option<&Failure>) -> String {
     let limit = ms(limit_ms as f64);
     match fail.and_then(|f| f.clock_ms) {
-        Some(left) => format!(
-            "ran out of its game clock ({limit} a game): {} left when asked{}",
-            ms(left),
-            fail.and_then(|f| f.time_ms)
-                .map(|t| format!(", {} used", ms(t)))
-                .unwrap_or_default()
-        ),
-        None => format!("ran out of its game clock ({limit} a game)"),
+        Some(left) => {
+            let used = fail
+                .and_then(|f| f.time_ms)
+                .map(|t| ta("fail-game-clock-used", &[("used", ms(t).into())]))
+                .unwrap_or_default();
+            ta(
+                "fail-game-clock-left",
+                &[
+                    ("limit", limit.into()),
+                    ("left", ms(left).into()),
+                    ("used", used.into()),
+                ],
+            )
+        }
+        None => ta("fail-game-clock", &[("limit", limit.into())]),
     }
 }
 
 fn crash(reason: &Reason, fail: Option<&Failure>) -> String {
+    let lang = crate::lang::get();
     let how = match (fail.and_then(|f| f.exit.as_ref()), reason) {
-        (Some(exit), _) => exit.to_string(),
+        (Some(exit), _) => arbiter_i18n::verdict::exit(lang, exit),
         (
             None,
             Reason::Crash {
                 exit_code, signal, ..
             },
-        ) => Exit {
-            code: *exit_code,
-            signal: *signal,
-            ..Exit::default()
+        ) => {
+            let exit = Exit {
+                code: *exit_code,
+                signal: *signal,
+                ..Exit::default()
+            };
+            arbiter_i18n::verdict::exit(lang, &exit)
         }
-        .to_string(),
         _ => String::new(),
     };
     let last = fail
         .and_then(|f| f.stderr.as_deref())
         .and_then(last_error_line);
     match last {
-        Some(line) => format!("crashed with {how}: {line}"),
-        None => format!("crashed with {how}"),
+        Some(line) => ta(
+            "fail-crash-line",
+            &[("how", how.into()), ("line", line.into())],
+        ),
+        None => ta("fail-crash", &[("how", how.into())]),
     }
 }
 
 fn memory(limit_bytes: u64, fail: Option<&Failure>) -> String {
     let mb = limit_bytes / (1024 * 1024);
     match fail.and_then(|f| f.exit.as_ref()) {
-        Some(exit) => format!("used more than its {mb} MB of memory and was stopped: {exit}"),
-        None => format!("used more than its {mb} MB of memory"),
+        Some(exit) => {
+            let exit = arbiter_i18n::verdict::exit(crate::lang::get(), exit);
+            ta(
+                "fail-memory-exit",
+                &[("mb", mb.into()), ("exit", exit.into())],
+            )
+        }
+        None => ta("fail-memory", &[("mb", mb.into())]),
     }
 }
 
@@ -212,21 +268,20 @@ fn panel(fail: Option<&Failure>, stderr: Option<&str>) -> String {
     let mut parts: Vec<String> = Vec::new();
     let log = fail.and_then(|f| f.log.as_deref());
     if stderr == Some(HIDDEN_OUTPUT) {
-        parts.push(format!("DEBUG output and stderr: {HIDDEN_OUTPUT}"));
+        parts.push(t("fail-hidden"));
         return finish_panel(parts, fail);
     }
     match log {
-        Some(log) if !log.trim().is_empty() => parts.push(format!(
-            "DEBUG output since its last move:\n{}",
-            log.trim_end()
-        )),
-        _ => parts.push(String::from("DEBUG output since its last move: none")),
+        Some(log) if !log.trim().is_empty() => {
+            parts.push(format!("{}\n{}", t("fail-debug"), log.trim_end()))
+        }
+        _ => parts.push(t("fail-debug-none")),
     }
     match stderr {
         Some(s) if !s.trim().is_empty() => {
-            parts.push(format!("stderr (last lines):\n{}", s.trim_end()))
+            parts.push(format!("{}\n{}", t("fail-stderr"), s.trim_end()))
         }
-        _ => parts.push(String::from("stderr: empty")),
+        _ => parts.push(t("fail-stderr-empty")),
     }
     finish_panel(parts, fail)
 }
@@ -235,17 +290,18 @@ fn panel(fail: Option<&Failure>, stderr: Option<&str>) -> String {
 fn finish_panel(mut parts: Vec<String>, fail: Option<&Failure>) -> String {
     if let Some(f) = fail {
         if let Some(exit) = &f.exit {
-            parts.push(format!("process: {exit}"));
+            let exit = arbiter_i18n::verdict::exit(crate::lang::get(), exit);
+            parts.push(ta("fail-process", &[("exit", exit.into())]));
         }
         let mut times = Vec::new();
-        if let Some(t) = f.time_ms {
-            times.push(format!("{} on this request", ms(t)));
+        if let Some(time) = f.time_ms {
+            times.push(ta("fail-time-request", &[("t", ms(time).into())]));
         }
         if let Some(c) = f.clock_ms {
-            times.push(format!("game clock {} left when asked", ms(c)));
+            times.push(ta("fail-time-clock", &[("t", ms(c).into())]));
         }
         if !times.is_empty() {
-            parts.push(format!("time: {}", times.join("; ")));
+            parts.push(ta("fail-time", &[("times", times.join("; ").into())]));
         }
     }
     parts.join("\n\n")

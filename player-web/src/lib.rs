@@ -12,6 +12,7 @@ extern crate std;
 
 pub mod failure;
 pub mod feed;
+pub mod lang;
 pub mod session;
 pub mod units;
 pub mod view;

@@ -140,7 +140,8 @@ fn connect() {
             Ok(ws) => ws,
             Err(e) => {
                 let why = crate::protocol::error_message(&e);
-                return note(&l.ui, &format!("Cannot connect: {why}"), true);
+                let text = crate::lang::ta("live-cannot-connect", &[("why", why.into())]);
+                return note(&l.ui, &text, true);
             }
         };
         let open = EventListener::new(&ws, "open", |_| {
@@ -181,10 +182,13 @@ fn closed() {
         }
         let delay = 500u32 << l.tries;
         l.tries += 1;
-        let text = format!(
-            "The connection was lost: trying again in {} (try {} of {RETRIES})…",
-            crate::units::ms(f64::from(delay)),
-            l.tries
+        let text = crate::lang::ta(
+            "live-lost",
+            &[
+                ("delay", crate::units::ms(f64::from(delay)).into()),
+                ("n", l.tries.into()),
+                ("max", RETRIES.into()),
+            ],
         );
         note(&l.ui, &text, true);
         l.retry = Some(Timeout::new(delay, connect));
@@ -232,7 +236,11 @@ fn receive(text: &str) {
         Some("error") => {
             let why = content.as_str().unwrap_or("(no reason given)");
             l.pending = false;
-            note(&l.ui, &format!("The hub refused: {why}"), true);
+            note(
+                &l.ui,
+                &crate::lang::ta("live-hub-refused", &[("why", why.into())]),
+                true,
+            );
             false
         }
         _ => false,
@@ -254,7 +262,8 @@ fn refresh() {
         Ok(s) => s,
         Err(e) => {
             return with_live(|l| {
-                note(&l.ui, &format!("Cannot show the game: {}", e.message), true)
+                let text = crate::lang::ta("live-cannot-show", &[("message", (&e.message).into())]);
+                note(&l.ui, &text, true)
             })
             .unwrap_or_default();
         }
@@ -274,16 +283,18 @@ fn refresh() {
     };
     with_live(|l| {
         let news = match (ended, seat, turn) {
-            (true, _, _) => format!("The game is over: {}.", head.unwrap_or_default()),
-            (_, Some(s), Some(t)) if s == t => format!(
-                "Your turn ({}): click the board or type a move.",
-                seats[usize::from(s & 1)]
+            (true, _, _) => {
+                crate::lang::ta("live-over", &[("result", head.unwrap_or_default().into())])
+            }
+            (_, Some(s), Some(t)) if s == t => crate::lang::ta(
+                "live-your-turn",
+                &[("seat", seats[usize::from(s & 1)].into())],
             ),
-            (_, Some(s), _) => format!(
-                "You play {}. Waiting for the other side…",
-                seats[usize::from(s & 1)]
+            (_, Some(s), _) => crate::lang::ta(
+                "live-waiting",
+                &[("seat", seats[usize::from(s & 1)].into())],
             ),
-            (_, None, _) => String::from("Watching live."),
+            (_, None, _) => crate::lang::t("live-watching-now"),
         };
         if ended || turn != seat {
             l.clock = None;
@@ -339,7 +350,8 @@ impl Live {
         let left = (ms - (now() - at)).max(0.0);
         // Tenths in integers: core's float formatting would add its code to the wasm.
         let tenths = (left / 100.0) as u64;
-        let text = format!("Your clock: {}.{} s", tenths / 10, tenths % 10);
+        let s = format!("{}.{}", tenths / 10, tenths % 10);
+        let text = crate::lang::ta("live-your-clock", &[("s", s.into())]);
         set_text(&self.ui.clock, &text);
         let _ = self
             .ui
@@ -382,7 +394,7 @@ fn submit(text: &str) -> bool {
     .unwrap_or_else(|| Err(String::from("the game has not started yet")));
     with_live(|l| match checked {
         Ok(_) if pending => {
-            note(&l.ui, "Your move is on its way.", true);
+            note(&l.ui, &crate::lang::t("live-on-its-way"), true);
             false
         }
         Ok(mv) => {
@@ -393,12 +405,20 @@ fn submit(text: &str) -> bool {
             );
             if l.send(msg) {
                 l.pending = true;
-                note(&l.ui, &format!("Sent {mv}."), false);
+                note(
+                    &l.ui,
+                    &crate::lang::ta("live-sent", &[("move", (&mv).into())]),
+                    false,
+                );
             }
             true
         }
         Err(why) => {
-            note(&l.ui, &format!("Refused: {why}"), true);
+            note(
+                &l.ui,
+                &crate::lang::ta("live-refused", &[("why", why.into())]),
+                true,
+            );
             false
         }
     })

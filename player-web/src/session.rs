@@ -1,9 +1,11 @@
 //! A loaded replay and cheap access to any of its frames: positions are kept every
 //! [`CHECKPOINT_EVERY`] frames so that seeking replays at most that many moves.
 
+use crate::lang::ta;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use arbiter_i18n::verdict;
 
 use arbiter_engine::any::{AnyGame, AnyMove, GAME_NAMES};
 use arbiter_engine::replay::{Reason, Replay, ReplayError};
@@ -201,28 +203,35 @@ impl Session {
             .collect();
         let winner = r.result.winner.map(|s| s as u8);
         let result_head = match r.result.winner {
-            Some(s) => format!("{} wins", seats[s.index()]),
-            None => String::from("Draw"),
+            Some(s) => ta("player-wins", &[("who", seats[s.index()].into())]),
+            None => crate::lang::t("player-draw"),
         };
+        let at = (r.moves.len() + 1) as u64;
         let result_text = match (&r.result.reason, r.result.reason.culprit()) {
             (Reason::Normal, _) => {
                 let end = self.position(self.moves.len());
                 match end.and_then(|g| g.outcome()) {
                     Some(o) => end_reason_text(&o.reason),
-                    None => String::from("normal end"),
+                    None => crate::lang::t("player-normal-end"),
                 }
             }
             (_, Some(_)) if self.failure.is_some() => self
                 .failure
                 .as_ref()
-                .map(|f| format!("{} at move {}", f.mark.caption, r.moves.len() + 1))
+                .map(|f| {
+                    let text = f.mark.caption.as_str();
+                    ta("player-at-move", &[("text", text.into()), ("n", at.into())])
+                })
                 .unwrap_or_default(),
-            (reason, Some(culprit)) => format!(
-                "{}: {reason} at move {}",
-                seats[culprit.index()],
-                r.moves.len() + 1
+            (reason, Some(culprit)) => ta(
+                "player-culprit-at",
+                &[
+                    ("who", seats[culprit.index()].into()),
+                    ("reason", verdict::reason(crate::lang::get(), reason).into()),
+                    ("n", at.into()),
+                ],
             ),
-            (reason, None) => reason.to_string(),
+            (reason, None) => verdict::reason(crate::lang::get(), reason),
         };
         Info {
             game: r.game.name(),
@@ -262,21 +271,24 @@ fn alt_notation(start: &Option<AnyGame>, mv: &str) -> String {
 /// Words for how a game ended by its rules (as `arbiter replay show` says it).
 pub fn end_reason_text(r: &EndReason) -> String {
     match r {
-        EndReason::NoMoves { discs } => {
-            format!("no moves left, discs {} to {}", discs[0], discs[1])
-        }
-        EndReason::Five => String::from("five in a row"),
-        EndReason::BoardFull => String::from("board full"),
+        EndReason::NoMoves { discs } => ta(
+            "end-no-moves",
+            &[("first", discs[0].into()), ("second", discs[1].into())],
+        ),
+        EndReason::Five => crate::lang::t("end-five"),
+        EndReason::BoardFull => crate::lang::t("end-board-full"),
         EndReason::Levels {
             level: Some(l),
             counts,
-        } => format!(
-            "decided at {}: {} tiles to {}",
-            tile_value(*l),
-            counts[0],
-            counts[1]
+        } => ta(
+            "end-decided",
+            &[
+                ("tile", tile_value(*l).into()),
+                ("first", counts[0].into()),
+                ("second", counts[1].into()),
+            ],
         ),
-        EndReason::Levels { level: None, .. } => String::from("all tiles equal"),
+        EndReason::Levels { level: None, .. } => crate::lang::t("end-equal"),
     }
 }
 

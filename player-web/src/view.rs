@@ -1,6 +1,7 @@
 //! What one frame shows, computed by the engine so the page only draws: the board as text
 //! (the referee's symbols, for tests and screen readers) and per-game marks.
 
+use crate::lang::ta;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -63,10 +64,11 @@ pub struct FrameView {
 
 /// Seat labels per game: colours for the board games, `+`/`-` for the duel.
 pub fn seat_labels(game: &str) -> [&'static str; 2] {
+    use crate::lang::t_static;
     if game == Duel::NAME {
-        ["First (+)", "Second (−)"]
+        [t_static("player-first"), t_static("player-second")]
     } else {
-        ["Black", "White"]
+        [t_static("player-black"), t_static("player-white")]
     }
 }
 
@@ -103,21 +105,24 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
     v.status = match (after.outcome(), after.to_move()) {
         (Some(o), _) => {
             let who = match o.winner {
-                Some(s) => format!("{} wins", labels[s.index()]),
-                None => String::from("Draw"),
+                Some(s) => ta("player-wins", &[("who", labels[s.index()].into())]),
+                None => crate::lang::t("player-draw"),
             };
-            format!(
-                "Game over: {who} ({})",
-                crate::session::end_reason_text(&o.reason)
+            let why = crate::session::end_reason_text(&o.reason);
+            ta(
+                "player-game-over",
+                &[("who", who.into()), ("why", why.into())],
             )
         }
         (None, Some(s)) => match after.forced_move() {
-            Some(m) => format!(
-                "{} to move: must {}",
-                labels[s.index()],
-                after.format_move(m)
+            Some(m) => ta(
+                "player-must",
+                &[
+                    ("who", labels[s.index()].into()),
+                    ("move", after.format_move(m).into()),
+                ],
             ),
-            None => format!("{} to move", labels[s.index()]),
+            None => ta("player-to-move", &[("who", labels[s.index()].into())]),
         },
         (None, None) => String::new(),
     };

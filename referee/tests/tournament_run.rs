@@ -384,6 +384,57 @@ fn a_new_submission_replays_only_its_games() {
     for p in &private {
         assert!(!text.contains(p.as_str()), "the site shows the path {p}");
     }
+    chinese_site_says_the_same(&out, &site, lost);
+}
+
+/// The same report in Chinese: the texts change, the data (report.json, `--json`) do not.
+fn chinese_site_says_the_same(out: &std::path::Path, english: &std::path::Path, lost: i64) {
+    let site = out.with_file_name("site-zh");
+    assert!(arbiter()
+        .args(["tournament", "report", "--lang", "zh-CN", "--html"])
+        .arg(&site)
+        .arg(out)
+        .status()
+        .unwrap()
+        .success());
+    let page = std::fs::read_to_string(site.join(format!("games/game-{lost:06}.html"))).unwrap();
+    assert!(page.contains("<html lang=\"zh-CN\">"), "{page}");
+    assert!(
+        page.contains("r2（后手）为什么输了") || page.contains("r2（先手）为什么输了"),
+        "{page}"
+    );
+    assert!(page.contains("程序崩溃（退出码 3）"), "{page}");
+    assert!(page.contains("退出码 3"), "{page}");
+    // The report's own pages; the copied player.html names its messages in data-i18n
+    // attributes, which it fills in at run time.
+    let text = [
+        site_text(&site.join("bots")),
+        site_text(&site.join("games")),
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+    ]
+    .concat();
+    for key in arbiter_i18n::Lang::ZhCn.keys() {
+        assert!(
+            !text.contains(&key),
+            "the key {key} shows instead of a text"
+        );
+    }
+    let data = |dir: &std::path::Path| std::fs::read_to_string(dir.join("report.json")).unwrap();
+    assert_eq!(
+        data(english),
+        data(&site),
+        "report.json does not depend on the language"
+    );
+    let json = |lang: &str| {
+        arbiter()
+            .args(["tournament", "report", "--json"])
+            .arg(out)
+            .env("LANG", lang)
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert_eq!(json("zh_CN.UTF-8"), json("C"), "--json is language-free");
 }
 
 /// Every file of a site, concatenated.

@@ -268,7 +268,7 @@ impl FromRequestParts<Shared> for Admin {
     ) -> Result<Self, Self::Rejection> {
         let PageUser(session) = PageUser::from_request_parts(parts, state).await?;
         if !session.user.admin {
-            return Err(AppError::Forbidden("this page is for course staff".into()));
+            return Err(AppError::Forbidden(crate::lang::t("err-staff-only")));
         }
         Ok(Admin(session))
     }

@@ -16,6 +16,10 @@ use serde::{Deserialize, Serialize};
 pub struct ContestFile {
     /// Shown in the site's title.
     pub name: String,
+    /// The site's language for a browser that asks for none spoken here and has not chosen
+    /// one with the switch: `en` (the default) or `zh-CN`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     pub game: GameSection,
     #[serde(default)]
     pub limits: LimitOverrides,
@@ -121,6 +125,8 @@ pub struct Contest {
     pub game: ResolvedGame,
     /// Per language key: its protocol.
     pub protocols: BTreeMap<String, ProtocolKind>,
+    /// The site's default language (`language`).
+    pub language: arbiter_i18n::Lang,
 }
 
 impl Contest {
@@ -139,6 +145,14 @@ impl Contest {
         file.limits
             .check()
             .map_err(|e| anyhow::anyhow!("{origin}: [limits] {e}"))?;
+        let language = match &file.language {
+            None => arbiter_i18n::Lang::default(),
+            Some(tag) => arbiter_i18n::Lang::parse(tag).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{origin}: language = {tag:?}: the site speaks \"en\" and \"zh-CN\""
+                )
+            })?,
+        };
         let rules = &file.submissions;
         if rules.games_per_pairing == 0
             || rules.games_per_pairing % 2 != 0
@@ -182,6 +196,7 @@ impl Contest {
             file,
             game,
             protocols,
+            language,
         })
     }
 
@@ -217,6 +232,7 @@ pub fn template(name: &str, game: &str, size: Option<u8>, rule: Option<&str>) ->
 # Every key is optional unless marked; absent keys take the defaults shown.
 
 name = "{name}"                   # the site's title
+# language = "zh-CN"              # the site's default language: en (default) or zh-CN
 
 [game]
 name = "{game}"                   # reversi, gomoku or duel2048 (required)

@@ -71,6 +71,19 @@ impl AppError {
     }
 }
 
+impl AppError {
+    /// What the error says in the request's language: the messages handlers build are already
+    /// in it; the fixed ones are said here.
+    fn said(&self) -> String {
+        match self {
+            AppError::Csrf => crate::lang::t("err-csrf"),
+            AppError::Internal(_) => crate::lang::t("err-internal"),
+            AppError::NotFound(what) => crate::lang::ta("err-not-found", &[("what", what.into())]),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         match &self {
@@ -83,7 +96,7 @@ impl IntoResponse for AppError {
             _ => {}
         }
         let status = self.status();
-        let message = self.to_string();
+        let message = self.said();
         let mut response = crate::pages::error_page(status, &message);
         if let AppError::TooMany { retry_after_s, .. } = &self {
             if let Ok(v) = retry_after_s.to_string().parse() {

@@ -131,7 +131,7 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
     .bind(state.competition)
     .fetch_optional(state.db.pool())
     .await?
-    .ok_or_else(|| AppError::NotFound(format!("game {id}")))?;
+    .ok_or_else(|| AppError::NotFound(crate::lang::ta("err-game", &[("id", id.to_string().into())])))?;
     let s0: String = row.try_get(0)?;
     let s1: String = row.try_get(1)?;
     let outcome: Option<String> = row.try_get(3)?;
@@ -182,13 +182,13 @@ pub async fn replay_for(
     viewer: Option<&Session>,
 ) -> Result<String, AppError> {
     if !may_watch(state, viewer) {
-        return Err(AppError::Forbidden("sign in to watch games".into()));
+        return Err(AppError::Forbidden(crate::lang::t("err-sign-in-to-watch")));
     }
     let g = game(state, id).await?;
     if Cutoff::of(state, viewer).await?.hides(&g) {
-        return Err(AppError::Forbidden(format!(
-            "game {id} was played after the scoreboard was frozen: its replay shows when the \
-             course staff unfreeze it"
+        return Err(AppError::Forbidden(crate::lang::ta(
+            "err-replay-frozen",
+            &[("id", id.to_string().into())],
         )));
     }
     let text = arbiter_queue::worker::replay_text(&state.queue, id)
@@ -201,6 +201,28 @@ pub async fn replay_for(
     let own = own_seats(state, &g, viewer).await?;
     redact(&mut replay, own);
     Ok(replay.to_json())
+}
+
+/// A finished game's verdict in `lang`, said from its replay's reason (the stored outcome
+/// keeps only the English words, `english`, which stay when the replay cannot be read).
+pub async fn verdict_in(
+    state: &Shared,
+    id: i64,
+    lang: arbiter_i18n::Lang,
+    english: &str,
+) -> String {
+    if lang == arbiter_i18n::Lang::En {
+        return english.to_string();
+    }
+    let replay = arbiter_queue::worker::replay_text(&state.queue, id)
+        .await
+        .ok()
+        .flatten()
+        .and_then(|text| Replay::from_json(&text).ok());
+    match replay {
+        Some(r) => arbiter_i18n::verdict::reason(lang, &r.result.reason),
+        None => english.to_string(),
+    }
 }
 
 /// What the player shows in place of another author's bot output: said, so that it does not
@@ -335,30 +357,52 @@ fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static st
 /// How one game went for `submission`, in words: "lost: crashed (signal 11) at move 9 (your
 /// bot)", "won: normal end after 60 moves", "being played".
 pub fn in_words(g: &GameRow, submission: i64) -> String {
+    let lang = crate::lang::current();
     let me = if g.seats[0] == submission { 0 } else { 1 };
     let outcome = match (g.state.as_str(), g.winner) {
-        ("done", None) => "drawn",
-        ("done", Some(w)) if w == me => "won",
-        ("done", Some(_)) => "lost",
-        ("queued", _) => return "to be played".into(),
-        ("running", _) => return "being played now".into(),
-        (FROZEN, _) => {
-            return "played after the freeze: shown when the scoreboard is unfrozen".into()
-        }
-        (other, _) => return other.to_string(),
+        ("done", None) => "words-drawn",
+        ("done", Some(w)) if w == me => "words-won",
+        ("done", Some(_)) => "words-lost",
+        ("queued", _) => return lang.t("words-queued"),
+        ("running", _) => return lang.t("words-running"),
+        (FROZEN, _) => return lang.t("words-frozen"),
+        (other, _) => return crate::pages::closed(lang, "status", other),
     };
-    let verdict = g.verdict.as_deref().unwrap_or("no verdict");
+    let verdict = match &g.verdict {
+        Some(v) => {
+            arbiter_i18n::verdict::in_table(lang, g.reason.as_deref().unwrap_or("normal"), v)
+        }
+        None => lang.t("words-no-verdict"),
+    };
     let moves = g.moves.unwrap_or(0);
     let how = match g.reason.as_deref() {
-        Some("normal") => format!("{verdict} after {moves} moves"),
-        _ => format!("{verdict} at move {}", moves + 1),
+        Some("normal") => lang.ta(
+            "words-after",
+            &[
+                ("verdict", verdict.as_str().into()),
+                ("moves", moves.into()),
+            ],
+        ),
+        _ => lang.ta(
+            "words-at",
+            &[
+                ("verdict", verdict.as_str().into()),
+                ("move", (moves + 1).into()),
+            ],
+        ),
     };
-    let whose = match g.culprit {
-        Some(c) if c == me => " (your bot)",
-        Some(_) => " (the opponent)",
-        None => "",
+    let line = match g.culprit {
+        Some(c) if c == me => "words-line-mine",
+        Some(_) => "words-line-theirs",
+        None => "words-line",
     };
-    format!("{outcome}: {how}{whose}")
+    lang.ta(
+        line,
+        &[
+            ("outcome", lang.t(outcome).as_str().into()),
+            ("how", how.as_str().into()),
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod demo;
 pub mod error;
 pub mod export;
 pub mod games;
+pub mod lang;
 pub mod listen;
 pub mod names;
 pub mod pages;

@@ -7,6 +7,8 @@ use askama::Template;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
+use arbiter_i18n::{Arg, Lang};
+
 use crate::auth::Session;
 use crate::error::AppError;
 use crate::state::Shared;
@@ -20,6 +22,10 @@ pub struct Layout {
     pub csrf: String,
     /// The navigation entry to mark as current.
     pub nav: &'static str,
+    /// The request's language: every text of the page comes from its catalogue.
+    pub lang: Lang,
+    /// The page's own address, where the language switch comes back to.
+    pub here: String,
 }
 
 impl Layout {
@@ -35,11 +41,73 @@ impl Layout {
             user: session.map(|s| s.user.clone()),
             csrf: session.map(|s| s.csrf.clone()).unwrap_or_default(),
             nav,
+            lang: crate::lang::current(),
+            here: crate::lang::path(),
         }
     }
 
     pub fn is_admin(&self) -> bool {
         self.user.as_ref().is_some_and(|u| u.admin)
+    }
+
+    /// A message of the page's language.
+    pub fn t(&self, key: &str) -> String {
+        self.lang.t(key)
+    }
+
+    /// A message with one named parameter.
+    pub fn t1<'a>(&self, key: &str, name: &str, v: impl Into<Arg<'a>>) -> String {
+        self.lang.ta(key, &[(name, v.into())])
+    }
+
+    /// The message `{prefix}-{name}` for a value of a closed set (a status, a result); the
+    /// value itself when the catalogue has no message for it.
+    pub fn tp(&self, prefix: &str, name: &str) -> String {
+        closed(self.lang, prefix, name)
+    }
+
+    /// A message with two named parameters (askama passes arguments by reference, so no
+    /// tuples).
+    pub fn t2<'a, 'b>(
+        &self,
+        key: &str,
+        n1: &str,
+        v1: impl Into<Arg<'a>>,
+        n2: &str,
+        v2: impl Into<Arg<'b>>,
+    ) -> String {
+        self.lang.ta(key, &[(n1, v1.into()), (n2, v2.into())])
+    }
+
+    /// A message with three named parameters.
+    #[allow(clippy::too_many_arguments)]
+    pub fn t3<'a, 'b, 'c>(
+        &self,
+        key: &str,
+        n1: &str,
+        v1: impl Into<Arg<'a>>,
+        n2: &str,
+        v2: impl Into<Arg<'b>>,
+        n3: &str,
+        v3: impl Into<Arg<'c>>,
+    ) -> String {
+        self.lang
+            .ta(key, &[(n1, v1.into()), (n2, v2.into()), (n3, v3.into())])
+    }
+
+    /// The languages the switch offers: every one but the page's, each with the link that
+    /// chooses it and comes back here.
+    pub fn other_languages(&self) -> Vec<(Lang, String)> {
+        Lang::ALL
+            .into_iter()
+            .filter(|l| *l != self.lang)
+            .map(|l| {
+                (
+                    l,
+                    format!("/lang/{}?back={}", l.tag(), url_encode(&self.here)),
+                )
+            })
+            .collect()
     }
 }
 
@@ -69,15 +137,24 @@ pub fn error_page(status: StatusCode, message: &str) -> Response {
 
 /// [`error_page`] with the contest's name in its header and title.
 pub fn error_page_in(status: StatusCode, message: &str, contest: &str) -> Response {
+    let lang = crate::lang::current();
+    let key = format!("status-{}", status.as_u16());
+    let heading = if lang.has(&key) {
+        lang.t(&key)
+    } else {
+        status.canonical_reason().unwrap_or("Error").to_string()
+    };
     let page = ErrorPage {
         l: Layout {
-            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            title: heading.clone(),
             contest: contest.to_string(),
             user: None,
             csrf: String::new(),
             nav: "",
+            lang,
+            here: crate::lang::path(),
         },
-        heading: status.canonical_reason().unwrap_or("Error").to_string(),
+        heading,
         message: message.to_string(),
     };
     let body = page.render().unwrap_or_else(|_| "error".to_string());
@@ -96,7 +173,9 @@ pub fn live_frame(state: &Shared, viewer: Option<&Session>) -> Option<arbiter_li
     let page = LiveFrame {
         l: Layout::new(state, viewer, "", "live"),
     };
-    arbiter_live::Frame::split(&page.render().ok()?)
+    let mut frame = arbiter_live::Frame::split(&page.render().ok()?)?;
+    frame.lang = page.l.lang;
+    Some(frame)
 }
 
 /// A Unix time in milliseconds as `2026-11-23 14:05 UTC`.
@@ -106,6 +185,26 @@ pub fn when(ms: i64) -> String {
         .ok()
         .and_then(|t| t.format(&format).ok())
         .unwrap_or_else(|| "?".into())
+}
+
+/// The message `{prefix}-{name}` for a value of a closed set, or the value itself.
+pub fn closed(lang: Lang, prefix: &str, name: &str) -> String {
+    let key = format!("{prefix}-{name}");
+    if Lang::En.has(&key) {
+        lang.t(&key)
+    } else {
+        name.to_string()
+    }
+}
+
+/// A page (the player's) with its `<html lang>` set to `lang`: the player speaks its host
+/// page's language, which it reads from its own document.
+pub fn with_lang(html: &str, lang: Lang) -> String {
+    html.replacen(
+        "<html lang=\"en\">",
+        &format!("<html lang=\"{}\">", lang.tag()),
+        1,
+    )
 }
 
 /// JSON safe inside an inline `<script>` (the live hub's escaping, shared).

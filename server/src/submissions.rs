@@ -129,19 +129,19 @@ fn check_allowance(allowance: &Allowance, now: i64) -> Result<(), AppError> {
     if let Some(next) = allowance.next_at {
         let wait = ((next - now) / 1000).max(1) as u64;
         return Err(AppError::TooMany {
-            message: format!(
-                "one submission every {} s: you can submit again in {wait} s",
-                allowance.min_interval_s
+            message: crate::lang::ta(
+                "err-interval",
+                &[
+                    ("s", allowance.min_interval_s.into()),
+                    ("wait", wait.into()),
+                ],
             ),
             retry_after_s: wait,
         });
     }
     if let Some(0.0) = allowance.remaining_s() {
         return Err(AppError::TooMany {
-            message: format!(
-                "your bots used today's {} s of thinking time: submit again tomorrow (UTC)",
-                allowance.budget_s
-            ),
+            message: crate::lang::ta("err-budget", &[("s", allowance.budget_s.into())]),
             retry_after_s: 3600,
         });
     }
@@ -177,24 +177,25 @@ pub async fn submit(
     let contest = &state.contest;
     let Some(lang) = contest.file.languages.get(language) else {
         let known: Vec<&str> = contest.file.languages.keys().map(String::as_str).collect();
-        return Err(AppError::BadRequest(format!(
-            "unknown language {language:?}: choose one of {}",
-            known.join(", ")
+        return Err(AppError::BadRequest(crate::lang::ta(
+            "err-unknown-language",
+            &[
+                ("language", format!("{language:?}").into()),
+                ("known", known.join(", ").into()),
+            ],
         )));
     };
     if user.disqualified {
-        return Err(AppError::Forbidden(
-            "your account was disqualified by the course staff".into(),
-        ));
+        return Err(AppError::Forbidden(crate::lang::t("err-disqualified")));
     }
     if source.is_empty() || source.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(AppError::BadRequest("the source is empty".into()));
+        return Err(AppError::BadRequest(crate::lang::t("err-empty-source")));
     }
     let max_bytes = state.rules().submissions.max_bytes;
     if source.len() as u64 > max_bytes {
-        return Err(AppError::TooLarge(format!(
-            "the source is {} bytes; the limit is {max_bytes} bytes",
-            source.len(),
+        return Err(AppError::TooLarge(crate::lang::ta(
+            "err-source-too-large",
+            &[("size", source.len().into()), ("max", max_bytes.into())],
         )));
     }
     // A quick refusal before storing the source; the check that counts is repeated below,
@@ -545,9 +546,12 @@ fn job_bot(state: &Shared, (sub, user): (&Submission, &User)) -> Result<JobBot, 
 /// Course staff: compile a submission again (a failed or stuck build), or replay all its
 /// games (a ready one). Returns how many jobs were queued.
 pub async fn rejudge(state: &Shared, id: i64) -> Result<usize, AppError> {
-    let sub = store::submission(&state.db, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("submission {id}")))?;
+    let sub = store::submission(&state.db, id).await?.ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-submission",
+            &[("id", id.to_string().into())],
+        ))
+    })?;
     if sub.status != "ready" {
         let spec: Option<String> = match sub.compile_job {
             Some(job) => {

@@ -100,6 +100,9 @@ pub enum TournamentCommand {
         /// Leave the bots' own output (stderr, DEBUG lines) out of the site, for a public one
         #[arg(long, requires = "html")]
         hide_bot_output: bool,
+        /// The site's language: en or zh-CN (the CLI's own output stays English)
+        #[arg(long, requires = "html", default_value = "en", value_parser = parse_lang)]
+        lang: arbiter_i18n::Lang,
     },
     /// Add a new version of a bot (or a new bot); only its games are played again
     Submit {
@@ -121,6 +124,11 @@ pub enum TournamentCommand {
         #[command(flatten)]
         run: RunFlags,
     },
+}
+
+/// A language the report's site speaks.
+fn parse_lang(tag: &str) -> Result<arbiter_i18n::Lang, String> {
+    arbiter_i18n::Lang::parse(tag).ok_or_else(|| format!("{tag:?}: the report speaks en and zh-CN"))
 }
 
 pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -154,6 +162,7 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
             html: dir,
             player,
             hide_bot_output,
+            lang,
         }) => {
             let t = Tournament::open(path)?;
             let r = Report::build(&t)?;
@@ -165,6 +174,7 @@ pub fn run(a: &TournamentArgs) -> anyhow::Result<ExitCode> {
                 let (player, _) = arbiter_tournament::player::load(player.as_deref())?;
                 let options = SiteOptions {
                     hide_bot_output: *hide_bot_output,
+                    lang: *lang,
                 };
                 let pages =
                     html::write_site_with(&r, &t.resolved.output, dir, Some(&player), &options)?;

@@ -61,7 +61,7 @@ fn login_form(
         .filter(|v| v.len() == 64)
         .unwrap_or_else(auth::random_token);
     let page = LoginPage {
-        l: Layout::new(state, None, "Sign in", "login"),
+        l: Layout::new(state, None, crate::lang::t("login-title"), "login"),
         csrf: auth::anon_token(&state.secret, &nonce),
         next: safe_next(next),
         login: login.to_string(),
@@ -121,16 +121,16 @@ pub async fn check_credentials(
 ) -> Result<User, AppError> {
     let login = login.trim();
     if login.len() > 128 || password.len() > 1024 {
-        return Err(AppError::BadRequest("wrong login or password".into()));
+        return Err(AppError::BadRequest(crate::lang::t("err-wrong-login")));
     }
     if let Err(wait) = state.limiter.attempt(login, ip) {
         let when = if wait < 60 {
-            format!("{wait} s")
+            crate::lang::ta("err-wait-seconds", &[("s", wait.into())])
         } else {
-            format!("{} minute(s)", wait.div_ceil(60))
+            crate::lang::ta("err-wait-minutes", &[("m", wait.div_ceil(60).into())])
         };
         return Err(AppError::TooMany {
-            message: format!("too many failed sign-ins: try again in {when}"),
+            message: crate::lang::ta("err-too-many-sign-ins", &[("when", when.into())]),
             retry_after_s: wait,
         });
     }
@@ -146,7 +146,7 @@ pub async fn check_credentials(
             state.limiter.succeeded(login, ip);
             Ok(user)
         }
-        _ => Err(AppError::BadRequest("wrong login or password".into())),
+        _ => Err(AppError::BadRequest(crate::lang::t("err-wrong-login"))),
     }
 }
 
@@ -200,7 +200,12 @@ fn account_page(
 ) -> Result<Response, AppError> {
     let user = session.user.clone();
     render(&AccountPage {
-        l: Layout::new(state, Some(session), "Account", "account"),
+        l: Layout::new(
+            state,
+            Some(session),
+            crate::lang::t("account-title"),
+            "account",
+        ),
         nickname: user.nickname.clone().unwrap_or_default(),
         must_change: user.must_change,
         user,
@@ -241,9 +246,9 @@ pub async fn save(
         Ok(()) if session.user.must_change => Ok(Redirect::to("/?welcome=1").into_response()),
         Ok(()) => {
             let saved = if f.new_password.is_empty() {
-                "Saved."
+                crate::lang::t("account-saved")
             } else {
-                "Saved: your password is changed. Use the new one from now on."
+                crate::lang::t("account-saved-password")
             };
             let fresh = store::user_by_id(&state.db, session.user.id)
                 .await?
@@ -252,7 +257,7 @@ pub async fn save(
                 user: fresh,
                 ..session
             };
-            account_page(&state, &session, None, Some(saved.into()))
+            account_page(&state, &session, None, Some(saved))
         }
         Err(AppError::BadRequest(m)) => account_page(&state, &session, Some(m), None),
         Err(e) => Err(e),
@@ -294,10 +299,7 @@ async fn set_nickname(state: &Shared, user: &User, nickname: &str) -> Result<(),
         }
     }
     if taken {
-        return Err(AppError::BadRequest(
-            "that nickname is taken, or reads like another user's or the course staff's name"
-                .into(),
-        ));
+        return Err(AppError::BadRequest(crate::lang::t("err-nickname-taken")));
     }
     sqlx::query("UPDATE users SET nickname = $1 WHERE id = $2")
         .bind(nickname)
@@ -316,7 +318,7 @@ async fn update_account(
     f: &AccountForm,
     token: Option<&str>,
 ) -> Result<(), AppError> {
-    let bad = |m: &str| Err(AppError::BadRequest(m.to_string()));
+    let bad = |key: &str| Err(AppError::BadRequest(crate::lang::t(key)));
     let user = &session.user;
     let nickname = match crate::names::normalise(&f.nickname) {
         Ok(n) => n,
@@ -325,23 +327,23 @@ async fn update_account(
     let nickname = nickname.as_str();
     let changing_password = !f.new_password.is_empty() || user.must_change;
     if user.must_change && nickname.is_empty() {
-        return bad("choose a nickname for the scoreboard");
+        return bad("err-choose-nickname");
     }
     if changing_password {
         if f.new_password.chars().count() < 8 || f.new_password.len() > 256 {
-            return bad("the new password must have 8 to 256 characters");
+            return bad("err-password-length");
         }
         if f.new_password != f.confirm {
-            return bad("the two new passwords differ");
+            return bad("err-passwords-differ");
         }
         let (_, hash) = store::user_by_login(&state.db, &user.login)
             .await?
-            .ok_or_else(|| AppError::NotFound("your account".into()))?;
+            .ok_or_else(|| AppError::NotFound(crate::lang::t("err-your-account")))?;
         if !auth::verify_password_async(f.current.clone(), hash).await {
-            return bad("the current password is wrong");
+            return bad("err-current-password");
         }
         if f.new_password == user.login {
-            return bad("the new password must not be your student number");
+            return bad("err-password-is-login");
         }
     }
     if !nickname.is_empty() {

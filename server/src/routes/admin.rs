@@ -46,6 +46,44 @@ struct AdminPage {
     flash: Option<String>,
 }
 
+impl AdminPage {
+    /// The judging line: how many games are in each state.
+    fn counts_text(&self) -> String {
+        let c = &self.counts;
+        self.l.lang.ta(
+            "admin-counts",
+            &[
+                ("queued", c.queued.into()),
+                ("running", c.running.into()),
+                ("done", c.done.into()),
+                ("failed", c.failed.into()),
+                ("cancelled", c.cancelled.into()),
+            ],
+        )
+    }
+
+    /// The compiling line: how many compiles wait, ran, failed to run.
+    fn compiles_text(&self) -> String {
+        let c = &self.compiles;
+        let mut text = self.l.lang.ta(
+            "admin-compiles-counts",
+            &[
+                ("waiting", (c.queued + c.running).into()),
+                ("done", c.done.into()),
+            ],
+        );
+        if c.failed > 0 {
+            text.push_str(
+                &self
+                    .l
+                    .lang
+                    .ta("admin-compiles-failed", &[("failed", c.failed.into())]),
+            );
+        }
+        text
+    }
+}
+
 /// The contest's jobs of one kind (`game`, `compile`) by state.
 async fn job_counts(state: &Shared, kind: &str) -> Result<arbiter_queue::jobs::Counts, AppError> {
     use sqlx::Row;
@@ -118,7 +156,12 @@ pub async fn page(
         });
     }
     render(&AdminPage {
-        l: Layout::new(&state, Some(&session), "Admin", "admin"),
+        l: Layout::new(
+            &state,
+            Some(&session),
+            crate::lang::t("admin-title"),
+            "admin",
+        ),
         users,
         frozen: scoreboard::frozen(&state).await?.is_some(),
         counts: job_counts(&state, "game").await?,
@@ -139,11 +182,18 @@ async fn void_lines(state: &Shared) -> Result<Vec<String>, AppError> {
         .into_iter()
         .map(|(job, why, now)| {
             let then = match now.as_str() {
-                "done" => "replayed",
-                "queued" | "running" => "to be played again",
-                _ => "not played again",
+                "done" => "admin-void-replayed",
+                "queued" | "running" => "admin-void-again",
+                _ => "admin-void-not-again",
             };
-            format!("game {job}: voided: {why}; {then}")
+            crate::lang::ta(
+                "admin-void",
+                &[
+                    ("job", job.into()),
+                    ("why", why.as_str().into()),
+                    ("then", crate::lang::t(then).as_str().into()),
+                ],
+            )
         })
         .collect())
 }
@@ -159,7 +209,7 @@ pub async fn freeze(
 ) -> Result<Response, AppError> {
     session.check_csrf(&f.csrf)?;
     scoreboard::freeze(&state).await?;
-    Ok(done("The scoreboard is frozen."))
+    Ok(done(&crate::lang::t("admin-done-frozen")))
 }
 
 pub async fn unfreeze(
@@ -169,7 +219,7 @@ pub async fn unfreeze(
 ) -> Result<Response, AppError> {
     session.check_csrf(&f.csrf)?;
     scoreboard::unfreeze(&state).await?;
-    Ok(done("The scoreboard is live again."))
+    Ok(done(&crate::lang::t("admin-done-live")))
 }
 
 pub async fn disqualify(
@@ -184,19 +234,29 @@ pub async fn disqualify(
             .await?
             .ok_or_else(|| AppError::NotFound(format!("user {id}")))?;
         return render(&ConfirmPage {
-            l: Layout::new(&state, Some(&session), "Disqualify?", "admin"),
-            heading: format!("Disqualify {} ({})?", user.name, user.login),
-            message: "Their bot leaves the scoreboard and its queued games are cancelled. \
-                      Reinstating them later plays the games it missed."
-                .into(),
+            l: Layout::new(
+                &state,
+                Some(&session),
+                crate::lang::t("admin-disqualify-title"),
+                "admin",
+            ),
+            heading: crate::lang::ta(
+                "admin-disqualify-heading",
+                &[
+                    ("name", (&user.name).into()),
+                    ("login", (&user.login).into()),
+                ],
+            ),
+            message: crate::lang::t("admin-disqualify-message"),
             action: format!("/admin/users/{id}/disqualify"),
-            button: format!("Disqualify {}", user.login),
+            button: crate::lang::ta(
+                "admin-disqualify-button",
+                &[("login", (&user.login).into())],
+            ),
         });
     }
     set_disqualified(&state, id, true).await?;
-    Ok(done(
-        "Disqualified: the student's bot left the scoreboard and its queued games were cancelled.",
-    ))
+    Ok(done(&crate::lang::t("admin-done-disqualified")))
 }
 
 pub async fn reinstate(
@@ -207,21 +267,22 @@ pub async fn reinstate(
 ) -> Result<Response, AppError> {
     session.check_csrf(&f.csrf)?;
     set_disqualified(&state, id, false).await?;
-    Ok(done(
-        "Reinstated: the student's latest bot is back on the scoreboard.",
-    ))
+    Ok(done(&crate::lang::t("admin-done-reinstated")))
 }
 
 /// Disqualifies (cancelling the student's queued games) or reinstates (their latest ready
 /// submission plays the games it missed).
 async fn set_disqualified(state: &Shared, id: i64, yes: bool) -> Result<(), AppError> {
-    let user = store::user_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("user {id}")))?;
+    let user = store::user_by_id(&state.db, id).await?.ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-user",
+            &[("id", id.to_string().into())],
+        ))
+    })?;
     if user.admin {
-        return Err(AppError::BadRequest(
-            "course staff accounts take no part in the contest".into(),
-        ));
+        return Err(AppError::BadRequest(crate::lang::t(
+            "err-staff-not-in-contest",
+        )));
     }
     sqlx::query("UPDATE users SET disqualified = $1 WHERE id = $2")
         .bind(i64::from(yes))
@@ -250,9 +311,12 @@ pub async fn reset_password(
     Form(f): Form<CsrfForm>,
 ) -> Result<Response, AppError> {
     session.check_csrf(&f.csrf)?;
-    let user = store::user_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("user {id}")))?;
+    let user = store::user_by_id(&state.db, id).await?.ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-user",
+            &[("id", id.to_string().into())],
+        ))
+    })?;
     let hash = auth::hash_password_async(user.login.clone()).await;
     sqlx::query("UPDATE users SET password = $1, must_change = 1 WHERE id = $2")
         .bind(hash)
@@ -260,9 +324,9 @@ pub async fn reset_password(
         .execute(state.db.pool())
         .await?;
     auth::end_sessions_of(&state, id, None).await?;
-    Ok(done(&format!(
-        "The password of {} is their login again; they must change it at the next sign-in.",
-        user.login
+    Ok(done(&crate::lang::ta(
+        "admin-done-reset",
+        &[("login", (&user.login).into())],
     )))
 }
 
@@ -299,15 +363,13 @@ pub async fn rules(
     let file_max = state.contest.file.submissions.max_bytes;
     let max_bytes = f.max_kb.saturating_mul(1024);
     if max_bytes == 0 || max_bytes > file_max {
-        return Err(AppError::BadRequest(format!(
-            "the size limit must be from 1 KB to contest.toml's {} KB (raising it needs contest.toml and a restart)",
-            file_max / 1024
+        return Err(AppError::BadRequest(crate::lang::ta(
+            "err-size-limit",
+            &[("kb", (file_max / 1024).into())],
         )));
     }
     if f.min_interval_s > 7 * 86_400 || f.daily_budget_s > 86_400 {
-        return Err(AppError::BadRequest(
-            "an interval of at most a week and a budget of at most a day".into(),
-        ));
+        return Err(AppError::BadRequest(crate::lang::t("err-interval-budget")));
     }
     let mut rules = state.rules();
     rules.submissions.min_interval_s = f.min_interval_s;
@@ -322,5 +384,5 @@ pub async fn rules(
     )
     .await?;
     *state.rules.write().unwrap_or_else(|p| p.into_inner()) = rules;
-    Ok(done("The rules are changed."))
+    Ok(done(&crate::lang::t("admin-done-rules")))
 }

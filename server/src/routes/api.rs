@@ -106,9 +106,12 @@ pub async fn submission(
     ApiUser(session): ApiUser,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let sub = store::submission(&state.db, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("submission {id}")))?;
+    let sub = store::submission(&state.db, id).await?.ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-submission",
+            &[("id", id.to_string().into())],
+        ))
+    })?;
     let owner = sub.user_id == session.user.id || session.user.admin;
     let user = store::user_by_id(&state.db, sub.user_id).await?;
     let compile_log: Option<String> = if owner {

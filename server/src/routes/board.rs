@@ -74,7 +74,12 @@ pub async fn page(
         .collect();
     render(&BoardPage {
         languages,
-        l: Layout::new(&state, viewer.as_ref(), "Scoreboard", "scoreboard"),
+        l: Layout::new(
+            &state,
+            viewer.as_ref(),
+            crate::lang::t("board-title"),
+            "scoreboard",
+        ),
         updated: when(board.computed_at),
         board,
         frozen,

@@ -5,6 +5,8 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
+use arbiter_i18n::{Arg, Lang};
+
 use crate::auth::Viewer;
 use crate::error::AppError;
 use crate::games;
@@ -28,6 +30,27 @@ struct GamePage {
     start_frame: i64,
     /// Allows the page's inline script under the CSP.
     nonce: String,
+    /// The texts the page's script writes, in the page's language (JSON).
+    texts: String,
+}
+
+impl GamePage {
+    /// The player's page in this page's language: the player reads its document's `lang`.
+    fn player_in_language(&self, html: &str) -> String {
+        crate::pages::with_lang(html, self.l.lang)
+    }
+}
+
+/// The texts of the replay controls' script; `{k}`-style holes are filled in by the script.
+fn script_texts(lang: Lang) -> String {
+    let hole = |name: &'static str| (name, Arg::from(format!("{{{name}}}")));
+    crate::pages::script_json(&serde_json::json!({
+        "frameOf": lang.ta("game-frame-of", &[hole("k"), hole("last")]),
+        "error": lang.ta("game-error", &[hole("reason")]),
+        "cannotLoad": lang.ta("game-cannot-load", &[hole("status")]),
+        "play": lang.t("game-btn-play"),
+        "pause": lang.t("game-btn-pause"),
+    }))
 }
 
 pub async fn page(
@@ -56,15 +79,26 @@ pub async fn page(
         };
         names.push(name);
     }
+    let lang = crate::lang::current();
     let verdict = match &g.verdict {
         Some(_) => None,
-        None if g.state == games::FROZEN => Some(
-            "played after the scoreboard was frozen: the result shows when it is unfrozen".into(),
-        ),
-        None => Some(format!("not played yet ({})", g.state)),
+        None if g.state == games::FROZEN => Some(lang.t("game-frozen")),
+        None => Some(lang.ta(
+            "game-not-played",
+            &[(
+                "state",
+                crate::pages::closed(lang, "status", &g.state).into(),
+            )],
+        )),
     };
     render(&GamePage {
-        l: Layout::new(&state, viewer.as_ref(), format!("Game {id}"), ""),
+        texts: script_texts(lang),
+        l: Layout::new(
+            &state,
+            viewer.as_ref(),
+            lang.ta("game-title", &[("id", id.to_string().into())]),
+            "",
+        ),
         id,
         players_json: crate::pages::script_json(&names),
         seat0: names[0].clone(),

@@ -77,6 +77,7 @@ pub fn router(state: Shared) -> Router {
         .route("/admin/submissions/{id}/rejudge", post(admin::rejudge))
         .route("/admin/similarity", get(similarity::list))
         .route("/admin/similarity/pair", get(similarity::pair))
+        .route("/lang/{tag}", get(crate::lang::switch))
         .nest("/api", api)
         .nest_service(
             "/live",
@@ -101,6 +102,7 @@ pub fn router(state: Shared) -> Router {
             HeaderValue::from_static("same-origin"),
         ))
         .layer(from_fn_with_state(state.clone(), guard))
+        .layer(from_fn_with_state(state.clone(), crate::lang::scope))
         .with_state(state)
 }
 
@@ -110,10 +112,7 @@ pub fn router(state: Shared) -> Router {
 async fn guard(State(state): State<Shared>, mut request: Request, next: Next) -> Response {
     let host = own_host(&state, &request);
     if !security::origin_allowed(request.method(), request.headers(), host.as_deref()) {
-        let refused = AppError::Forbidden(
-            "this request came from another site's page: open this site and try again".into(),
-        )
-        .into_response();
+        let refused = AppError::Forbidden(crate::lang::t("err-other-site")).into_response();
         if request.uri().path().starts_with("/api/") {
             return api::json_errors(refused).await;
         }
@@ -172,12 +171,7 @@ async fn live_gate(
         // A game followed to its end shows its result: none while the board is frozen.
         match crate::games::Cutoff::of(&state, viewer.as_ref()).await {
             Ok(c) if c.frozen() => {
-                return AppError::Forbidden(
-                    "the scoreboard is frozen: the live games show again when the course staff \
-                     unfreeze it"
-                        .into(),
-                )
-                .into_response()
+                return AppError::Forbidden(crate::lang::t("err-live-frozen")).into_response()
             }
             Ok(_) => {}
             Err(e) => return e.into_response(),
@@ -231,7 +225,7 @@ fn named_error_page(state: &Shared, response: Response) -> Response {
 }
 
 async fn not_found() -> AppError {
-    AppError::NotFound("this page".into())
+    AppError::NotFound(crate::lang::t("err-this-page"))
 }
 
 async fn api_not_found() -> AppError {

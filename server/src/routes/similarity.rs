@@ -340,6 +340,22 @@ struct ListPage {
     more: usize,
 }
 
+impl ListPage {
+    /// How many sources and pairs the report read.
+    fn counts_text(&self) -> String {
+        let c = &self.report.counts;
+        self.l.lang.ta(
+            "sim-counts",
+            &[
+                ("documents", c.documents.into()),
+                ("candidates", c.candidate_pairs.into()),
+                ("compared", c.compared.into()),
+                ("cached", c.from_cache.into()),
+            ],
+        )
+    }
+}
+
 pub async fn list(
     State(state): State<Shared>,
     Admin(session): Admin,
@@ -374,7 +390,12 @@ pub async fn list(
         })
         .collect();
     render(&ListPage {
-        l: Layout::new(&state, Some(&session), "Similarity", "similarity"),
+        l: Layout::new(
+            &state,
+            Some(&session),
+            crate::lang::t("sim-title"),
+            "similarity",
+        ),
         rows,
         report,
         all,
@@ -447,6 +468,21 @@ struct PairPage {
     columns: [Column; 2],
 }
 
+impl PairPage {
+    /// The share of each side the matched regions cover.
+    fn shares_text(&self, p: &Pair) -> String {
+        self.l.lang.ta(
+            "sim-pair-share",
+            &[
+                ("a", (p.a.share * 100.0).round().into()),
+                ("first", (&self.columns[0].title).into()),
+                ("b", (p.b.share * 100.0).round().into()),
+                ("second", (&self.columns[1].title).into()),
+            ],
+        )
+    }
+}
+
 pub async fn pair(
     State(state): State<Shared>,
     Admin(session): Admin,
@@ -463,7 +499,12 @@ pub async fn pair(
     let left = column(&a, regions, Which::A);
     let right = column(&b, regions, Which::B);
     render(&PairPage {
-        l: Layout::new(&state, Some(&session), "Similarity: a pair", "similarity"),
+        l: Layout::new(
+            &state,
+            Some(&session),
+            crate::lang::t("sim-pair-title"),
+            "similarity",
+        ),
         pair,
         title: format!("{} · {}", left.title, right.title),
         columns: [left, right],

@@ -56,26 +56,27 @@ fn protocol_of(state: &Shared, language: &str) -> ProtocolKind {
 /// The contest's limits as a student reads them: "5 s a move, 180 s a game in all, 350 MB of
 /// memory".
 pub fn limits_in_words(state: &Shared) -> String {
+    use crate::lang::{t, ta};
     let l = state.contest.file.limits.apply(&state.contest.game.game);
     let mut parts = Vec::new();
     match l.time.per_move {
-        Some(t) => parts.push(format!("{} a move", secs(t))),
-        None => parts.push("no limit per move".into()),
+        Some(d) => parts.push(ta("limits-per-move", &[("time", secs(d).into())])),
+        None => parts.push(t("limits-no-per-move")),
     }
     match l.time.per_game {
-        Some(t) => parts.push(format!("{} of thinking a game in all", secs(t))),
-        None => parts.push("no limit per game".into()),
+        Some(d) => parts.push(ta("limits-per-game", &[("time", secs(d).into())])),
+        None => parts.push(t("limits-no-per-game")),
     }
     match l.memory_bytes {
-        Some(b) => parts.push(format!("{} MB of memory", b >> 20)),
-        None => parts.push("no memory limit".into()),
+        Some(b) => parts.push(ta("limits-memory", &[("mb", (b >> 20).into())])),
+        None => parts.push(t("limits-no-memory")),
     }
-    let ponder = if l.ponder {
-        "; a bot may think while the opponent plays"
+    let ponder = t(if l.ponder {
+        "limits-ponder"
     } else {
-        "; a bot is paused while the opponent plays"
-    };
-    format!("{}{ponder}", parts.join(", "))
+        "limits-no-ponder"
+    });
+    format!("{}{ponder}", parts.join(&t("limits-separator")))
 }
 
 /// "5 s", "1.5 s", "250 ms".
@@ -114,7 +115,12 @@ pub async fn protocol(Path(name): Path<String>) -> Result<Response, AppError> {
     let text = known
         .then(|| protocol_text(&name))
         .flatten()
-        .ok_or_else(|| AppError::NotFound(format!("protocol {name}")))?;
+        .ok_or_else(|| {
+            AppError::NotFound(crate::lang::ta(
+                "err-protocol",
+                &[("name", name.as_str().into())],
+            ))
+        })?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
@@ -123,14 +129,19 @@ pub async fn starter(
     State(state): State<Shared>,
     Path(language): Path<String>,
 ) -> Result<Response, AppError> {
-    let lang = state
-        .contest
-        .file
-        .languages
-        .get(&language)
-        .ok_or_else(|| AppError::NotFound(format!("language {language}")))?;
-    let sample = crate::samples::starter(protocol_of(&state, &language), &lang.file)
-        .ok_or_else(|| AppError::NotFound(format!("a starter bot in {}", lang.name)))?;
+    let lang = state.contest.file.languages.get(&language).ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-language",
+            &[("language", language.as_str().into())],
+        ))
+    })?;
+    let sample =
+        crate::samples::starter(protocol_of(&state, &language), &lang.file).ok_or_else(|| {
+            AppError::NotFound(crate::lang::ta(
+                "err-starter",
+                &[("language", lang.name.as_str().into())],
+            ))
+        })?;
     Ok((
         [
             (

@@ -43,7 +43,12 @@ async fn submit_form(
 ) -> Result<Response, AppError> {
     let allowance = submissions::allowance(state, session.user.id).await?;
     render(&SubmitPage {
-        l: Layout::new(state, Some(session), "Submit", "submit"),
+        l: Layout::new(
+            state,
+            Some(session),
+            crate::lang::t("submit-title"),
+            "submit",
+        ),
         next_at: allowance.next_at.map(when),
         allowance,
         languages: state
@@ -78,8 +83,12 @@ pub async fn read_upload(mut form: Multipart, max: u64) -> Result<Upload, AppErr
         source: Vec::new(),
     };
     let mut pasted = Vec::new();
-    let too_big =
-        || AppError::TooLarge(format!("the upload is larger than the {} byte limit", max));
+    let too_big = || {
+        AppError::TooLarge(crate::lang::ta(
+            "err-upload-too-large",
+            &[("max", max.into())],
+        ))
+    };
     while let Some(field) = form
         .next_field()
         .await
@@ -220,21 +229,31 @@ async fn list(state: &Shared, session: &Session, all: bool) -> Result<Response, 
         l: Layout::new(
             state,
             Some(session),
-            if all {
-                "All submissions"
-            } else {
-                "My submissions"
-            },
+            crate::lang::t(if all { "subs-all" } else { "subs-mine" }),
             if all { "all" } else { "mine" },
         ),
-        heading: if all {
-            "All submissions".into()
-        } else {
-            "My submissions".into()
-        },
+        heading: crate::lang::t(if all { "subs-all" } else { "subs-mine" }),
         all,
         rows,
     })
+}
+
+/// A game's tooltip on the submission page: its verdict (in English the CLI's words, else the
+/// kind's name: the full words are on the game's page, read from its replay).
+fn game_title(g: &games::GameRow) -> String {
+    let lang = crate::lang::current();
+    let result = match &g.verdict {
+        Some(v) => {
+            let kind = g.reason.as_deref().unwrap_or("normal");
+            arbiter_i18n::verdict::in_table(lang, kind, v)
+        }
+        None if g.state == games::FROZEN => lang.t("sub-game-frozen"),
+        None => crate::pages::closed(lang, "status", &g.state),
+    };
+    lang.ta(
+        "sub-game-title",
+        &[("id", g.id.to_string().into()), ("result", result.into())],
+    )
 }
 
 fn language_name(state: &Shared, key: &str) -> String {
@@ -312,9 +331,12 @@ pub async fn show(
     PageUser(session): PageUser,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let sub = store::submission(&state.db, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("submission {id}")))?;
+    let sub = store::submission(&state.db, id).await?.ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-submission",
+            &[("id", id.to_string().into())],
+        ))
+    })?;
     let owner = sub.user_id == session.user.id || session.user.admin;
     let users: HashMap<i64, User> = store::users(&state.db)
         .await?
@@ -378,15 +400,7 @@ pub async fn show(
                 id: g.id,
                 mark,
                 words: games::in_words(g, id),
-                title: format!(
-                    "game {}: {}",
-                    g.id,
-                    g.verdict.clone().unwrap_or_else(|| if g.state == games::FROZEN {
-                        "played after the freeze: its result shows when the scoreboard is unfrozen".into()
-                    } else {
-                        g.state.clone()
-                    })
-                ),
+                title: game_title(g),
             });
         }
         row.verdict = match row.won.cmp(&row.lost) {
@@ -408,7 +422,7 @@ pub async fn show(
         l: Layout::new(
             &state,
             Some(&session),
-            format!("Submission {id}"),
+            crate::lang::ta("sub-title-short", &[("id", id.to_string().into())]),
             if sub.user_id == session.user.id {
                 "mine"
             } else {
@@ -439,13 +453,14 @@ pub async fn show(
 /// The author's (or course staff's) access to a submission; others get 403 whether or not
 /// it exists... after checking it exists, so staff see 404 for a wrong id.
 async fn authorised(state: &Shared, session: &Session, id: i64) -> Result<Submission, AppError> {
-    let sub = store::submission(&state.db, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("submission {id}")))?;
+    let sub = store::submission(&state.db, id).await?.ok_or_else(|| {
+        AppError::NotFound(crate::lang::ta(
+            "err-submission",
+            &[("id", id.to_string().into())],
+        ))
+    })?;
     if sub.user_id != session.user.id && !session.user.admin {
-        return Err(AppError::Forbidden(
-            "only its author and the course staff may see this".into(),
-        ));
+        return Err(AppError::Forbidden(crate::lang::t("err-author-only")));
     }
     Ok(sub)
 }
@@ -504,10 +519,9 @@ pub async fn logs(
     let sub = authorised(&state, &session, id).await?;
     let cutoff = games::Cutoff::of(&state, Some(&session)).await?;
     let text = if sub.status == "failed" {
-        format!(
-            "Submission {id} did not compile, so it played no games and has no game logs. \
-             Its compiler output is on its page: /submissions/{id}\n"
-        )
+        let mut text = crate::lang::ta("logs-not-compiled", &[("id", id.to_string().into())]);
+        text.push('\n');
+        text
     } else {
         games::logs_text(&state, id, cutoff).await?
     };

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use arbiter_engine::replay::{Failure, Reason, Replay};
+use arbiter_i18n::{Arg, Lang};
 
 use super::publish::{Publisher, SiteOptions};
 use super::Report;
@@ -54,23 +55,30 @@ pub fn write_site_with(
     let others: Vec<&Path> = others.iter().map(PathBuf::as_path).collect();
     let publisher = Publisher::new(base, &others, options);
     let r = &publisher.report(r);
+    let lang = options.lang;
     std::fs::create_dir_all(dir.join("bots"))?;
     std::fs::create_dir_all(dir.join("games"))?;
     let has_player = match player {
         Some(page) => {
-            write(&dir.join("player.html"), page)?;
+            // The player speaks its host page's language, which it reads from its document.
+            let html = page.replacen(
+                "<html lang=\"en\">",
+                &format!("<html lang=\"{}\">", lang.tag()),
+                1,
+            );
+            write(&dir.join("player.html"), &html)?;
             true
         }
         None => false,
     };
-    write(&dir.join("index.html"), &index(r))?;
+    write(&dir.join("index.html"), &index(r, lang))?;
     write(&dir.join("standings.csv"), &r.standings_csv())?;
     write(&dir.join("games.csv"), &r.games_csv())?;
     write(&dir.join("report.json"), &serde_json::to_string_pretty(r)?)?;
     for s in &r.stats {
         write(
             &dir.join("bots").join(format!("{}.html", s.bot)),
-            &bot_page(r, &s.bot),
+            &bot_page(r, &s.bot, lang),
         )?;
     }
     let mut pages = 0;
@@ -89,7 +97,15 @@ pub fn write_site_with(
             let js = format!("window.ARBITER_REPLAY = {};\n", replay.to_json());
             write(&dir.join("games").join(&js_name), &js)?;
         }
-        let page = game_page(r, g, replay.as_ref(), has_player, &js_name, &publisher);
+        let page = game_page(
+            r,
+            g,
+            replay.as_ref(),
+            has_player,
+            &js_name,
+            &publisher,
+            lang,
+        );
         write(
             &dir.join("games").join(format!("game-{:06}.html", g.slot)),
             &page,
@@ -135,34 +151,65 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-fn head(title: &str) -> String {
+fn head(title: &str, lang: Lang) -> String {
     format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        lang.tag(),
         esc(title)
     )
 }
 
-fn title(r: &Report) -> String {
-    r.name.clone().unwrap_or_else(|| "Tournament".into())
+/// A message of the report's language, escaped for HTML.
+fn t(lang: Lang, key: &str) -> String {
+    esc(&lang.t(key))
 }
 
-fn index(r: &Report) -> String {
-    let mut h = head(&title(r));
+/// A message with parameters, escaped for HTML.
+fn ta(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
+    esc(&lang.ta(key, args))
+}
+
+fn title(r: &Report, lang: Lang) -> String {
+    r.name
+        .clone()
+        .unwrap_or_else(|| lang.t("report-tournament"))
+}
+
+fn index(r: &Report, lang: Lang) -> String {
+    let mut h = head(&title(r, lang), lang);
+    let format = serde_json::to_value(r.format)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    let summary = ta(
+        lang,
+        "report-summary",
+        &[
+            ("game", r.game.to_string().into()),
+            ("format", format.into()),
+            ("per", r.games_per_pairing.into()),
+            ("seed", r.seed.to_string().into()),
+            ("done", r.done.into()),
+            ("scheduled", r.scheduled.into()),
+        ],
+    );
     let _ = write!(
         h,
-        "<h1>{}</h1><p class=small>{} &middot; {} &middot; {} games per pairing &middot; random seed {} &middot; {} of {} games played &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
-        esc(&title(r)),
-        esc(&r.game.to_string()),
-        serde_json::to_value(r.format)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default(),
-        r.games_per_pairing,
-        r.seed,
-        r.done,
-        r.scheduled
+        "<h1>{}</h1><p class=small>{summary} &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
+        esc(&title(r, lang)),
     );
-    h.push_str("<h2>Standings</h2><table><tr><th>#</th><th class=l>bot</th><th>version</th><th>match points</th><th>matches W-D-L</th><th>games</th><th>W-D-L</th><th>game points</th><th>Elo</th><th>95%</th><th>Glicko-2</th><th>RD</th></tr>");
+    let _ = write!(
+        h,
+        "<h2>{}</h2><table><tr><th>#</th><th class=l>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>Elo</th><th>95%</th><th>Glicko-2</th><th>RD</th></tr>",
+        t(lang, "report-standings"),
+        t(lang, "report-col-bot"),
+        t(lang, "report-col-version"),
+        t(lang, "report-col-match-points"),
+        t(lang, "report-col-matches"),
+        t(lang, "report-col-games"),
+        t(lang, "report-col-wdl"),
+        t(lang, "report-col-game-points"),
+    );
     for row in &r.standings.rows {
         let (elo, ci, g, rd) = r
             .rating_of(&row.bot)
@@ -191,12 +238,17 @@ fn index(r: &Report) -> String {
             rd
         );
     }
-    h.push_str("</table><p class=small>Match points per pairing: 3 for winning more of its games than the opponent, 1 for as many, 0 for fewer. Elo: Bradley-Terry maximum likelihood (draw = half a win), 95% interval from the observed information. Glicko-2: games applied in schedule order from 1500, RD = rating deviation.</p>");
+    let _ = write!(
+        h,
+        "</table><p class=small>{}</p>",
+        t(lang, "report-standings-note")
+    );
     for note in &r.judging {
-        let _ = write!(h, "<p class=small>Judging: {}</p>", esc(note));
+        let note = ta(lang, "report-judging", &[("note", note.into())]);
+        let _ = write!(h, "<p class=small>{note}</p>");
     }
-    h.push_str("<h2>Ratings</h2>");
-    h.push_str(&rating_chart(r));
+    let _ = write!(h, "<h2>{}</h2>", t(lang, "report-ratings"));
+    h.push_str(&rating_chart_in(r, lang));
     // Crosstable in standings order.
     let order: Vec<usize> = r
         .standings
@@ -204,10 +256,20 @@ fn index(r: &Report) -> String {
         .iter()
         .filter_map(|row| r.standings.bots.iter().position(|b| *b == row.bot))
         .collect();
+    let crosstable = t(lang, "report-crosstable");
     if order.len() > CROSSTABLE_MAX {
-        let _ = write!(h, "<h2>Crosstable</h2><p class=small>{} bots: too many for one table; each bot's page lists its results against every opponent (and report.json holds the full crosstable).</p>", order.len());
+        let many = ta(
+            lang,
+            "report-crosstable-too-many",
+            &[("n", order.len().into())],
+        );
+        let _ = write!(h, "<h2>{crosstable}</h2><p class=small>{many}</p>");
     } else {
-        h.push_str("<h2>Crosstable</h2><p class=small>Points of the row bot against the column bot / games played (hover for wins-draws-losses).</p><table class=x><tr><th></th>");
+        let note = t(lang, "report-crosstable-note");
+        let _ = write!(
+            h,
+            "<h2>{crosstable}</h2><p class=small>{note}</p><table class=x><tr><th></th>"
+        );
         for (k, _) in order.iter().enumerate() {
             let _ = write!(h, "<th>{}</th>", k + 1);
         }
@@ -240,7 +302,12 @@ fn index(r: &Report) -> String {
         h.push_str("</table>");
     }
     if order.len() <= 40 {
-        h.push_str("<h2>Likelihood of superiority</h2><p class=small>Probability (%) that the row bot is stronger than the column bot.</p><table class=x><tr><th></th>");
+        let _ = write!(
+            h,
+            "<h2>{}</h2><p class=small>{}</p><table class=x><tr><th></th>",
+            t(lang, "report-los"),
+            t(lang, "report-los-note")
+        );
         for (k, _) in order.iter().enumerate() {
             let _ = write!(h, "<th>{}</th>", k + 1);
         }
@@ -264,17 +331,34 @@ fn index(r: &Report) -> String {
         }
         h.push_str("</table>");
     }
-    h.push_str("<h2>Games</h2><table><tr><th>game</th><th class=l>first</th><th class=l>second</th><th class=l>result</th><th>moves</th></tr>");
+    let _ = write!(
+        h,
+        "<h2>{}</h2>{}",
+        t(lang, "report-games"),
+        games_head(lang)
+    );
     for g in &r.games {
-        h.push_str(&game_line(g, ""));
+        h.push_str(&game_line(g, "", lang));
     }
     h.push_str("</table></body></html>\n");
     h
 }
 
-fn game_line(g: &GameRow, prefix: &str) -> String {
+/// The head of a table of games.
+fn games_head(lang: Lang) -> String {
+    format!(
+        "<table><tr><th>{}</th><th class=l>{}</th><th class=l>{}</th><th class=l>{}</th><th>{}</th></tr>",
+        t(lang, "report-col-game"),
+        t(lang, "report-col-first"),
+        t(lang, "report-col-second"),
+        t(lang, "report-col-result"),
+        t(lang, "report-col-moves"),
+    )
+}
+
+fn game_line(g: &GameRow, prefix: &str, lang: Lang) -> String {
     let (result, moves) = match &g.result {
-        Some(res) => (result_text(g), res.moves.to_string()),
+        Some(res) => (result_text(g, lang), res.moves.to_string()),
         None => (format!("({})", g.state), String::new()),
     };
     let link = if g.result.is_some() {
@@ -293,23 +377,34 @@ fn game_line(g: &GameRow, prefix: &str) -> String {
     )
 }
 
-fn result_text(g: &GameRow) -> String {
+/// A game's result: who won, the scores, and why (in English the CLI's words; in another
+/// language the reason kind's name, the game's page saying it in full from the replay).
+fn result_text(g: &GameRow, lang: Lang) -> String {
     let Some(res) = &g.result else {
         return g.state.clone();
     };
     let who = match res.winner {
-        Some(w) => format!("{} wins", g.seats[usize::from(w).min(1)]),
-        None => "draw".into(),
+        Some(w) => lang.ta(
+            "report-wins",
+            &[("name", (&g.seats[usize::from(w).min(1)]).into())],
+        ),
+        None => lang.t("report-draw"),
     };
     let scores = res
         .scores
         .map(|s| format!(" {}-{}", s[0], s[1]))
         .unwrap_or_default();
-    format!("{who}{scores} ({})", res.reason)
+    let reason = arbiter_i18n::verdict::in_table(lang, &res.reason_code, &res.reason);
+    format!("{who}{scores} ({reason})")
 }
 
 /// Ratings with their 95 % intervals as an inline SVG (one row per bot, standings order).
 pub fn rating_chart(r: &Report) -> String {
+    rating_chart_in(r, Lang::En)
+}
+
+/// [`rating_chart`] labelled in `lang`.
+pub fn rating_chart_in(r: &Report, lang: Lang) -> String {
     let n = r.ratings.len();
     if n == 0 {
         return String::new();
@@ -330,8 +425,9 @@ pub fn rating_chart(r: &Report) -> String {
     let height = row_h * n as f64 + 40.0;
     let x = |v: f64| left + (v - lo) / (hi - lo) * width;
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" font-size=\"12\" font-family=\"sans-serif\" role=\"img\" aria-label=\"Elo ratings with 95% confidence intervals\">",
-        left + width + 20.0
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" font-size=\"12\" font-family=\"sans-serif\" role=\"img\" aria-label=\"{}\">",
+        left + width + 20.0,
+        t(lang, "report-chart-label")
     );
     let _ = write!(
         s,
@@ -386,60 +482,89 @@ pub fn rating_chart(r: &Report) -> String {
     s
 }
 
-fn seat_block(title: &str, s: &SeatStats) -> String {
+fn seat_block(title: &str, s: &SeatStats, lang: Lang) -> String {
     let list = |ids: &[i64]| {
         ids.iter()
             .map(|id| format!("<a href=\"../games/game-{id:06}.html\">{id}</a>"))
             .collect::<Vec<_>>()
             .join(" ")
     };
-    format!(
-        "<h3>{title}</h3><table><tr><th class=l>games</th><td class=l>{}</td></tr><tr><th class=l>average time</th><td class=l>{:.3} ms per move</td></tr><tr><th class=l>win rate</th><td class=l>{:.2}%</td></tr>\
-<tr><th class=l>win: {}</th><td class=l>{}</td></tr><tr><th class=l>draw: {}</th><td class=l>{}</td></tr><tr><th class=l>lose: {}</th><td class=l>{}</td></tr>\
-<tr><th class=l>violate: {}</th><td class=l>{}</td></tr><tr><th class=l>timeout: {}</th><td class=l>{}</td></tr><tr><th class=l>error: {}</th><td class=l>{}</td></tr></table>",
-        s.games,
-        s.average_ms,
-        s.win_rate * 100.0,
-        s.wins.len(),
-        list(&s.wins),
-        s.draws.len(),
-        list(&s.draws),
-        s.losses.len(),
-        list(&s.losses),
-        s.violations.len(),
-        list(&s.violations),
-        s.timeouts.len(),
-        list(&s.timeouts),
-        s.errors.len(),
-        list(&s.errors),
-    )
+    let row = |head: String, value: String| {
+        format!("<tr><th class=l>{head}</th><td class=l>{value}</td></tr>")
+    };
+    let count = |key: &str, ids: &[i64]| row(ta(lang, key, &[("n", ids.len().into())]), list(ids));
+    let average = format!("{:.3}", s.average_ms);
+    [
+        format!("<h3>{title}</h3><table>"),
+        row(t(lang, "report-stat-games"), s.games.to_string()),
+        row(
+            t(lang, "report-stat-average"),
+            ta(lang, "report-stat-average-value", &[("ms", average.into())]),
+        ),
+        row(
+            t(lang, "report-stat-win-rate"),
+            format!("{:.2}%", s.win_rate * 100.0),
+        ),
+        count("report-stat-win", &s.wins),
+        count("report-stat-draw", &s.draws),
+        count("report-stat-lose", &s.losses),
+        count("report-stat-violate", &s.violations),
+        count("report-stat-timeout", &s.timeouts),
+        count("report-stat-error", &s.errors),
+        "</table>".to_string(),
+    ]
+    .concat()
 }
 
-fn bot_page(r: &Report, bot: &str) -> String {
-    let mut h = head(&format!("{bot} - {}", title(r)));
+fn bot_page(r: &Report, bot: &str, lang: Lang) -> String {
+    let mut h = head(&format!("{bot} - {}", title(r, lang)), lang);
     let _ = write!(
         h,
-        "<p><a href=\"../index.html\">&larr; standings</a></p><h1>{}</h1>",
+        "<p><a href=\"../index.html\">{}</a></p><h1>{}</h1>",
+        t(lang, "report-back"),
         esc(bot)
     );
     if let Some(v) = r.bots.iter().find(|v| v.bot == bot) {
+        let version = ta(
+            lang,
+            "report-version",
+            &[("version", v.version.to_string().into())],
+        );
         let _ = write!(
             h,
-            "<p class=small>version {} &middot; <code>{}</code></p>",
-            v.version,
+            "<p class=small>{version} &middot; <code>{}</code></p>",
             esc(&v.command)
         );
     }
     if let Some(row) = r.standings.rows.iter().find(|x| x.bot == bot) {
         let (elo, ci) = r.rating_of(bot).map_or((0.0, 0.0), |x| (x.elo, x.ci95));
-        let _ = write!(
-            h,
-            "<p>rank {} &middot; {} match points &middot; games {}-{}-{} &middot; {} game points &middot; Elo {:+.0} &plusmn; {:.0}</p>",
-            row.rank, row.match_points, row.wins, row.draws, row.losses, row.game_points, elo, ci
+        let line = ta(
+            lang,
+            "report-bot-line",
+            &[
+                ("rank", row.rank.to_string().into()),
+                ("points", row.match_points.to_string().into()),
+                ("w", row.wins.to_string().into()),
+                ("d", row.draws.to_string().into()),
+                ("l", row.losses.to_string().into()),
+                ("gp", row.game_points.to_string().into()),
+                ("elo", format!("{elo:+.0}").into()),
+                ("ci", format!("{ci:.0}").into()),
+            ],
         );
+        let _ = write!(h, "<p>{line}</p>");
     }
     if let Some(i) = r.standings.bots.iter().position(|b| b == bot) {
-        h.push_str("<h3>Against each opponent</h3><table><tr><th class=l>opponent</th><th>games</th><th>W-D-L</th><th>points</th><th>P(stronger)</th></tr>");
+        let _ = write!(
+            h,
+            "<h3>{}</h3><table><tr><th class=l>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+            t(lang, "report-against"),
+            t(lang, "report-col-opponent"),
+            t(lang, "report-col-games"),
+            t(lang, "report-col-wdl"),
+            t(lang, "report-col-points"),
+            t(lang, "report-col-stronger"),
+        );
         for row in &r.standings.rows {
             let Some(j) = r.standings.bots.iter().position(|b| *b == row.bot) else {
                 continue;
@@ -466,38 +591,53 @@ fn bot_page(r: &Report, bot: &str) -> String {
         h.push_str("</table>");
     }
     if let Some(s) = r.stats.iter().find(|s| s.bot == bot) {
-        h.push_str(&seat_block(
-            "As first player (offensive cases)",
-            &s.seats[0],
-        ));
-        h.push_str(&seat_block(
-            "As second player (defensive cases)",
-            &s.seats[1],
-        ));
-        h.push_str("<h3>Failure reasons</h3>");
+        h.push_str(&seat_block(&t(lang, "report-as-first"), &s.seats[0], lang));
+        h.push_str(&seat_block(&t(lang, "report-as-second"), &s.seats[1], lang));
+        let _ = write!(h, "<h3>{}</h3>", t(lang, "report-failures"));
         if s.failures.is_empty() {
-            h.push_str("<p>none</p>");
+            let _ = write!(h, "<p>{}</p>", t(lang, "report-none"));
         } else {
-            h.push_str("<table><tr><th>game</th><th>seat</th><th class=l>code</th><th class=l>reason</th></tr>");
+            let _ = write!(
+                h,
+                "<table><tr><th>{}</th><th>{}</th><th class=l>{}</th><th class=l>{}</th></tr>",
+                t(lang, "report-col-game"),
+                t(lang, "report-col-seat"),
+                t(lang, "report-col-code"),
+                t(lang, "report-col-reason"),
+            );
             for f in &s.failures {
                 let _ = write!(
                     h,
                     "<tr><td><a href=\"../games/game-{0:06}.html\">{0}</a></td><td>{1}</td><td class=l>{2}</td><td class=l>{3}</td></tr>",
                     f.game,
-                    if f.seat == 0 { "first" } else { "second" },
+                    esc(&seat_name(lang, f.seat)),
                     esc(&f.code),
-                    esc(&f.reason)
+                    esc(&arbiter_i18n::verdict::in_table(lang, &f.code, &f.reason))
                 );
             }
             h.push_str("</table>");
         }
     }
-    h.push_str("<h3>Games</h3><table><tr><th>game</th><th class=l>first</th><th class=l>second</th><th class=l>result</th><th>moves</th></tr>");
+    let _ = write!(
+        h,
+        "<h3>{}</h3>{}",
+        t(lang, "report-games"),
+        games_head(lang)
+    );
     for g in r.games.iter().filter(|g| g.seats.iter().any(|s| s == bot)) {
-        h.push_str(&game_line(g, "../"));
+        h.push_str(&game_line(g, "../", lang));
     }
     h.push_str("</table></body></html>\n");
     h
+}
+
+/// "first" or "second" in the report's language.
+fn seat_name(lang: Lang, seat: usize) -> String {
+    lang.t(if seat == 0 {
+        "report-seat-first"
+    } else {
+        "report-seat-second"
+    })
 }
 
 const PLAYER_SCRIPT: &str = r#"<script>
@@ -543,43 +683,69 @@ fn game_page(
     has_player: bool,
     js: &str,
     publisher: &Publisher,
+    lang: Lang,
 ) -> String {
-    let mut h = head(&format!("game {} - {}", g.slot, title(r)));
+    let game_title = lang.ta("report-game-title", &[("n", g.slot.to_string().into())]);
+    let mut h = head(&format!("{game_title} - {}", title(r, lang)), lang);
+    let heading = ta(
+        lang,
+        "report-game-heading",
+        &[
+            ("n", g.slot.to_string().into()),
+            ("first", (&g.seats[0]).into()),
+            ("second", (&g.seats[1]).into()),
+        ],
+    );
+    let result = match replay {
+        Some(Ok(rep)) if lang != Lang::En => game_result_in(g, rep, lang),
+        _ => result_text(g, lang),
+    };
     let _ = write!(
         h,
-        "<p><a href=\"../index.html\">&larr; standings</a> &middot; <a href=\"../bots/{0}.html\">{0}</a> &middot; <a href=\"../bots/{1}.html\">{1}</a></p><h1>Game {2}: {0} vs {1}</h1><p>{3}</p>",
+        "<p><a href=\"../index.html\">{2}</a> &middot; <a href=\"../bots/{0}.html\">{0}</a> &middot; <a href=\"../bots/{1}.html\">{1}</a></p><h1>{heading}</h1><p>{3}</p>",
         esc(&g.seats[0]),
         esc(&g.seats[1]),
-        g.slot,
-        esc(&result_text(g))
+        t(lang, "report-back"),
+        esc(&result)
     );
     match replay {
         Some(Ok(rep)) => {
             if has_player {
                 let _ = write!(
                     h,
-                    "<iframe id=player src=\"../player.html\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"replay player\"></iframe>\
-<div class=ctl><button id=first title=start>|&lt;</button><button id=prev title=back>&lt;</button><button id=play>play / pause</button><button id=next title=forward>&gt;</button><button id=last title=end>&gt;|</button> frame <span id=frame>-</span></div>\
+                    "<iframe id=player src=\"../player.html?lang={}\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"{}\"></iframe>\
+<div class=ctl><button id=first title=\"{}\">|&lt;</button><button id=prev title=\"{}\">&lt;</button><button id=play>{}</button><button id=next title=\"{}\">&gt;</button><button id=last title=\"{}\">&gt;|</button> {} <span id=frame>-</span></div>\
 <script src=\"{}\"></script>{PLAYER_SCRIPT}",
+                    lang.tag(),
                     rep.decisive_frame(),
+                    t(lang, "report-player-title"),
+                    t(lang, "report-btn-start"),
+                    t(lang, "report-btn-back"),
+                    t(lang, "report-btn-play"),
+                    t(lang, "report-btn-forward"),
+                    t(lang, "report-btn-end"),
+                    t(lang, "report-frame"),
                     esc(js)
                 );
             } else {
-                h.push_str("<p class=small>No web player was available when this site was built (build it with scripts/build-web.sh, then run the report again); the moves follow.</p>");
+                let _ = write!(h, "<p class=small>{}</p>", t(lang, "report-no-player"));
             }
             if let Some(f) = &rep.failure {
-                h.push_str(&failure_block(g, rep, f, publisher));
+                h.push_str(&failure_block(g, rep, f, publisher, lang));
             }
-            moves_block(&mut h, g, rep);
+            moves_block(&mut h, g, rep, lang);
         }
         Some(Err(e)) => {
+            let error = publisher.text(e);
             let _ = write!(
                 h,
-                "<p>The replay cannot be read: {}</p>",
-                esc(&publisher.text(e))
+                "<p>{}</p>",
+                ta(lang, "report-unreadable", &[("error", error.into())])
             );
         }
-        None => h.push_str("<p>No replay file.</p>"),
+        None => {
+            let _ = write!(h, "<p>{}</p>", t(lang, "report-no-replay"));
+        }
     }
     h.push_str("</body></html>\n");
     h
@@ -587,13 +753,25 @@ fn game_page(
 
 /// Why the seat at fault lost: its line, its time, how its process ended, its DEBUG output
 /// and the end of its stderr (unless the site leaves bot output out).
-fn failure_block(g: &GameRow, rep: &Replay, f: &Failure, publisher: &Publisher) -> String {
+fn failure_block(
+    g: &GameRow,
+    rep: &Replay,
+    f: &Failure,
+    publisher: &Publisher,
+    lang: Lang,
+) -> String {
     let seat = f.seat.index();
+    let why = ta(
+        lang,
+        "report-why-lost",
+        &[
+            ("name", (&g.seats[seat.min(1)]).into()),
+            ("seat", seat_name(lang, seat).into()),
+        ],
+    );
     let mut h = format!(
-        "<h3>Why {} ({} player) lost</h3><p>{}</p><table>",
-        esc(&g.seats[seat.min(1)]),
-        if seat == 0 { "first" } else { "second" },
-        esc(&rep.result.reason.to_string())
+        "<h3>{why}</h3><p>{}</p><table>",
+        esc(&arbiter_i18n::verdict::reason(lang, &rep.result.reason))
     );
     let sent = match &rep.result.reason {
         Reason::IllegalMove { line, .. } => line.as_deref(),
@@ -605,57 +783,66 @@ fn failure_block(g: &GameRow, rep: &Replay, f: &Failure, publisher: &Publisher) 
     if let Some(line) = sent {
         let _ = write!(
             h,
-            "<tr><th class=l>it sent</th><td class=l><code>{}</code></td></tr>",
+            "<tr><th class=l>{}</th><td class=l><code>{}</code></td></tr>",
+            t(lang, "report-it-sent"),
             esc(&format!("{line:?}"))
         );
     }
     if let Some(t) = f.time_ms {
         let clock = f
             .clock_ms
-            .map(|c| format!(" ({:.1} s left on its game clock)", c / 1000.0))
+            .map(|c| {
+                let s = format!("{:.1}", c / 1000.0);
+                ta(lang, "report-clock-left", &[("s", s.into())])
+            })
             .unwrap_or_default();
         let _ = write!(
             h,
-            "<tr><th class=l>time on this request</th><td class=l>{t:.0} ms{clock}</td></tr>"
+            "<tr><th class=l>{}</th><td class=l>{t:.0} ms{clock}</td></tr>",
+            self::t(lang, "report-time")
         );
     }
     if let Some(exit) = &f.exit {
         let _ = write!(
             h,
-            "<tr><th class=l>its process ended with</th><td class=l>{}</td></tr>",
-            esc(&exit.to_string())
+            "<tr><th class=l>{}</th><td class=l>{}</td></tr>",
+            t(lang, "report-process"),
+            esc(&arbiter_i18n::verdict::exit(lang, exit))
         );
     }
     h.push_str("</table>");
     if let Some(log) = &f.log {
         let _ = write!(
             h,
-            "<h4>DEBUG output before the failure</h4><pre>{}</pre>",
+            "<h4>{}</h4><pre>{}</pre>",
+            t(lang, "report-debug"),
             esc(log)
         );
     }
     if let Some(stderr) = &f.stderr {
         let _ = write!(
             h,
-            "<h4>The end of its standard error</h4><pre>{}</pre>",
+            "<h4>{}</h4><pre>{}</pre>",
+            t(lang, "report-stderr-end"),
             esc(stderr)
         );
     }
     if publisher.hides_bot_output() {
-        h.push_str("<p class=small>The bots' own output (standard error, DEBUG lines) is not published on this site.</p>");
+        let _ = write!(h, "<p class=small>{}</p>", t(lang, "report-hidden"));
     }
     h
 }
 
-fn moves_block(h: &mut String, g: &GameRow, rep: &Replay) {
+fn moves_block(h: &mut String, g: &GameRow, rep: &Replay, lang: Lang) {
     if !rep.opening.is_empty() {
         let _ = write!(
             h,
-            "<p>Opening: <span class=moves>{}</span></p>",
+            "<p>{} <span class=moves>{}</span></p>",
+            t(lang, "report-opening"),
             esc(&rep.opening.join(" "))
         );
     }
-    h.push_str("<h3>Moves</h3><p class=moves>");
+    let _ = write!(h, "<h3>{}</h3><p class=moves>", t(lang, "report-moves"));
     for (k, m) in rep.moves.iter().enumerate() {
         let t = m
             .time_ms
@@ -670,11 +857,32 @@ fn moves_block(h: &mut String, g: &GameRow, rep: &Replay) {
             if !tail.is_empty() {
                 let _ = write!(
                     h,
-                    "<h3>stderr of {}</h3><pre>{}</pre>",
-                    esc(&g.seats[seat.min(1)]),
+                    "<h3>{}</h3><pre>{}</pre>",
+                    ta(
+                        lang,
+                        "report-stderr-of",
+                        &[("name", (&g.seats[seat.min(1)]).into())]
+                    ),
                     esc(tail)
                 );
             }
         }
     }
+}
+
+/// A game's result said in `lang` from its replay's reason.
+fn game_result_in(g: &GameRow, rep: &Replay, lang: Lang) -> String {
+    let who = match rep.result.winner {
+        Some(w) => lang.ta(
+            "report-wins",
+            &[("name", (&g.seats[w.index().min(1)]).into())],
+        ),
+        None => lang.t("report-draw"),
+    };
+    let scores = rep
+        .scores
+        .map(|s| format!(" {}-{}", s[0], s[1]))
+        .unwrap_or_default();
+    let reason = arbiter_i18n::verdict::reason(lang, &rep.result.reason);
+    format!("{who}{scores} ({reason})")
 }

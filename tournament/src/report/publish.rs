@@ -34,6 +34,8 @@ const SYSTEM: [&str; 9] = [
 pub struct SiteOptions {
     /// Keep the bots' stderr and DEBUG output out of the site (a public site).
     pub hide_bot_output: bool,
+    /// The site's language (`--lang`).
+    pub lang: arbiter_i18n::Lang,
 }
 
 /// Rewrites text for a published site.

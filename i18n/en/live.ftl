@@ -1,0 +1,26 @@
+# The live pages: games in progress, a game to watch, a seat to play.
+live-title = Live games
+live-none = No game is being played right now. This page refreshes itself.
+live-game = Game
+live-players = Players
+live-status = Status
+live-watch = watch
+live-json = as JSON
+live-playing = playing, move { $move }
+live-finished = finished
+live-no-player = No web player
+live-no-player-build = Build it with { $script }, or pass { $option }.
+live-connecting = connecting…
+live-frame-title = live game
+live-all = all live games
+live-error = error:{" "}
+live-not-found = Not found
+live-no-such-game = No such live game
+live-games-link = live games
+live-watching = Watching: { $title }
+live-bad-link-title = Bad link
+live-bad-link = This play link is malformed
+live-you-play-first = { $title } — you play first
+live-you-play-second = { $title } — you play second
+live-result-wins = { $name } wins: { $reason }
+live-result-draw = draw: { $reason }

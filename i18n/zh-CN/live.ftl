@@ -1,0 +1,26 @@
+# 直播页面：正在进行的对局、观战、亲自下棋。
+live-title = 直播对局
+live-none = 当前没有正在进行的对局。本页面会自动刷新。
+live-game = 对局
+live-players = 选手
+live-status = 状态
+live-watch = 观战
+live-json = JSON 格式
+live-playing = 进行中，第 { $move } 步
+live-finished = 已结束
+live-no-player = 没有网页播放器
+live-no-player-build = 请用 { $script } 构建播放器，或者使用 { $option } 参数指定。
+live-connecting = 正在连接…
+live-frame-title = 直播对局
+live-all = 全部直播对局
+live-error = 错误：
+live-not-found = 找不到页面
+live-no-such-game = 没有这场直播对局
+live-games-link = 直播对局
+live-watching = 观战：{ $title }
+live-bad-link-title = 链接无效
+live-bad-link = 这个对局链接格式不正确
+live-you-play-first = { $title } — 你执先手
+live-you-play-second = { $title } — 你执后手
+live-result-wins = { $name } 获胜：{ $reason }
+live-result-draw = 平局：{ $reason }
