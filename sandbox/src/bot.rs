@@ -414,7 +414,9 @@ impl JailPlanInput<'_> {
             visible.push(dir.clone());
         }
         visible.push(self.program.to_path_buf());
-        visible.retain(|p| !std::path::absolute(p).is_ok_and(|p| p.starts_with(scratch)));
+        if self.limits.scratch_dir.is_some() {
+            visible.retain(|p| !std::path::absolute(p).is_ok_and(|p| p.starts_with(scratch)));
+        }
         let cwd = self
             .command
             .working_dir
