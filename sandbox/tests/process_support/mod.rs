@@ -101,11 +101,13 @@ pub fn pid_exists(pid: i32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
 }
 
-/// The containment probe, once per test binary.
+/// The containment probe, once per test binary: every layer but the jail, whose own tests
+/// are referee/tests/hostile.rs. These tests watch the bot's processes and files from the
+/// host (pids it prints, files it writes in its scratch), which a jail hides on purpose.
 pub fn full() -> Containment {
     static C: OnceLock<Containment> = OnceLock::new();
     C.get_or_init(|| {
-        let c = Containment::detect();
+        let c = Containment::detect().without(Layer::Namespaces);
         for w in c.warnings() {
             eprintln!("{w}");
         }
