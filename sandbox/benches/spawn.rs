@@ -47,6 +47,18 @@ fn line(name: &str, containment: &Containment, limits: &Limits, command: &BotCom
     );
 }
 
+/// Each layer left out in turn.
+const LAYERS: [Layer; 8] = [
+    Layer::Namespaces,
+    Layer::Cgroups,
+    Layer::Seccomp,
+    Layer::Landlock,
+    Layer::Subreaper,
+    Layer::Rlimits,
+    Layer::Affinity,
+    Layer::ProcessGroup,
+];
+
 fn main() {
     let n: usize = std::env::var("SPAWN_ROUNDS")
         .ok()
@@ -64,16 +76,7 @@ fn main() {
     let command = BotCommand::parse("head -n 1").unwrap();
     let full = Containment::detect();
     line("all layers", &full, &limits, &command, n);
-    for layer in [
-        Layer::Namespaces,
-        Layer::Cgroups,
-        Layer::Seccomp,
-        Layer::Landlock,
-        Layer::Subreaper,
-        Layer::Rlimits,
-        Layer::Affinity,
-        Layer::ProcessGroup,
-    ] {
+    for layer in LAYERS {
         line(
             &format!("without {layer:?}"),
             &full.clone().without(layer),
@@ -82,18 +85,9 @@ fn main() {
             n,
         );
     }
-    let bare = [
-        Layer::Namespaces,
-        Layer::Cgroups,
-        Layer::Seccomp,
-        Layer::Landlock,
-        Layer::Subreaper,
-        Layer::Rlimits,
-        Layer::Affinity,
-        Layer::ProcessGroup,
-        Layer::ParentDeathSignal,
-    ]
-    .into_iter()
-    .fold(full.clone(), |c, l| c.without(l));
+    let bare = LAYERS
+        .into_iter()
+        .chain([Layer::ParentDeathSignal])
+        .fold(full.clone(), |c, l| c.without(l));
     line("no containment at all", &bare, &limits, &command, n);
 }
