@@ -156,13 +156,11 @@ fn start_player(
     }
     let mut command = BotCommand::parse(&spec.command).map_err(|e| e.to_string())?;
     command = command.env("ARBITER_SEED", seed.to_string());
+    if let Some(dir) = &spec.working_dir {
+        command = command.current_dir(dir);
+    }
     // A bot of one's own runs where arbiter runs and, in its jail, sees the files it names.
-    let dir = match &spec.working_dir {
-        Some(d) => d.clone(),
-        None => std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
-    };
-    command = command.current_dir(dir);
-    command.visible = command.beside_its_files();
+    command = command.of_ones_own();
     let limits = Limits {
         memory_bytes: clock.memory_bytes,
         ..Limits::default()
