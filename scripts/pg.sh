@@ -36,7 +36,10 @@ pg_start() {
   local bin port
   bin=$(pg_bin) || { echo "PostgreSQL could not be installed" >&2; return 1; }
   port=$(pg_free_port)
-  PG_DIR=$(mktemp -d /tmp/arbiter-pg.XXXXXX)
+  # Not in /tmp: nothing that cleans or binds /tmp (a bot's scratch, a tmp cleaner) can reach
+  # the cluster's files (PostgreSQL shuts down when its data directory's lock file goes away);
+  # not in the checkout either, which the postgres user may not be able to enter.
+  PG_DIR=$(mktemp -d /var/tmp/arbiter-pg.XXXXXX)
   chmod 755 "$PG_DIR"
   [ "$(id -u)" -eq 0 ] && chown postgres: "$PG_DIR"
   pg_as_owner "$bin/initdb" -D "$PG_DIR/data" -U arbiter --auth=trust -E UTF8 --no-locale >"$PG_DIR/initdb.log" 2>&1 \
@@ -46,8 +49,16 @@ pg_start() {
     || { cat "$PG_DIR/server.log" >&2; return 1; }
   pg_as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U arbiter arbiter
   PG_BIN=$bin
+  PG_PORT=$port
   export ARBITER_TEST_PG="postgres://arbiter@127.0.0.1:$port/arbiter"
   log "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($PG_DIR)"
+}
+
+# What the cluster said, and whether it still answers: for a failed run's log.
+pg_report() {
+  [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR/data" ] || return 0
+  echo "--- PostgreSQL: $("$PG_BIN/pg_isready" -h 127.0.0.1 -p "$PG_PORT" 2>&1); last lines of its log:" >&2
+  tail -n 40 "$PG_DIR/server.log" >&2 || true
 }
 
 pg_stop() {

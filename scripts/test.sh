@@ -23,7 +23,7 @@ step "PostgreSQL on loopback for the queue and contest tests"
 # shellcheck source=scripts/pg.sh
 source scripts/pg.sh
 log() { printf '\033[1m[pg]\033[0m %s\n' "$*" >&2; }
-trap pg_stop EXIT
+trap 'status=$?; [ "$status" -ne 0 ] && pg_report; pg_stop; exit "$status"' EXIT
 pg_start
 export ARBITER_REQUIRE_PG=1
 

@@ -105,6 +105,14 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
     } else {
         Vec::new()
     };
+    // Once the bot is reaped, its pid may be given to another process: a group or session
+    // named by that pid is the bot's only if it descends from us (the subreaper), never, say,
+    // a PostgreSQL backend (each one leads its own session) that got the number.
+    let ours = if marks.root_unreaped {
+        Vec::new()
+    } else {
+        procfs::descendants(&all, me)
+    };
     let mut live = Vec::new();
     let mut zombies = Vec::new();
     let mut by_pipe_only = Vec::new();
@@ -112,8 +120,9 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
         if p.pid == me || p.pid <= 1 {
             continue;
         }
-        let marked = p.pgrp == marks.root
-            || p.session == marks.root
+        let in_group = (p.pgrp == marks.root || p.session == marks.root)
+            && (marks.root_unreaped || ours.contains(&p.pid));
+        let marked = in_group
             || in_cgroup.contains(&p.pid)
             || descendants.contains(&p.pid)
             || (!marks.contained
@@ -201,7 +210,7 @@ pub(crate) fn sweep(
         if let Some(cg) = cgroup {
             cg.kill_all();
         }
-        let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), Signal::SIGKILL);
+        kill_group(marks, Signal::SIGKILL);
         for &pid in &live {
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         }
@@ -262,9 +271,17 @@ fn contained_members(marks: &TreeMarks, cg: &BotCgroup) -> (Vec<i32>, Vec<i32>) 
     (live, zombies)
 }
 
+/// Signals the bot's process group while the bot is unreaped: until then no other process can
+/// hold its number. Afterwards the group's members are signalled one by one ([`members`]).
+fn kill_group(marks: &TreeMarks, signal: Signal) {
+    if marks.root_unreaped {
+        let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), signal);
+    }
+}
+
 /// Sends a signal to every live member (SIGSTOP / SIGCONT freezing fallback).
 pub(crate) fn signal_tree(marks: &TreeMarks, cgroup: Option<&BotCgroup>, signal: Signal) -> usize {
-    let _ = nix::sys::signal::killpg(Pid::from_raw(marks.root), signal);
+    kill_group(marks, signal);
     let (live, _) = members(marks, cgroup);
     for &pid in &live {
         let _ = kill(Pid::from_raw(pid), signal);
@@ -288,4 +305,44 @@ pub(crate) fn tree_cpu_ticks(marks: &TreeMarks) -> u64 {
         .filter(|p| ids.contains(&p.pid) || p.pgrp == marks.root || p.session == marks.root)
         .map(|p| p.own_ticks + p.children_ticks)
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session leader that is not ours (an orphan of `sh`, adopted by init), as a PostgreSQL
+    /// backend is: its pid named as a reaped bot's must not make it a member.
+    #[test]
+    fn a_reaped_bots_number_names_no_stranger() {
+        let out = std::process::Command::new("sh")
+            .args(["-c", "setsid sleep 30 >/dev/null 2>&1 & echo $!"])
+            .output()
+            .expect("sh");
+        let pid: i32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+        // Wait until setsid has made it a session leader.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while procfs::read_stat(pid).is_none_or(|s| s.session != pid) {
+            assert!(Instant::now() < deadline, "setsid did not run");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let marks = |root_unreaped| TreeMarks {
+            root: pid,
+            root_unreaped,
+            env_entry: b"ARBITER_BOT_TOKEN=none".to_vec(),
+            pipe_inodes: Vec::new(),
+            contained: false,
+        };
+        let (after_reap, _) = members(&marks(false), None);
+        let (unreaped, _) = members(&marks(true), None);
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        assert!(
+            !after_reap.contains(&pid),
+            "a stranger with the bot's number was a member"
+        );
+        assert!(
+            unreaped.contains(&pid),
+            "the unreaped bot's own session is a member"
+        );
+    }
 }
