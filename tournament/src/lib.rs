@@ -14,6 +14,7 @@ pub mod runner;
 pub mod schedule;
 pub mod standings;
 pub mod stats;
+pub mod storage;
 pub mod store;
 
 use std::path::{Path, PathBuf};

@@ -21,6 +21,7 @@ use arbiter_engine::any::GameConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::Resolved;
+use super::storage;
 use super::store::{GameResultRow, GameRow, Store, Version};
 use arbiter_match::game::{self, slot_cores, BotSpec, GameSpec, Played, Seats};
 use arbiter_match::live::{Live, Observer};
@@ -292,7 +293,12 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                     break;
                 }
                 let wall = t0.elapsed();
-                let result = save(replay_dir, &job.row, &played, wall);
+                // A full disk or a read-only remount: the game is kept and written once it can be.
+                let result = storage::until_written(
+                    &format!("game {}: the replay", job.row.id),
+                    || save(replay_dir, &job.row, &played, wall),
+                    |said| eprintln!("{said}"),
+                );
                 if tx
                     .send(Done {
                         id: job.row.id,
@@ -313,7 +319,11 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 }
             }
             let outcome = done.result.and_then(|res| {
-                let ok = store.record(done.id, &res)?;
+                let ok = storage::until_written(
+                    &format!("game {}: the result", done.id),
+                    || store.record(done.id, &res),
+                    |said| bar.suspend(|| eprintln!("{said}")),
+                )?;
                 Ok((ok, res))
             });
             match outcome {
