@@ -117,10 +117,28 @@ fn broken_bots_lose_with_a_reason() {
     let rnd = seat("random", "builtin:random");
     let head = "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if w and w[0] == 'START': print('OK', flush=True)\n";
     let cases = [
-        ("illegal", "    if w and w[0] == 'TURN': print('z', flush=True)\n", "illegal move \"z\""),
-        ("slow", "    if w and w[0] == 'TURN':\n        import time; time.sleep(5)\n", "did not answer in time"),
-        ("crash", "    if w and w[0] == 'TURN': sys.exit(3)\n", "ended"),
-        ("chatty", "    if w and w[0] == 'PLAYED': print('a', flush=True)\n    if w and w[0] == 'TURN': print('a', flush=True)\n", "when no answer was expected"),
+        (
+            "illegal",
+            "    if w and w[0] == 'TURN': print('z', flush=True)\n",
+            "illegal move \"z\"",
+        ),
+        (
+            "slow",
+            "    if w and w[0] == 'TURN':\n        import time; time.sleep(5)\n",
+            "did not answer in time",
+        ),
+        (
+            "crash",
+            "    if w and w[0] == 'TURN': sys.exit(3)\n",
+            "ended",
+        ),
+        // Two lines in one write: the second is there before the referee asks again (a line
+        // written on PLAYED could still be in flight when the next TURN goes out).
+        (
+            "chatty",
+            "    if w and w[0] == 'TURN': print('a\\na', flush=True)\n",
+            "when no answer was expected",
+        ),
     ];
     for (name, tail, expected) in cases {
         let bot = seat(
