@@ -30,6 +30,13 @@ pub const TICK: Duration = Duration::from_millis(5);
 /// A tick later than this is a gap: scheduling noise below it is the tolerance's business.
 const GAP: Duration = Duration::from_millis(20);
 
+/// How long a ready bot must get no CPU at all to count as starved (see [`Meter::bot_starving`]).
+pub const STARVED_WINDOW: Duration = Duration::from_millis(10);
+
+/// The longest a starved bot is waited for beyond its deadline: a machine that starves a bot
+/// longer is broken, and the move is judged as it stands.
+pub const STARVED_AT_MOST: Duration = Duration::from_secs(60);
+
 /// Gaps kept: far more than any request spans.
 const KEPT: usize = 4096;
 
@@ -200,6 +207,32 @@ impl Meter {
 
     pub fn started(&self) -> Instant {
         self.start
+    }
+
+    /// Whether the bot is starved right now: ready to run (state `R`) yet given no CPU for
+    /// [`STARVED_WINDOW`]. The kernel adds a wait to `schedstat` only when the waiting task
+    /// gets its CPU, so at a deadline a starved bot's wait does not show yet: this looks at it
+    /// as it happens. A bot that computes gets CPU in that window (time slices are a few ms)
+    /// and is not starved; one blocked on anything is not `R`. `tree_cpu` is the CPU time of
+    /// the bot's whole tree: a main thread kept waiting by the bot's own threads (all on its one
+    /// core) is the bot's doing, and is no starvation.
+    pub fn bot_starving(&self, mut tree_cpu: impl FnMut() -> Duration) -> bool {
+        let Some((pid, _, _)) = self.bot else {
+            return false;
+        };
+        let runnable = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| s.rsplit_once(") ").map(|(_, rest)| rest.starts_with('R')))
+                .unwrap_or(false)
+        };
+        let (Some(before), true) = (SchedStat::of(pid), runnable()) else {
+            return false;
+        };
+        let cpu_before = tree_cpu();
+        std::thread::sleep(STARVED_WINDOW);
+        let idle_tree = tree_cpu().saturating_sub(cpu_before) < STARVED_WINDOW / 10;
+        idle_tree && SchedStat::of(pid).is_some_and(|after| after.run == before.run) && runnable()
     }
 
     /// The stall so far; call on the referee's thread, with the bot's tree CPU time now.

@@ -220,3 +220,85 @@ fn a_disk_that_cannot_be_written_voids_the_game_until_it_can() {
     let voided = played.voided.as_ref().expect("full: voided");
     assert!(voided.why.ends_with("(disk full)"), "{}", voided.why);
 }
+
+/// Another process takes the bot's core: a real-time (SCHED_FIFO) busy loop pinned to core 0
+/// for 1.5 s, in the middle of a game of 300 ms moves whose bots sleep 40 ms a move. The bot on
+/// core 0 is ready to answer but gets no CPU (at most the 5 % the kernel keeps for other tasks);
+/// its wait for a CPU (schedstat) is the machine's, not the bot's: it does not lose on time.
+/// The starved move is credited, and voids the game when it was late only because of it.
+#[test]
+fn a_bot_starved_of_its_cpu_does_not_lose_on_time() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !is_root() {
+        eprintln!("skipped: a real-time busy loop needs root");
+        return;
+    }
+    let scratch = workdir().join("scratch-starve");
+    let spec = spec(300);
+    let (a, b) = (bot("a", "slow 1 8 40"), bot("b", "slow 1 8 40"));
+    let hog = "import time\nt = time.time() + 1.5\nwhile time.time() < t: pass\n";
+    let mut helper = Command::new("sh")
+        .args([
+            "-c",
+            "sleep 0.4; exec chrt -f 10 taskset -c 0 python3 -c \"$0\"",
+        ])
+        .arg(hog)
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let played = play(&spec, [&a, &b], &scratch);
+    assert!(helper.wait().unwrap().success(), "the busy loop ran");
+    assert!(
+        started.elapsed() > Duration::from_millis(1900),
+        "the busy loop fell after the game"
+    );
+    let result = &played.replay.result;
+    assert!(
+        !matches!(
+            result.reason,
+            Reason::MoveTime { .. } | Reason::GameTime { .. }
+        ),
+        "a bot starved of its CPU lost on time: {result:?}"
+    );
+    match &played.voided {
+        Some(v) => assert!(v.why.contains("for a CPU"), "{}", v.why),
+        None => assert!(
+            played
+                .replay
+                .moves
+                .iter()
+                .all(|m| m.time_ms.unwrap_or(0.0) < 300.0),
+            "a move charged past its time without a loss or a void"
+        ),
+    }
+    eprintln!(
+        "starved: {} (voided: {:?})",
+        result.reason,
+        played.voided.as_ref().map(|v| &v.why)
+    );
+}
+
+/// A bot kept mostly off its CPU by its own tree (a child spinning on its core while it runs
+/// at nice 19) is not starved by the machine: it loses on time, at its deadline, not up to 60 s
+/// later. (The kernel still gives it a sliver of CPU, so the check on the tree's CPU time in
+/// `Meter::bot_starving` is a second guard this test does not reach alone.)
+#[test]
+fn a_bot_kept_waiting_by_its_own_processes_loses_on_time() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let scratch = workdir().join("scratch-selfstarve");
+    let spec = spec(300);
+    let (a, b) = (bot("a", "selfstarve 2"), bot("b", "fine"));
+    let started = Instant::now();
+    let played = play(&spec, [&a, &b], &scratch);
+    let result = &played.replay.result;
+    assert!(
+        matches!(result.reason, Reason::MoveTime { .. }),
+        "{result:?}"
+    );
+    assert!(played.voided.is_none());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "its own processes bought it time: {:?}",
+        started.elapsed()
+    );
+}

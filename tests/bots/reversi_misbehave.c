@@ -7,7 +7,7 @@
  * MODE: fine, loop, sleep (ARG ms, then answers), sleepforever, hog, forkbomb, longline,
  * closeout, escapee, write (ARG = path), connect, segv, illegal, malformed, outofturn,
  * exit, debugflood, stderrflood, nonutf8, handshake-silent, handshake-wrong, crash-start,
- * ponder (every turn: answer, then spin until input arrives), slow (every turn: sleep ARG ms),
+ * selfstarve (a child spins on its core while the bot, at nice 19, spins too), ponder (every turn: answer, then spin until input arrives), slow (every turn: sleep ARG ms),
  * longdebug (a 100 KB DEBUG line, then a legal answer), offboard (answers "107 6"),
  * occupied (DEBUG "move N: oops", then the centre square, which is taken), closein (answers,
  * then closes its stdin and keeps running), sigkill (SIGKILL to itself: arbiter cannot tell it
@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +79,14 @@ int main(int argc, char **argv) {
                     if (flips(i, j, me, 0)) { br = i; bc = j; break; }
             if (++turn == when) {
                 if (!strcmp(mode, "loop")) { volatile unsigned long x = 0; for (;;) x++; }
+                if (!strcmp(mode, "selfstarve")) {
+                    /* A child spins on the bot's core while the bot lowers its own priority
+                     * and spins too: ready, yet kept off the CPU by its own tree. */
+                    if (fork() == 0) { volatile unsigned long y = 0; for (;;) y++; }
+                    setpriority(PRIO_PROCESS, 0, 19);
+                    volatile unsigned long x = 0;
+                    for (;;) x++;
+                }
                 if (!strcmp(mode, "sleep")) sleep_ms(atol(arg));
                 if (!strcmp(mode, "sleepforever")) for (;;) pause();
                 if (!strcmp(mode, "hog")) {

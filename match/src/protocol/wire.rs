@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 use arbiter_sandbox::{BotProcess, ReadEvent, SendError};
 
 use crate::live::Endpoint;
-use crate::stall::Meter;
+use crate::stall::{self, Meter};
+
+/// How far a starved bot's deadline moves at a time.
+const STARVED_STEP: Duration = Duration::from_millis(20);
 
 /// Caps on kept log text (seed 001: one message over 16 KB is cut; past 32 KB in total the rest
 /// is dropped, which is not an error).
@@ -102,6 +105,18 @@ impl Wire {
         self.meter.take()
     }
 
+    /// Whether the bot is starved of CPU now, within [`stall::STARVED_AT_MOST`] past `base`.
+    fn starving(&mut self, base: Instant) -> bool {
+        let Some(meter) = self.meter.take() else {
+            return false;
+        };
+        let process = &mut self.process;
+        let starving =
+            base.elapsed() < stall::STARVED_AT_MOST && meter.bot_starving(|| process.cpu_time());
+        self.meter = Some(meter);
+        starving
+    }
+
     /// How long the deadline of the current request is pushed back: the judge's stall so far.
     fn extension(&mut self) -> Duration {
         let Some(meter) = &self.meter else {
@@ -191,10 +206,22 @@ impl Wire {
                     // Time the judge was stalled is not the bot's: wait on for it. A bot that
                     // truly thinks too long still runs out at `base` plus the stall.
                     let extended = base + self.extension();
-                    if extended <= Instant::now() {
-                        return Err(Fault::Timeout);
+                    let now = Instant::now();
+                    if extended > now {
+                        deadline = extended;
+                    } else if self.starving(base) {
+                        // Ready but given no CPU: its wait shows once it runs, and is then
+                        // credited (crate::stall). Until then, wait on in small steps.
+                        deadline = now + STARVED_STEP;
+                    } else {
+                        // The look took a few ms, in which a starved bot may have run at last:
+                        // its wait shows now.
+                        let extended = base + self.extension();
+                        if extended <= Instant::now() {
+                            return Err(Fault::Timeout);
+                        }
+                        deadline = extended;
                     }
-                    deadline = extended;
                 }
                 ReadEvent::Closed => {
                     return Err(Fault::Closed {
