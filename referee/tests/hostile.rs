@@ -229,6 +229,18 @@ async fn a_hostile_bot_sees_and_reaches_nothing_but_its_own_world() {
     };
     let allowed =
         |l: &str| l.contains("my own environment") || l.contains("the host's passwd") || blank(l);
+    for tried in [
+        "the keeper's root",
+        "the keeper's working directory",
+        "shadow through the keeper's root",
+        "/etc/shadow through a link",
+        "the database through a link",
+    ] {
+        assert!(
+            attacks.iter().any(|l| l.contains(tried)),
+            "the attack on {tried} did not run:\n{report}"
+        );
+    }
     let reached: Vec<&&&str> = got.iter().filter(|l| !allowed(l)).collect();
     assert!(
         reached.is_empty(),

@@ -429,6 +429,14 @@ impl JailPlanInput<'_> {
             visible: &visible,
             cwd: &cwd,
         };
+        if self.limits.scratch_bytes.is_none() && self.limits.scratch_dir.is_none() {
+            // A bound scratch is a host directory made writable for the bot: never the host's
+            // own /tmp, which the default scratch would be.
+            return Err(
+                "a scratch without a quota (scratch_bytes None) needs a scratch_dir of its own"
+                    .into(),
+            );
+        }
         if self.limits.scratch_bytes.is_none() && !self.support.user_namespace {
             // A bound build directory must be the bot's own to write in.
             std::os::unix::fs::chown(scratch, Some(self.support.uid), Some(self.support.gid))
@@ -454,6 +462,12 @@ impl JailPlanInput<'_> {
             return Err(format!("{} environment variables: at most 127", env.len()));
         }
         let ids = (self.support.uid, self.support.gid);
+        let network = layers::jail::shared_network(
+            landlock
+                .as_ref()
+                .is_some_and(|l| l.scopes_abstract_sockets()),
+            !self.support.user_namespace,
+        );
         Ok(JailSetup {
             root,
             user_namespace: self.support.user_namespace.then_some(ids),
@@ -468,6 +482,7 @@ impl JailPlanInput<'_> {
             argv,
             env,
             title: layers::jail::own_title(),
+            network,
         })
     }
 }

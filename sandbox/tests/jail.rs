@@ -81,3 +81,70 @@ fn a_jailed_bot_sees_its_own_world_only() {
     assert!(wrote <= 4 << 20, "wrote {wrote} bytes past a 4 MB quota");
     assert!(out.contains("TMP ok"), "/tmp is not writable:\n{out}");
 }
+
+/// Starts a jailed Python program; returns the process and the first line it prints.
+fn python_bot(c: &Containment, scratch: &std::path::Path, program: &str) -> (BotProcess, String) {
+    let limits = Limits {
+        scratch_dir: Some(scratch.to_path_buf()),
+        scratch_bytes: Some(4 << 20),
+        ..Limits::default()
+    };
+    let cmd = BotCommand::new("python3").arg("-c").arg(program);
+    let mut bot = BotProcess::spawn(&cmd, &limits, c).expect("a jailed python starts");
+    let line = match bot.read_line(Instant::now() + Duration::from_secs(10)) {
+        ReadEvent::Line(l) => String::from_utf8_lossy(&l).into_owned(),
+        other => panic!(
+            "no line: {other:?} {}",
+            String::from_utf8_lossy(&bot.stderr_tail())
+        ),
+    };
+    (bot, line)
+}
+
+/// Two bots at once cannot meet through an abstract UNIX socket, the one socket family seccomp
+/// leaves them that needs no shared file: not when each has a network namespace of its own,
+/// and not when they share one empty namespace (as root with Landlock's abstract-socket
+/// scope), where the scope refuses the connection.
+#[test]
+fn two_jailed_bots_cannot_meet_through_an_abstract_socket() {
+    let c = Containment::detect();
+    if !c.enabled(Layer::Namespaces) {
+        eprintln!("namespaces unavailable here: {:?}", c.isolation_gaps());
+        return;
+    }
+    let name = format!("arbiter-jail-test-{}", std::process::id());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let listen = format!(
+        "import os, socket, sys\n\
+         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n\
+         s.bind('\\0{name}'); s.listen(1)\n\
+         print('LISTENING', os.readlink('/proc/self/ns/net'), flush=True)\n\
+         sys.stdin.readline()\n"
+    );
+    let (mut listener, first) = python_bot(&c, dirs[0].path(), &listen);
+    let connect = format!(
+        "import os, socket\n\
+         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n\
+         net = os.readlink('/proc/self/ns/net')\n\
+         try:\n    s.connect('\\0{name}'); print('CONNECTED', net, flush=True)\n\
+         except OSError as e:\n    print('REFUSED', net, e.errno, flush=True)\n"
+    );
+    let (mut other, second) = python_bot(&c, dirs[1].path(), &connect);
+    listener.close_stdin();
+    listener.finish(Duration::from_secs(1));
+    other.finish(Duration::from_secs(1));
+    assert!(first.starts_with("LISTENING "), "{first}");
+    assert!(
+        second.starts_with("REFUSED "),
+        "one bot reached another's abstract socket: {second}"
+    );
+    let shared = first.split_whitespace().nth(1) == second.split_whitespace().nth(1);
+    let root = nix::unistd::geteuid().is_root();
+    if root && c.landlock_abi() >= 6 {
+        assert!(
+            shared,
+            "as root with the scope, bots share one network namespace: {first} / {second}"
+        );
+    }
+    eprintln!("network namespace shared: {shared}; {second}");
+}

@@ -178,6 +178,24 @@ int main(int argc, char **argv) {
     try_read("the host's passwd", "/etc/passwd");
     try_procs();
     try_read("my own environment", "/proc/self/environ");
+    /* The keeper (pid 1) is root's copy of the referee: its root and working directory are
+     * the host's as it saw them before entering the jail, if anything let them through. */
+    try_dir("the keeper's root", "/proc/1/root/tmp", NULL);
+    try_dir("the keeper's working directory", "/proc/1/cwd", NULL);
+    try_read("the host's shadow through the keeper's root", "/proc/1/root/etc/shadow");
+    /* A link in its own scratch to a host file: the path resolves inside the jail. */
+    {
+        const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        char link[4096];
+        snprintf(link, sizeof link, "%s/shadow-link", tmp);
+        unlink(link);
+        if (symlink("/etc/shadow", link) == 0) try_read("/etc/shadow through a link", link);
+        else fprintf(stderr, "ATTACK link to /etc/shadow: blocked (%s)\n", strerror(errno));
+        snprintf(link, sizeof link, "%s/db-link", tmp);
+        unlink(link);
+        if (symlink(CONTEST_DIR "/contest.db", link) == 0) try_read("the database through a link", link);
+        else fprintf(stderr, "ATTACK link to the database: blocked (%s)\n", strerror(errno));
+    }
     try_calls();
     try_sockets();
     try_disk();
