@@ -67,10 +67,13 @@ WASM_OPT=${WASM_OPT:-}
 if [ "$WASM_OPT" = none ]; then
   log "wasm-opt left out (WASM_OPT=none)"
 fi
-# The committed lockfile pins binaryen; without it player.html is about 25 KB (gzipped) larger.
-if [ -z "$WASM_OPT" ] && [ ! -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ] && command -v npm >/dev/null; then
-  log "npm ci in tests/web (binaryen's wasm-opt, once)"
-  (cd "$ROOT/tests/web" && npm ci --no-audit --no-fund --loglevel=error) || log "npm ci failed: building without wasm-opt"
+# The committed lockfile pins binaryen and terser (step 6); without them player.html is about
+# 25 KB (gzipped) larger.
+NODE_BIN="$ROOT/tests/web/node_modules/.bin"
+if { { [ -z "$WASM_OPT" ] && [ ! -x "$NODE_BIN/wasm-opt" ]; } || [ ! -x "$NODE_BIN/terser" ]; } \
+    && command -v npm >/dev/null; then
+  log "npm ci in tests/web (binaryen's wasm-opt and terser, once)"
+  (cd "$ROOT/tests/web" && npm ci --no-audit --no-fund --loglevel=error) || log "npm ci failed: building without wasm-opt and terser"
 fi
 if [ -z "$WASM_OPT" ] && [ -x "$ROOT/tests/web/node_modules/.bin/wasm-opt" ]; then
   WASM_OPT="$ROOT/tests/web/node_modules/.bin/wasm-opt"
@@ -102,10 +105,20 @@ if [ "${SAMPLES:-1}" != 0 ]; then
   cargo run -q -p arbiter-player --example make_samples -- "$OUT/samples" >/dev/null
 fi
 
-# 6. One self-contained player.html, the host page, the samples' index.
-python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" "$BG_DIR/names.json" <<'PY'
-import base64, gzip, json, os, re, sys
-template, js_path, wasm_path, out, names_path = sys.argv[1:6]
+# 6. One self-contained player.html, the host page, the samples' index. The wasm is inlined
+#    gzipped, by Zopfli (wasm-bind --gzip): about 5% smaller than gzip -9, and the page inflates
+#    it with DecompressionStream all the same.
+#    The bindings are minified by terser when tests/web has it (1 KB of the gzipped page).
+"$WASM_BIND" --gzip "$WASM" "$BG_DIR/wasm.gz"
+TERSER=""
+if [ -x "$NODE_BIN/terser" ] && command -v node >/dev/null; then
+  TERSER="$NODE_BIN/terser"
+else
+  log "terser not found (optional: tests/web's npm ci): the bindings are not minified"
+fi
+python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" "$BG_DIR/names.json" "$BG_DIR/wasm.gz" "$TERSER" <<'PY'
+import base64, gzip, json, os, re, subprocess, sys
+template, js_path, wasm_path, out, names_path, wasm_gz_path, terser = sys.argv[1:8]
 html = open(template, encoding="utf-8").read()
 js = open(js_path, encoding="utf-8").read()
 
@@ -152,7 +165,10 @@ if wasm_path.endswith("opt.wasm") and os.path.exists(names_path):
         sys.exit(f"the bindings use exports wasm-opt renamed: {sorted(left)}")
 # gzip first: the page inflates it with DecompressionStream; base64 of the gzipped module is
 # about half the size of base64 of the module itself.
-wasm = base64.b64encode(gzip.compress(open(wasm_path, "rb").read(), 9, mtime=0)).decode("ascii")
+wasm_gz = open(wasm_gz_path, "rb").read()
+if gzip.decompress(wasm_gz) != open(wasm_path, "rb").read():
+    sys.exit("wasm-bind --gzip: the gzipped wasm does not inflate to the wasm")
+wasm = base64.b64encode(wasm_gz).decode("ascii")
 # no-modules bindings resolve their own script URL at load; inline in an iframe srcdoc the base
 # URL is about:srcdoc and `new URL` throws. The wasm is passed in explicitly: ignore the URL.
 js = js.replace("script_src = new URL(document.currentScript.src, location.href).toString();",
@@ -162,6 +178,13 @@ js = js.replace("script_src = new URL(document.currentScript.src, location.href)
 js = re.sub(r"^[ \t]*/\*\*.*?\*/[ \t]*\n", "", js, flags=re.M | re.S)
 js = re.sub(r"^[ \t]*//[^\n]*\n", "", js, flags=re.M)
 js = re.sub(r"^[ \t]+", "", js, flags=re.M)
+if terser:
+    # Compressed and with local names mangled; top-level names (`wasm_bindgen`, which the page's
+    # bootstrap calls) and property names (the wasm's exports) stay.
+    done = subprocess.run([terser, "--compress", "--mangle"], input=js, capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        sys.exit(f"terser failed: {done.stderr[:300]}")
+    js = done.stdout
 if "</script" in js.lower():
     sys.exit("the bindings contain </script>: cannot inline them")
 # The template's comments and indentation are for its readers, not its users: HTML comments,

@@ -330,3 +330,34 @@ err-replay-frozen = game { $id } was played after the scoreboard was frozen: its
 err-staff-not-in-contest = course staff accounts take no part in the contest
 err-size-limit = the size limit must be from 1 KB to contest.toml's { $kb } KB (raising it needs contest.toml and a restart)
 err-interval-budget = an interval of at most a week and a budget of at most a day
+err-no-build = this submission has no build to repeat
+
+## What the judging machine writes (stored, logged and in the API in English), said on the
+## pages; arbiter-i18n's `machine` module recognises these forms, word for word.
+machine-judging-paused = judging paused: { $what } for { $seconds } s
+machine-trouble-locked = database locked
+machine-trouble-not-answering = database not answering
+machine-trouble-unreachable = database unreachable
+machine-trouble-restarting = database restarting
+machine-trouble-disk = disk cannot be written
+machine-stalled = judging machine stalled { $seconds } s at move { $move }
+machine-cpu-wait = the bot waited { $seconds } s for a CPU of the overloaded judging machine at move { $move }
+machine-disk = the judging machine could not write to its disk ({ $what })
+machine-disk-read-only = read-only file system
+machine-disk-full = disk full
+machine-disk-quota = disk quota exceeded
+machine-disk-io = I/O error
+machine-lease-lost = voided after the lease was taken over: { $why }
+machine-voided = voided: { $why }
+machine-both-failed = both bots failed: first: { $first }; second: { $second }
+machine-compiler-failed = the compiler failed (an unknown status)
+machine-compiler-failed-code = the compiler failed (exit code { $code })
+machine-compiler-failed-signal = the compiler failed (signal { $signal })
+machine-compile-timeout = compilation took longer than { $seconds } s and was stopped
+machine-compile-memory = the compiler used more than { $mb } MB
+machine-compile-no-program = the compiler wrote no usable program
+machine-compile-cut = [... output cut]
+machine-compile-no-command = no compile command for this language
+machine-compile-empty-command = the compile command is empty
+machine-compiler-cannot-start = the compiler could not start: { $error }
+machine-build-not-run = the build could not be run; the course staff can re-judge it

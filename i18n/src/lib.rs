@@ -13,6 +13,8 @@ use std::fmt;
 pub mod compiled;
 #[cfg(feature = "fluent")]
 mod full;
+#[cfg(feature = "fluent")]
+pub mod machine;
 pub mod verdict;
 
 /// A language the catalogues speak.

@@ -47,8 +47,23 @@ pub fn reason(lang: Lang, r: &Reason) -> String {
         Reason::ProtocolError { message, .. } => {
             lang.ta("verdict-protocol-error", &[("message", message.into())])
         }
-        Reason::Aborted { message } => lang.ta("verdict-aborted", &[("message", message.into())]),
+        Reason::Aborted { message } => lang.ta(
+            "verdict-aborted",
+            &[("message", Arg::Text(aborted(lang, message)))],
+        ),
     }
+}
+
+/// An aborted game's message, which the referee writes in English: said in `lang` where its
+/// form is known (site, reports; the player's compiled catalogues leave it as it is).
+fn aborted(lang: Lang, message: &str) -> std::borrow::Cow<'_, str> {
+    #[cfg(feature = "fluent")]
+    return crate::machine::aborted(lang, message).into();
+    #[cfg(not(feature = "fluent"))]
+    return {
+        let _ = lang;
+        message.into()
+    };
 }
 
 /// A bot's line as the verdicts quote it: in double quotes, escaped like Rust's `{:?}` so that

@@ -445,11 +445,7 @@ fn run(
     let mut failed = spawn_both(table, sides, warnings, live);
     shake_hands(limits, game, sides, &mut failed);
     match failed {
-        [Some(a), Some(b)] => {
-            return Ending::Over(GameResult::aborted(format!(
-                "both bots failed: first: {a}; second: {b}"
-            )));
-        }
+        [Some(a), Some(b)] => return Ending::Over(both_failed(&a, &b)),
         [Some(r), None] | [None, Some(r)] => return Ending::Over(GameResult::lost_by(r)),
         [None, None] => {}
     }
@@ -521,6 +517,22 @@ fn run(
     }
 }
 
+/// The result of a game neither bot could start: nobody wins, and the message says both
+/// failures ("both bots failed: first: failed to start: ...; second: ..."; arbiter-i18n's
+/// `machine` module knows this form).
+pub fn both_failed(first: &Reason, second: &Reason) -> GameResult {
+    GameResult::aborted(format!(
+        "both bots failed: first: {first}; second: {second}"
+    ))
+}
+
+/// A storage fault in words a student may read, with no path of the server: "the judging
+/// machine could not write to its disk (disk full)" (`what` from [`storage_fault`]). Pages say
+/// it in their reader's language (arbiter-i18n's `machine` module knows this form).
+pub fn disk_fault(what: &str) -> String {
+    format!("the judging machine could not write to its disk ({what})")
+}
+
 /// A disk that cannot be written is the machine's fault, never a bot's: found before a bot is
 /// blamed for not starting. Makes the bots' scratch directories.
 fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
@@ -528,7 +540,7 @@ fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
         if let Err(e) = std::fs::create_dir_all(&side.scratch) {
             if let Some(what) = storage_fault(&e) {
                 return Some(Voided {
-                    why: format!("the judging machine could not write to its disk ({what})"),
+                    why: disk_fault(what),
                     storage: true,
                 });
             }

@@ -10,7 +10,6 @@ use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
 use js_sys::{Array, Object, Reflect};
-use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlElement, MessageEvent, Text};
@@ -332,12 +331,6 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     Ok(crate::dom::js_string(&text))
 }
 
-fn to_js<T: Serialize>(value: &T) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::NULL)
-}
-
 fn set(o: &Object, key: &str, v: &JsValue) {
     let _ = Reflect::set(o, &key.into(), v);
 }
@@ -440,7 +433,8 @@ impl App {
         let view = wasm_bindgen::closure::Closure::<dyn Fn() -> JsValue>::new(|| {
             with_app(|app| {
                 let v = app.loaded.as_ref().and_then(|l| l.view.as_ref());
-                v.map(to_js).unwrap_or(JsValue::NULL)
+                v.and_then(|v| js_sys::JSON::parse(&crate::json::frame_view(v)).ok())
+                    .unwrap_or(JsValue::NULL)
             })
             .unwrap_or(JsValue::NULL)
         });

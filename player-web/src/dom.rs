@@ -1,10 +1,10 @@
 //! The page's elements, looked up once by id, and the small DOM helpers the player uses.
 //! Text always goes in as text (`textContent`), never as HTML: names come from strangers.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
-use std::collections::HashMap;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -219,8 +219,9 @@ extern "C" {
 std::thread_local! {
     /// Strings written again and again (colours, fonts, labels, class names) made into
     /// JavaScript strings once: a frame writes a few hundred, and making each anew (UTF-8
-    /// decoding) would cost more than the drawing. A bounded set.
-    static STRINGS: RefCell<HashMap<String, JsValue>> = RefCell::new(HashMap::new());
+    /// decoding) would cost more than the drawing. A bounded set. A `BTreeMap`, the map
+    /// serde_json's objects already bring into the wasm: a `HashMap` added its own (4 KB).
+    static STRINGS: RefCell<BTreeMap<String, JsValue>> = const { RefCell::new(BTreeMap::new()) };
 }
 
 /// The JavaScript string for `s`, made once.

@@ -12,6 +12,8 @@ extern crate std;
 
 pub mod failure;
 pub mod feed;
+#[cfg(any(target_arch = "wasm32", test))]
+mod json;
 pub mod lang;
 pub mod session;
 pub mod units;

@@ -14,6 +14,41 @@ pub const MAX_LOG_BYTES: usize = 32 * 1024;
 /// The largest program a compile may produce.
 pub const MAX_ARTEFACT_BYTES: u64 = 64 << 20;
 
+/// The lines arbiter writes into a compile's log, after the compiler's own output. Stored and
+/// returned by the API in English; the site's pages say them in their reader's language
+/// (arbiter-i18n's `machine` module knows these forms).
+pub mod words {
+    /// The compiler ended with an error.
+    pub fn failed(code: Option<i32>, signal: Option<i32>) -> String {
+        match (code, signal) {
+            (Some(c), _) => format!("the compiler failed (exit code {c})"),
+            (None, Some(s)) => format!("the compiler failed (signal {s})"),
+            _ => "the compiler failed (an unknown status)".into(),
+        }
+    }
+
+    /// The compiler ran out of time.
+    pub fn timeout(seconds: u64) -> String {
+        format!("compilation took longer than {seconds} s and was stopped")
+    }
+
+    /// The compiler ran out of memory.
+    pub fn memory(mb: u64) -> String {
+        format!("the compiler used more than {mb} MB")
+    }
+
+    /// The compiler could not be started at all.
+    pub fn cannot_start(error: &str) -> String {
+        format!("the compiler could not start: {error}")
+    }
+
+    pub const NO_PROGRAM: &str = "the compiler wrote no usable program";
+    /// Ends a log cut at [`super::MAX_LOG_BYTES`].
+    pub const CUT: &str = "[... output cut]";
+    pub const NO_COMMAND: &str = "no compile command for this language";
+    pub const EMPTY_COMMAND: &str = "the compile command is empty";
+}
+
 /// Compiles `source` as `job` says, in `scratch` (created and removed here). Returns the
 /// outcome and, when it succeeded, the artefact's bytes. Blocking: run it on its own thread.
 ///
@@ -33,9 +68,7 @@ pub fn compile(
         // disk itself whether it was at fault.
         if let Some(what) = unwritable(scratch) {
             let _ = std::fs::remove_dir_all(scratch);
-            return Err(format!(
-                "the judging machine could not write to its disk ({what})"
-            ));
+            return Err(arbiter_match::game::disk_fault(what));
         }
     }
     let _ = std::fs::remove_dir_all(scratch);
@@ -99,13 +132,13 @@ fn run(
         if job.source_is_program {
             return Ok((String::new(), source.to_vec()));
         }
-        return Err("no compile command for this language".into());
+        return Err(words::NO_COMMAND.into());
     }
     let out = scratch.join("program");
     let words = shell_words::split(&job.compile)
         .map_err(|e| format!("the compile command {:?} is malformed: {e}", job.compile))?;
     let Some((program, args)) = words.split_first() else {
-        return Err("the compile command is empty".into());
+        return Err(words::EMPTY_COMMAND.into());
     };
     let fill = |w: &str| {
         w.replace("{src}", &src.to_string_lossy())
@@ -131,7 +164,7 @@ fn run(
         ..Limits::default()
     };
     let mut process = BotProcess::spawn(&command, &limits, containment)
-        .map_err(|e| format!("the compiler could not start: {e}"))?;
+        .map_err(|e| words::cannot_start(&e.to_string()))?;
     process.close_stdin();
     let deadline = Instant::now() + Duration::from_millis(job.time_limit_ms);
     let mut stdout = Vec::new();
@@ -164,23 +197,15 @@ fn run(
     let log = clean_log(&log, scratch);
     if timed_out {
         return Err(format!(
-            "{log}\ncompilation took longer than {} s and was stopped",
-            job.time_limit_ms / 1000
+            "{log}\n{}",
+            words::timeout(job.time_limit_ms / 1000)
         ));
     }
     if exit.memory_exceeded {
-        return Err(format!(
-            "{log}\nthe compiler used more than {} MB",
-            job.memory_mb
-        ));
+        return Err(format!("{log}\n{}", words::memory(job.memory_mb)));
     }
     if exit.code != Some(0) {
-        let how = match (exit.code, exit.signal) {
-            (Some(c), _) => format!("exit code {c}"),
-            (None, Some(s)) => format!("signal {s}"),
-            _ => "an unknown status".into(),
-        };
-        return Err(format!("{log}\nthe compiler failed ({how})")
+        return Err(format!("{log}\n{}", words::failed(exit.code, exit.signal))
             .trim()
             .to_string());
     }
@@ -189,9 +214,7 @@ fn run(
     }
     let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     if size == 0 || size > MAX_ARTEFACT_BYTES {
-        return Err(format!("{log}\nthe compiler wrote no usable program")
-            .trim()
-            .to_string());
+        return Err(format!("{log}\n{}", words::NO_PROGRAM).trim().to_string());
     }
     let bytes = std::fs::read(&out).map_err(|e| format!("cannot read the program: {e}"))?;
     Ok((log, bytes))
@@ -207,7 +230,8 @@ fn clean_log(log: &str, scratch: &Path) -> String {
             cut -= 1;
         }
         text.truncate(cut);
-        text.push_str("\n[... output cut]");
+        text.push('\n');
+        text.push_str(words::CUT);
     }
     text.trim_end().to_string()
 }

@@ -77,16 +77,31 @@ pub fn clear() {
 
 /// "judging paused: database locked for 20 s", or `None` when judging is not held up.
 pub fn status() -> Option<String> {
+    let (what, seconds) = held_up()?;
+    Some(format!("judging paused: {what} for {seconds} s"))
+}
+
+/// What holds judging up ("database locked", one of [`TROUBLES`]) and for how many seconds, or
+/// `None`: [`status`] in parts, for a page that says it in its reader's language.
+pub fn held_up() -> Option<(String, u64)> {
     let t = TROUBLE.lock().ok()?.clone()?;
     if t.seen.elapsed() > STALE {
         return None;
     }
-    Some(format!(
-        "judging paused: {} for {} s",
-        t.what,
-        t.since.elapsed().as_secs()
-    ))
+    Some((t.what, t.since.elapsed().as_secs()))
 }
+
+/// Every trouble the workers report, in the words [`held_up`] gives.
+pub const TROUBLES: [&str; 5] = [
+    "database locked",
+    "database not answering",
+    "database unreachable",
+    "database restarting",
+    DISK,
+];
+
+/// The trouble of a disk that cannot be written (a worker's storage fault).
+pub const DISK: &str = "disk cannot be written";
 
 /// How long a worker waits before trying again after its `failures`-th failure in a row:
 /// 0.5 s doubling to at most 10 s, so that judging resumes soon after the fault ends.

@@ -118,9 +118,7 @@ impl Unready {
         match e {
             crate::Error::Sql(e) if crate::health::transient(&e).is_some() => Unready::Db(e),
             crate::Error::Io(io) => match arbiter_match::game::storage_fault(&io) {
-                Some(what) => Unready::Machine(format!(
-                    "the judging machine could not write to its disk ({what})"
-                )),
+                Some(what) => Unready::Machine(arbiter_match::game::disk_fault(what)),
                 None => Unready::Job(format!("{context}: {io}")),
             },
             other => Unready::Job(format!("{context}: {other}")),
@@ -467,7 +465,7 @@ impl Worker {
             why: why.to_string(),
         });
         Ok(match storage {
-            true => Step::Trouble("disk cannot be written".into(), why.to_string()),
+            true => Step::Trouble(crate::health::DISK.into(), why.to_string()),
             false => Step::Again,
         })
     }

@@ -72,3 +72,33 @@ fn the_carried_player_is_built_from_the_current_sources() {
     );
     assert!(root().join("www/dist/player.html").is_file());
 }
+
+/// The web player's size budget (issue 26): 150 KB gzipped, in decimal kilobytes.
+const GZIPPED_BUDGET: usize = 150_000;
+
+fn gzipped(bytes: &[u8], level: u32) -> usize {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
+    gz.write_all(bytes).expect("gzip in memory");
+    gz.finish().expect("gzip in memory").len()
+}
+
+/// The carried player, gzipped as a server sends it (flate2 with its default level, 6, as
+/// `contest serve`'s compression layer does; level 9 beside it), stays within its budget. The
+/// figures are printed: `cargo test -p arbiter --test player_dist -- --nocapture`.
+#[test]
+fn the_carried_player_is_within_its_size_budget() {
+    let html = std::fs::read(root().join("www/dist/player.html")).expect("www/dist/player.html");
+    let (served, best) = (gzipped(&html, 6), gzipped(&html, 9));
+    println!(
+        "www/dist/player.html: {} bytes, gzipped {served} bytes (level 6), {best} bytes (level 9); \
+         budget {GZIPPED_BUDGET} bytes",
+        html.len()
+    );
+    assert!(
+        served.max(best) <= GZIPPED_BUDGET,
+        "the player is {} bytes gzipped, over its budget of {GZIPPED_BUDGET} bytes \
+         (player-web/README.md says where its bytes go)",
+        served.max(best)
+    );
+}

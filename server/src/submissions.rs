@@ -312,13 +312,7 @@ pub async fn reconcile(state: &Shared) -> Result<usize, AppError> {
                 failed(state, sub.id, &o.log, Some(o.millis as i64)).await?;
             }
             None => {
-                failed(
-                    state,
-                    sub.id,
-                    "the build could not be run; the course staff can re-judge it",
-                    None,
-                )
-                .await?;
+                failed(state, sub.id, BUILD_NOT_RUN, None).await?;
             }
         }
         changed += 1;
@@ -329,6 +323,10 @@ pub async fn reconcile(state: &Shared) -> Result<usize, AppError> {
     }
     Ok(changed)
 }
+
+/// The compile log of a submission whose compile could not be run at all (stored in English
+/// like every compile log; the page says it in its reader's language).
+pub const BUILD_NOT_RUN: &str = "the build could not be run; the course staff can re-judge it";
 
 async fn compile_outcome(state: &Shared, job: i64) -> Result<Option<CompileOutcome>, AppError> {
     let Some(result) = state.queue.result(job).await? else {
@@ -563,9 +561,7 @@ pub async fn rejudge(state: &Shared, id: i64) -> Result<usize, AppError> {
             None => None,
         };
         let Some(spec) = spec else {
-            return Err(AppError::BadRequest(
-                "this submission has no build to repeat".into(),
-            ));
+            return Err(AppError::BadRequest(crate::lang::t("err-no-build")));
         };
         let mut tx = state.db.begin().await?;
         queue_compile(state, &mut tx, (sub.user_id, id), spec, 1).await?;

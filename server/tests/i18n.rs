@@ -271,3 +271,165 @@ async fn the_language_follows_the_switch_then_the_browser_then_the_contest() {
     let (status, _) = b.get("/lang/fr").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// What the referee, the queue and the server write in English (void reasons, compile logs'
+/// last lines, judging held up, both bots failing) is said in Chinese by arbiter-i18n's
+/// `machine` module: each text as the crate that makes it writes it, so that a changed form
+/// fails here instead of showing in English.
+#[test]
+fn the_judging_machine_s_texts_are_said_in_chinese() {
+    use arbiter_i18n::machine;
+    use arbiter_i18n::verdict;
+    use arbiter_match::stall::Stall;
+
+    let zh = Lang::ZhCn;
+    let said = |english: &str, chinese: String| {
+        assert!(
+            has_cjk(&chinese) && chinese != english,
+            "{english:?} is not said in Chinese: {chinese:?}"
+        );
+        let english_words = english_words(&chinese);
+        assert!(english_words.is_empty(), "{chinese:?}: {english_words:?}");
+    };
+    let ms = Duration::from_millis;
+    let stalls = [
+        Stall {
+            process: ms(8000),
+            referee_wait: ms(0),
+            bot_wait: ms(0),
+        },
+        Stall {
+            process: ms(0),
+            referee_wait: ms(0),
+            bot_wait: ms(2500),
+        },
+    ];
+    let mut voids: Vec<String> = stalls.iter().map(|s| s.describe(31)).collect();
+    for errno in [5, 28, 30, 122] {
+        let io = std::io::Error::from_raw_os_error(errno);
+        let what = arbiter_match::game::storage_fault(&io).expect("a storage fault");
+        voids.push(arbiter_match::game::disk_fault(what));
+    }
+    for why in &voids {
+        said(why, machine::void_reason(zh, why));
+        assert_eq!(machine::void_reason(Lang::En, why), *why);
+    }
+
+    use arbiter_queue::compile::words;
+    let compiles = [
+        words::failed(Some(1), None),
+        words::failed(None, Some(9)),
+        words::failed(None, None),
+        words::timeout(10),
+        words::memory(512),
+        words::NO_PROGRAM.into(),
+        words::CUT.into(),
+        words::NO_COMMAND.into(),
+        words::EMPTY_COMMAND.into(),
+        arbiter_server::submissions::BUILD_NOT_RUN.into(),
+    ];
+    for line in &compiles {
+        let log = format!("greedy.c:1:1: error: expected identifier\n{line}");
+        let chinese = machine::compile_log(zh, &log);
+        let last = chinese.rsplit('\n').next().unwrap_or_default().to_string();
+        said(line, last);
+        assert!(chinese.starts_with("greedy.c:1:1: error: expected identifier\n"));
+        assert_eq!(machine::compile_log(Lang::En, &log), log);
+    }
+    let cannot = words::cannot_start("No such file or directory (os error 2)");
+    assert!(has_cjk(&machine::compile_log(zh, &cannot)), "{cannot}");
+
+    for what in arbiter_queue::health::TROUBLES {
+        said(what, machine::judging_paused(zh, what, 20));
+        assert_eq!(
+            machine::judging_paused(Lang::En, what, 20),
+            format!("judging paused: {what} for 20 s"),
+            "the page's English is the queue's"
+        );
+    }
+
+    use arbiter_engine::replay::Reason;
+    use arbiter_engine::Seat;
+    let results = [
+        arbiter_match::game::Voided {
+            why: voids[0].clone(),
+            storage: false,
+        }
+        .result(),
+        arbiter_match::game::both_failed(
+            &Reason::FailedToStart {
+                seat: Seat::First,
+                error: "No such file".into(),
+            },
+            &Reason::NoHandshake { seat: Seat::Second },
+        ),
+    ];
+    for r in &results {
+        let english = verdict::reason(Lang::En, &r.reason);
+        assert_eq!(english, r.reason.to_string(), "English is the CLI's words");
+        said(&english, verdict::reason(zh, &r.reason));
+    }
+}
+
+/// The pages say those texts in the reader's language, from the English the database keeps:
+/// a compile's failure on the submission page, a voided game on the admin page. The API's
+/// compile log stays as it was written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_chinese_page_says_a_compile_failure_and_a_void_in_chinese() {
+    let c = TestContest::start(None, "", ROSTER, 1).await;
+    let mut ada = c.client();
+    ada.first_sign_in("2301", "ada", "correct horse 1").await;
+    let (_, token) = ada.api_token("2301", "correct horse 1").await;
+    let token = token["token"].as_str().expect("a token").to_string();
+    let broken = ada
+        .submit_file("c", "broken.c", b"int main( {\n".to_vec())
+        .await
+        .expect("accepted");
+    let v = wait_for(Duration::from_secs(60), "the failed compile", || async {
+        let v = api_submission(&c, &token, broken).await;
+        (v["status"] == "failed").then_some(v)
+    })
+    .await;
+    let english = "the compiler failed (exit code 1)";
+    let api_log = v["compile_log"].as_str().expect("the author sees the log");
+    assert!(api_log.ends_with(english), "{api_log}");
+
+    let page = format!("/submissions/{broken}");
+    ada.get("/lang/zh-CN").await;
+    let (_, zh) = ada.get(&page).await;
+    assert!(zh.contains("编译器报错（退出码 1）"), "{zh}");
+    assert!(!zh.contains(english), "{zh}");
+    let v = api_submission(&c, &token, broken).await;
+    assert_eq!(v["compile_log"].as_str(), Some(api_log), "the API is data");
+    ada.get("/lang/en").await;
+    let (_, en) = ada.get(&page).await;
+    assert!(en.contains(english), "{en}");
+
+    // A void as a worker records it (queue::jobs::void): an event of the job, in English.
+    let db = arbiter_queue::db::Db::connect(&c.dir.path().join("contest.db").display().to_string())
+        .await
+        .expect("the contest's database");
+    let job: i64 = sqlx::query_scalar("SELECT MAX(id) FROM jobs")
+        .fetch_one(db.pool())
+        .await
+        .expect("a job");
+    sqlx::query(
+        "INSERT INTO events (at, job, worker, kind, detail) VALUES (0, $1, 'w1', 'voided', $2)",
+    )
+    .bind(job)
+    .bind("judging machine stalled 8.0 s at move 31")
+    .execute(db.pool())
+    .await
+    .expect("an event");
+    let mut staff = support::staff(&c).await;
+    staff.get("/lang/zh-CN").await;
+    let (_, zh) = staff.get("/admin").await;
+    assert!(zh.contains("评测机在第 31 步卡顿了 8.0 秒"), "{zh}");
+    assert!(!zh.contains("judging machine"), "{zh}");
+    staff.get("/lang/en").await;
+    let (_, en) = staff.get("/admin").await;
+    assert!(
+        en.contains("judging machine stalled 8.0 s at move 31"),
+        "{en}"
+    );
+}

@@ -4,6 +4,7 @@
 //   BASE=http://127.0.0.1:8080 (a contest: `arbiter contest demo`) WWW_URL=http://... (the
 //   built player and samples) OUT=dir node tests/web/i18n-shots.mjs
 // Chinese needs a CJK font in the machine's fontconfig (Debian: fonts-wqy-microhei).
+// tests/web/i18n-shots.sh installs it and chromium, starts a demo contest and runs this.
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 

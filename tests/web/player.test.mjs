@@ -474,3 +474,29 @@ describe("standalone controls (Rust event handlers)", () => {
     await page.close();
   });
 });
+
+describe("languages", () => {
+  test("?lang=zh-CN: the texts are Chinese and drawn with a CJK font (not as boxes)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(BASE + "/player.html?lang=zh-CN&replay=samples/reversi-8.json#frame=3");
+    const frame = page.mainFrame();
+    await boardAt(frame, 3);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+    const status = await page.textContent("#status");
+    assert.match(status, /[\u4e00-\u9fff]/, "the status line is Chinese: " + status);
+    // The same two characters drawn in the page's font: without a CJK font (tests/web/run.sh
+    // installs one) Chromium draws both, and a private-use character, as the same empty box.
+    const drawn = await page.evaluate(() => {
+      const c = document.createElement("canvas");
+      c.width = 64; c.height = 40;
+      const x = c.getContext("2d");
+      x.font = `28px ${getComputedStyle(document.body).fontFamily}`;
+      const pixels = (ch) => { x.clearRect(0, 0, 64, 40); x.fillText(ch, 4, 32); return x.getImageData(0, 0, 64, 40).data.join(","); };
+      return { black: pixels("黑"), white: pixels("白"), none: pixels("\ue000") };
+    });
+    assert.notEqual(drawn.black, drawn.white, "黑 and 白 are drawn alike: no CJK font (Debian: fonts-wqy-microhei)");
+    assert.notEqual(drawn.black, drawn.none, "黑 is drawn as a missing glyph: no CJK font (Debian: fonts-wqy-microhei)");
+    await page.screenshot({ path: path.join(ARTIFACTS, "zh-CN-reversi-8.png"), fullPage: true });
+    await page.close();
+  });
+});

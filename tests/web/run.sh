@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The web player's end-to-end tests and benchmark in Debian's headless Chromium:
-# installs chromium (apt, retried) and playwright-core (npm ci, no browser download), builds
-# the player (scripts/build-web.sh) and the referee (the oracle), serves the output on
+# The web player's end-to-end tests and benchmark in Debian's headless Chromium: installs
+# chromium and a CJK font (apt, retried) and playwright-core (npm ci, no browser download),
+# builds the player (scripts/build-web.sh) and the referee (the oracle), serves the output on
 # 127.0.0.1, runs `node --test` (live.test.mjs starts the referee's own live hub, `arbiter match
 # --live`, on free loopback ports), then the benchmark (prints figures). Screenshots go to
 # tests/artifacts/web/.  BENCH=0 skips the benchmark.
@@ -11,12 +11,12 @@ WEB=$PWD
 ROOT=$(cd ../.. && pwd)
 log() { printf '\033[1m[web-tests]\033[0m %s\n' "$*" >&2; }
 
-if [ ! -x /usr/bin/chromium ]; then
-  # shellcheck source=../../scripts/apt.sh
-  source "$ROOT/scripts/apt.sh"
-  apt_install chromium || true
-  [ -x /usr/bin/chromium ] || { echo "chromium could not be installed" >&2; exit 1; }
-fi
+# A CJK font too: without one headless Chromium draws every Chinese character as a box
+# (player.test.mjs checks that the Chinese player's glyphs are drawn).
+# shellcheck source=../../scripts/apt.sh
+source "$ROOT/scripts/apt.sh"
+apt_install chromium "${CJK_FONT_PACKAGE:-fonts-wqy-microhei}" || true
+[ -x /usr/bin/chromium ] || { echo "chromium could not be installed" >&2; exit 1; }
 
 log "npm ci"
 npm ci --no-audit --no-fund --loglevel=error

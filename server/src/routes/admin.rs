@@ -37,7 +37,8 @@ struct AdminPage {
     counts: arbiter_queue::jobs::Counts,
     /// "judging paused: database locked for 20 s" while this server's workers wait.
     judging: Option<String>,
-    /// Games the judging machine spoiled: "game 12: voided: ...; replayed".
+    /// Games the judging machine spoiled: "game 12: voided: ...; replayed" (the reason is
+    /// stored in English and said here in the reader's language).
     voids: Vec<String>,
     compiles: arbiter_queue::jobs::Counts,
     game: String,
@@ -166,7 +167,9 @@ pub async fn page(
         frozen: scoreboard::frozen(&state).await?.is_some(),
         counts: job_counts(&state, "game").await?,
         compiles: job_counts(&state, "compile").await?,
-        judging: arbiter_queue::health::status(),
+        judging: arbiter_queue::health::held_up().map(|(what, seconds)| {
+            arbiter_i18n::machine::judging_paused(crate::lang::current(), &what, seconds)
+        }),
         voids: void_lines(&state).await?,
         game: game_name(&state),
         rules: state.rules(),
@@ -190,7 +193,10 @@ async fn void_lines(state: &Shared) -> Result<Vec<String>, AppError> {
                 "admin-void",
                 &[
                     ("job", job.into()),
-                    ("why", why.as_str().into()),
+                    (
+                        "why",
+                        arbiter_i18n::machine::void_reason(crate::lang::current(), &why).into(),
+                    ),
                     ("then", crate::lang::t(then).as_str().into()),
                 ],
             )

@@ -438,7 +438,11 @@ pub async fn show(
         submitted: when(sub.created_at),
         owner,
         admin: session.user.admin,
-        compile_log: compile_log.filter(|l| !l.trim().is_empty()),
+        // Stored (and in the API) as the compile wrote it; arbiter's own lines in it are said
+        // in the reader's language.
+        compile_log: compile_log
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| arbiter_i18n::machine::compile_log(crate::lang::current(), &l)),
         playing: games
             .iter()
             .any(|g| matches!(g.state.as_str(), "queued" | "running")),
