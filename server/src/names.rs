@@ -14,15 +14,18 @@ const RESERVED: &[&str] = &["admin", "administrator", "staff", "course staff", "
 pub fn normalise(raw: &str) -> Result<String, String> {
     let name: String = raw.trim().nfkc().collect();
     let name = name.trim().to_string();
+    // In the request's language (English from the CLI's roster import).
     if name.chars().count() > MAX_CHARS {
-        return Err(format!(
-            "the nickname must be at most {MAX_CHARS} characters"
+        return Err(crate::lang::ta(
+            "err-nickname-long",
+            &[("max", arbiter_i18n::Arg::Num(MAX_CHARS as f64))],
         ));
     }
     if let Some(c) = name.chars().find(|c| invisible(*c)) {
-        return Err(format!(
-            "the nickname must not contain invisible or formatting characters (U+{:04X})",
-            c as u32
+        let code = format!("U+{:04X}", c as u32);
+        return Err(crate::lang::ta(
+            "err-nickname-invisible",
+            &[("char", code.as_str().into())],
         ));
     }
     Ok(name)

@@ -433,3 +433,26 @@ async fn a_chinese_page_says_a_compile_failure_and_a_void_in_chinese() {
         "{en}"
     );
 }
+
+/// A refused nickname says why in the reader's language, naming the character.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_nickname_says_why_in_chinese() {
+    let c = TestContest::start(None, "", ROSTER, 0).await;
+    let mut ada = c.client();
+    ada.first_sign_in("2301", "ada", "correct horse 1").await;
+    ada.get("/lang/zh-CN").await;
+    for (nickname, said) in [
+        (
+            "st\u{200b}aff",
+            "昵称不能包含不可见字符或格式控制字符（U+200B）",
+        ),
+        (&"長".repeat(40)[..], "昵称最多 32 个字符"),
+    ] {
+        ada.get("/account").await;
+        let csrf = ada.csrf.clone();
+        let (_, page) = ada
+            .post_form("/account", &[("csrf", &csrf), ("nickname", nickname)])
+            .await;
+        assert!(page.contains(said), "{nickname:?}: {page}");
+    }
+}
