@@ -785,15 +785,22 @@ pub fn judge_watched(
     run.finish_all(Duration::ZERO, Duration::ZERO);
     // The logic has said its last word: let it exit, then make sure its group is gone.
     drop(run.logic_in);
+    // Waited for without reaping it (WNOWAIT): until it is reaped its pid cannot name another
+    // process group, so the killpg below reaches only what the logic left behind.
     let until = Instant::now() + Duration::from_secs(2);
-    while matches!(child.try_wait(), Ok(None)) && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(5));
-    }
     if let Ok(pid) = i32::try_from(child.id()) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(pid),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+        let pid = nix::unistd::Pid::from_raw(pid);
+        let flags = nix::sys::wait::WaitPidFlag::WEXITED
+            | nix::sys::wait::WaitPidFlag::WNOHANG
+            | nix::sys::wait::WaitPidFlag::WNOWAIT;
+        while matches!(
+            nix::sys::wait::waitid(nix::sys::wait::Id::Pid(pid), flags),
+            Ok(nix::sys::wait::WaitStatus::StillAlive)
+        ) && Instant::now() < until
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = nix::sys::signal::killpg(pid, nix::sys::signal::Signal::SIGKILL);
     }
     let _ = child.wait();
     for s in &run.slots {
