@@ -348,6 +348,20 @@ async fn each_page_says_a_result_once() {
     assert!(logs.contains("=== game "), "{logs}");
     assert!(!logs.to_lowercase().contains("seat"), "{logs}");
 
+    // A page that does not exist names the contest and keeps the student's own header.
+    let (status, page) = ada.get("/games/999999").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        page.contains("<a class=\"brand\" href=\"/\">Test contest</a>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(">ada</a>") && !page.contains("<a href=\"/login\">"),
+        "a signed-in student is told to sign in: {page}"
+    );
+    let (_, page) = c.client().get("/no/such/page").await;
+    assert!(page.contains("<a href=\"/login\">"), "{page}");
+
     // A password change says it worked.
     let (_, _) = alan.get("/account").await;
     let csrf = alan.csrf.clone();
