@@ -4,7 +4,6 @@ live-none = No game is being played right now. This page refreshes itself.
 live-game = Game
 live-players = Players
 live-status = Status
-live-watch = watch
 live-json = as JSON
 live-playing = playing, move { $move }
 live-finished = finished

@@ -4,7 +4,6 @@ live-none = 当前没有正在进行的对局。本页面会自动刷新。
 live-game = 对局
 live-players = 选手
 live-status = 状态
-live-watch = 观战
 live-json = JSON 格式
 live-playing = 进行中，第 { $move } 步
 live-finished = 已结束

@@ -126,9 +126,9 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
         } else {
             String::new()
         };
+        // Each thing once: the title (which numbers the game) is the link to watch it.
         rows.push_str(&format!(
-            "<tr><td><a href=\"/live/{id}\">{id}</a></td><td>{title}</td>{players}<td>{status}</td><td><a href=\"/live/{id}\">{watch}</a></td></tr>",
-            watch = escape(&lang.t("live-watch")),
+            "<tr><td><a href=\"/live/{id}\">{title}</a></td>{players}<td>{status}</td></tr>",
             id = g.id,
             title = escape(&g.title),
             status = escape(&status),
@@ -144,7 +144,7 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
         format!("<p>{}</p>", t("live-none"))
     } else {
         format!(
-            "<div class=\"scroll\"><table><thead><tr><th>#</th><th>{}</th>{players_head}<th>{}</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>",
+            "<div class=\"scroll\"><table><thead><tr><th>{}</th>{players_head}<th>{}</th></tr></thead><tbody>{rows}</tbody></table></div>",
             t("live-game"),
             t("live-status"),
         )

@@ -41,6 +41,8 @@ pub struct Loaded {
     /// The frame shown.
     pub k: usize,
     pub view: Option<FrameView>,
+    /// A live game not over yet: no result to say.
+    pub in_progress: bool,
 }
 
 /// One row of the move list: its element and parts, and the frame it shows.
@@ -158,7 +160,7 @@ pub struct App {
     /// The hash of the replay shown.
     replay_hash: Option<u64>,
     /// The result from the first frame (`?result=show`, `data-result="show"`); otherwise it
-    /// is shown from the last frame on.
+    /// is said on the last frame only (no box saying it is hidden).
     pub show_result: bool,
     /// The last frame was shown since this replay was loaded (its result is known).
     seen_end: bool,
@@ -623,41 +625,26 @@ impl App {
             }
         };
         self.adopt_names(hash(text));
-        self.open_session(session, frame, None);
+        self.open_session(session, frame, false);
         true
     }
 
-    /// A live game's frames so far (`seat`: the one this player holds): frame `k` stays shown
-    /// when the viewer stepped back, else the newest. Until the end the result says "playing".
-    pub fn show_live(&mut self, session: Session, seat: Option<u8>, ended: bool) {
+    /// A live game's frames so far: frame `k` stays shown when the viewer stepped back, else
+    /// the newest. Until the end there is no result to say (the live bar says who plays).
+    pub fn show_live(&mut self, session: Session, ended: bool) {
         let k = match &self.loaded {
             Some(l) if l.k + 1 < l.frames => l.k,
             _ => usize::MAX,
         };
-        let seats = crate::view::seat_labels(session.replay().game.name());
-        let note = (!ended).then(|| {
-            let who = match seat {
-                Some(s) => ta(
-                    "live-you-play",
-                    &[("seat", seats[usize::from(s & 1)].into())],
-                ),
-                None => t("live-watching-now"),
-            };
-            (t("live-in-progress"), who)
-        });
-        self.open_session(session, k, note);
+        self.open_session(session, k, !ended);
     }
 
-    /// Shows a replay read (clamping `frame`); `result`: the result box's words instead of
-    /// the replay's.
-    fn open_session(&mut self, session: Session, frame: usize, result: Option<(String, String)>) {
+    /// Shows a replay read (clamping `frame`); `in_progress`: a live game not over yet, whose
+    /// replay's result is only a placeholder.
+    fn open_session(&mut self, session: Session, frame: usize, in_progress: bool) {
         self.stop();
         self.seen_end = false;
-        let mut info = session.info();
-        if let Some((head, text)) = result {
-            info.result_head = head;
-            info.result_text = text;
-        }
+        let info = session.info();
         let frames = session.frame_count();
         let mut cum_time = Vec::with_capacity(frames);
         let mut acc = [0.0f64; 2];
@@ -694,6 +681,7 @@ impl App {
             row_texts: (0..frames).map(|_| None).collect(),
             k: 0,
             view: None,
+            in_progress,
         });
         self.build_move_list();
         self.show(frame.min(frames - 1));
@@ -1024,20 +1012,22 @@ impl App {
             );
             w.announce.text(&d.announce, &text);
         }
-        let reveal = show_result || self.seen_end;
-        if w.result_shown != Some(reveal) {
-            w.result_shown = Some(reveal);
-            let (head, text) = if reveal {
-                (info.result_head.clone(), info.result_text.clone())
-            } else {
-                (t("player-result-hidden"), t("player-result-hidden-text"))
-            };
-            set_text(&d.result_head, &head);
-            set_text(&d.result_text, &text);
-            let _ = d
-                .result
-                .class_list()
-                .toggle_with_force("hidden-result", !reveal);
+        // The result, said once: by the last frame's status line when it states it, else by
+        // the box there (and on every frame when the site asks for it from the first).
+        let at_end = k + 1 == l.frames;
+        let unknown_or_said = l.in_progress || (at_end && info.result_in_status);
+        let box_shown = (at_end || show_result) && !unknown_or_said;
+        if w.result_shown != Some(box_shown) {
+            w.result_shown = Some(box_shown);
+            set_text(
+                &d.result_head,
+                if box_shown { &info.result_head } else { "" },
+            );
+            set_text(
+                &d.result_text,
+                if box_shown { &info.result_text } else { "" },
+            );
+            d.result.set_hidden(!box_shown);
         }
         // move list: keep the current move in view
         let top = k as f64 * ROW;

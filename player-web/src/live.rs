@@ -275,17 +275,13 @@ fn refresh() {
         .and_then(|g| g.to_move())
         .map(|s| s as u8);
     let seats = crate::view::seat_labels(session.replay().game.name());
-    let Some(head) = with_app(|app| {
-        app.show_live(session, seat, ended);
-        app.loaded.as_ref().map(|l| l.info.result_head.clone())
-    }) else {
+    if with_app(|app| app.show_live(session, ended)).is_none() {
         return;
-    };
+    }
     with_live(|l| {
         let news = match (ended, seat, turn) {
-            (true, _, _) => {
-                crate::lang::ta("live-over", &[("result", head.unwrap_or_default().into())])
-            }
+            // The last frame's status line says the result: the bar has nothing left to say.
+            (true, _, _) => String::new(),
             (_, Some(s), Some(t)) if s == t => crate::lang::ta(
                 "live-your-turn",
                 &[("seat", seats[usize::from(s & 1)].into())],
@@ -302,6 +298,9 @@ fn refresh() {
             set_text(&l.ui.clock, "");
         }
         note(&l.ui, &news, false);
+        if ended {
+            l.ui.bar.set_hidden(true);
+        }
     });
 }
 

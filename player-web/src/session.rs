@@ -67,6 +67,10 @@ pub struct Info {
     pub result_text: String,
     /// A failure verdict: the words and the log panel's text of the last frame.
     pub failure: Option<FailureInfo>,
+    /// The last frame's status line already states the result (a game over by its rules,
+    /// or a failure verdict): the result box then stays hidden there, so that the result is
+    /// said once.
+    pub result_in_status: bool,
 }
 
 #[derive(Serialize)]
@@ -248,6 +252,10 @@ impl Session {
             result_head,
             result_text,
             failure: self.failure.clone(),
+            result_in_status: self.failure.is_some()
+                || self
+                    .position(self.moves.len())
+                    .is_some_and(|g| g.outcome().is_some()),
         }
     }
 }

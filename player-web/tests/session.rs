@@ -129,6 +129,39 @@ fn failure_verdicts_read_in_words() {
     );
 }
 
+/// The result is said once: by the last frame's status line when it states it (the rules
+/// ended the game, or a failure verdict), by the result box otherwise (an abort).
+#[test]
+fn the_last_frame_says_the_result_once() {
+    let normal = game(GameConfig::Reversi(reversi::Config { size: 8 }), 400);
+    assert_eq!(normal.result.reason, Reason::Normal);
+    let s = Session::load(&normal.to_json()).unwrap();
+    let last = s.frame(s.frame_count() - 1).unwrap();
+    assert!(last.status.starts_with("Game over: "), "{}", last.status);
+    assert!(
+        last.status.contains(&s.info().result_head),
+        "{}",
+        last.status
+    );
+    assert!(s.info().result_in_status, "the box would say it again");
+
+    let timed_out = game(GameConfig::Reversi(reversi::Config { size: 8 }), 9);
+    let s = Session::load(&timed_out.to_json()).unwrap();
+    let last = s.frame(s.frame_count() - 1).unwrap();
+    assert!(last.status.starts_with("Black wins"), "{}", last.status);
+    assert!(s.info().result_in_status);
+
+    let mut aborted = game(GameConfig::Reversi(reversi::Config { size: 8 }), 9);
+    aborted.result.winner = None;
+    aborted.result.reason = Reason::Aborted {
+        message: "the tournament was cancelled".into(),
+    };
+    let s = Session::load(&aborted.to_json()).unwrap();
+    let last = s.frame(s.frame_count() - 1).unwrap();
+    assert!(!last.status.contains("Draw"), "{}", last.status);
+    assert!(!s.info().result_in_status, "only the box can say it");
+}
+
 #[test]
 fn bad_documents_get_their_kind() {
     let good = game(GameConfig::Reversi(reversi::Config { size: 8 }), 12);

@@ -10,6 +10,7 @@
 //! guards it once more. A late result is recorded in `discarded`, never counted.
 //!
 //! Locks are always taken in the order job, lane, competition, so claimers cannot deadlock.
+//! Adding jobs first takes their numbers (`job_numbers`, which nothing else locks).
 
 use std::fmt;
 use std::time::Duration;
@@ -78,6 +79,9 @@ pub struct Claimed {
     pub lease_token: String,
     /// 1 for the first attempt.
     pub attempt: i64,
+    /// The job's number among its competition's jobs of its kind (games 1, 2, 3 ...), what
+    /// pages call it.
+    pub number: i64,
 }
 
 /// What became of a commit.
@@ -684,14 +688,29 @@ pub async fn enqueue(
     competition: i64,
     jobs: &[NewJob],
 ) -> Result<Vec<i64>, sqlx::Error> {
+    // Each kind's numbers first, in a fixed order of kinds: one atomic update reserves them
+    // all, so two adders never get the same number and never wait for each other in a cycle
+    // (only adders lock `job_numbers`).
+    let mut next = Vec::new();
+    for kind in [JobKind::Compile, JobKind::Game] {
+        let n = jobs.iter().filter(|j| j.kind == kind).count() as i64;
+        if n > 0 {
+            next.push((kind, reserve_numbers(tx, competition, kind, n).await?));
+        }
+    }
     let sql = format!(
-        "INSERT INTO jobs (competition, lane, kind, spec, side0, side1, state, priority, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, {}) RETURNING id",
+        "INSERT INTO jobs (competition, lane, kind, spec, side0, side1, state, priority, number, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, {}) RETURNING id",
         db.now()
     );
     let mut ids = Vec::with_capacity(jobs.len());
     let mut per_lane: Vec<(&str, JobKind, i64)> = Vec::new();
     for job in jobs {
+        let mut number = None;
+        if let Some((_, n)) = next.iter_mut().find(|(k, _)| *k == job.kind) {
+            number = Some(*n);
+            *n += 1;
+        }
         let id: i64 = sqlx::query_scalar(&sql)
             .bind(competition)
             .bind(&job.lane)
@@ -700,6 +719,7 @@ pub async fn enqueue(
             .bind(&job.sides[0])
             .bind(&job.sides[1])
             .bind(job.priority)
+            .bind(number)
             .fetch_one(&mut **tx)
             .await?;
         ids.push(id);
@@ -715,6 +735,29 @@ pub async fn enqueue(
         lane_add(db, tx, competition, lane, kind.as_str(), n).await?;
     }
     Ok(ids)
+}
+
+/// Takes `n` numbers for new jobs of `kind` in `competition` and returns the first: one
+/// insert-or-update of the counter, which holds its row until the transaction ends, so the
+/// numbers are never given twice and none is skipped (a rolled-back addition gives its
+/// numbers back).
+async fn reserve_numbers(
+    tx: &mut Transaction<'static, Any>,
+    competition: i64,
+    kind: JobKind,
+    n: i64,
+) -> Result<i64, sqlx::Error> {
+    let last: i64 = sqlx::query_scalar(
+        "INSERT INTO job_numbers (competition, kind, last) VALUES ($1, $2, $3) \
+         ON CONFLICT (competition, kind) DO UPDATE SET last = job_numbers.last + excluded.last \
+         RETURNING last",
+    )
+    .bind(competition)
+    .bind(kind.as_str())
+    .bind(n)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(last - n + 1)
 }
 
 /// [`Queue::cancel_involving`] inside the caller's transaction.
@@ -776,7 +819,7 @@ async fn claim(
     .fetch_all(&mut **tx)
     .await?;
     let pick = format!(
-        "SELECT id, spec, attempts FROM jobs \
+        "SELECT id, spec, attempts, number FROM jobs \
          WHERE competition = $1 AND lane = $2 AND kind = $3 AND state = 'queued' \
          AND (avoid_worker IS NULL OR avoid_worker <> $4) \
          ORDER BY priority DESC, id LIMIT 1 {}",
@@ -833,6 +876,7 @@ async fn claim(
             spec: job.try_get(1)?,
             lease_token: token,
             attempt: job.try_get::<i64, _>(2)? + 1,
+            number: job.try_get::<Option<i64>, _>(3)?.unwrap_or(0),
         }));
     }
     Ok(None)

@@ -17,7 +17,7 @@ pub mod health;
 pub mod jobs;
 pub mod payload;
 pub mod quarantine;
-mod schema;
+pub mod schema;
 pub mod spec;
 pub mod worker;
 pub mod workers;

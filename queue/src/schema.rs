@@ -2,7 +2,7 @@
 //! [`crate::db::Db::ddl`]). Times are Unix milliseconds on the database's clock.
 
 /// Migration steps of the `queue` component: step k takes version k to k + 1.
-pub const STEPS: &[&str] = &[V1];
+pub const STEPS: &[&str] = &[V1, V2];
 
 const V1: &str = "
 CREATE TABLE competitions (
@@ -123,4 +123,24 @@ CREATE TABLE queue_meta (
     key         TEXT PRIMARY KEY,
     value       TEXT NOT NULL
 )
+";
+
+/// Game numbers without gaps: a job's `number` counts the jobs of its kind in its competition
+/// (1, 2, 3 ...), so that a contest's games are numbered apart from its compiles while job ids
+/// stay the queue's keys. `job_numbers` holds the last number given, taken by one atomic
+/// update when jobs are added ([`crate::jobs::enqueue`]). Existing jobs are numbered in id order.
+const V2: &str = "
+ALTER TABLE jobs ADD COLUMN number BIGINT;
+UPDATE jobs SET number = n.k FROM
+    (SELECT id, ROW_NUMBER() OVER (PARTITION BY competition, kind ORDER BY id) AS k FROM jobs) AS n
+    WHERE n.id = jobs.id;
+CREATE UNIQUE INDEX jobs_number ON jobs (competition, kind, number);
+CREATE TABLE job_numbers (
+    competition BIGINT NOT NULL REFERENCES competitions(id),
+    kind        TEXT NOT NULL,
+    last        BIGINT NOT NULL,
+    PRIMARY KEY (competition, kind)
+);
+INSERT INTO job_numbers (competition, kind, last)
+    SELECT competition, kind, MAX(number) FROM jobs GROUP BY competition, kind
 ";

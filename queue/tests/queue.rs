@@ -491,3 +491,121 @@ async fn register(q: &arbiter_queue::Queue, id: &str) {
     opts.version = arbiter_queue::VERSION.to_string();
     arbiter_queue::workers::register(q, &opts).await.unwrap();
 }
+
+fn compile(lane: &str, n: usize) -> NewJob {
+    NewJob {
+        kind: JobKind::Compile,
+        ..job(lane, n)
+    }
+}
+
+/// The numbers of a competition's jobs of `kind`, in id order.
+async fn numbers(q: &arbiter_queue::Queue, c: i64, kind: &str) -> Vec<i64> {
+    sqlx::query_scalar("SELECT number FROM jobs WHERE competition = $1 AND kind = $2 ORDER BY id")
+        .bind(c)
+        .bind(kind)
+        .fetch_all(q.db().pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn games_are_numbered_1_2_3_apart_from_compiles_even_when_added_at_once() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("contest", "c", "{}").await.unwrap();
+        let other = q.competition("contest", "d", "{}").await.unwrap();
+        // Compiles and games interleaved, in one batch and in many.
+        q.enqueue(c, &[compile("a", 0), compile("b", 1)])
+            .await
+            .unwrap();
+        q.enqueue(c, &[job("a", 2), compile("c", 3), job("b", 4)])
+            .await
+            .unwrap();
+        q.enqueue(other, &[compile("a", 5), job("a", 6)])
+            .await
+            .unwrap();
+        // Eight adders at once, each a compile then two games.
+        let mut tasks = Vec::new();
+        for t in 0..8 {
+            let q = q.clone();
+            tasks.push(tokio::spawn(async move {
+                for i in 0..5 {
+                    let lane = format!("t{t}");
+                    q.enqueue(c, &[compile(&lane, i), job(&lane, i), job(&lane, i)])
+                        .await
+                        .unwrap();
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let mut games = numbers(&q, c, "game").await;
+        games.sort();
+        assert_eq!(games, (1..=82).collect::<Vec<i64>>(), "{}", db.name);
+        let mut compiles = numbers(&q, c, "compile").await;
+        compiles.sort();
+        assert_eq!(compiles, (1..=43).collect::<Vec<i64>>(), "{}", db.name);
+        assert_eq!(numbers(&q, other, "game").await, vec![1], "{}", db.name);
+        // What a worker holds says its number.
+        let held = q
+            .claim("w", &[JobKind::Game], LEASE)
+            .await
+            .unwrap()
+            .expect("a game");
+        let number: i64 = sqlx::query_scalar("SELECT number FROM jobs WHERE id = $1")
+            .bind(held.id)
+            .fetch_one(q.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(held.number, number, "{}", db.name);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_queue_made_before_numbers_gets_its_jobs_numbered_in_order() {
+    for db in support::databases().await {
+        // The first version of the schema, with jobs in it.
+        let raw = arbiter_queue::Db::connect(&db.url).await.unwrap();
+        raw.migrate("queue", &arbiter_queue::schema::STEPS[..1])
+            .await
+            .unwrap();
+        let c: i64 = sqlx::query_scalar(
+            "INSERT INTO competitions (kind, name, config, created_at) \
+             VALUES ('contest', 'c', '{}', 0) RETURNING id",
+        )
+        .fetch_one(raw.pool())
+        .await
+        .unwrap();
+        for kind in ["compile", "compile", "game", "compile", "game", "game"] {
+            sqlx::query(
+                "INSERT INTO jobs (competition, lane, kind, spec, state, created_at) \
+                 VALUES ($1, 'l', $2, '{}', 'queued', 0)",
+            )
+            .bind(c)
+            .bind(kind)
+            .execute(raw.pool())
+            .await
+            .unwrap();
+        }
+        raw.close().await;
+        let q = support::queue(&db.url).await;
+        assert_eq!(numbers(&q, c, "game").await, vec![1, 2, 3], "{}", db.name);
+        assert_eq!(
+            numbers(&q, c, "compile").await,
+            vec![1, 2, 3],
+            "{}",
+            db.name
+        );
+        // New jobs go on from there.
+        q.enqueue(c, &[job("l", 0), compile("l", 1)]).await.unwrap();
+        assert_eq!(
+            numbers(&q, c, "game").await,
+            vec![1, 2, 3, 4],
+            "{}",
+            db.name
+        );
+        assert_eq!(numbers(&q, c, "compile").await, vec![1, 2, 3, 4]);
+    }
+}

@@ -81,3 +81,56 @@ fn tournament_limits_that_cannot_work_are_refused_with_their_bound() {
         refused(tmp.path(), &["tournament", "-q", "t.toml"], says);
     }
 }
+
+#[test]
+fn saiblo_and_built_in_bot_options_that_cannot_work_are_refused_with_their_bound() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let max = u64::MAX.to_string();
+    let judge = ["judge", "--logic", "true", "--ai", "true"];
+    let with = |base: &[&'static str], extra: &[&str]| -> Vec<String> {
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        // An AI's message (its log lines with it) of 50 MB: no frame holds it.
+        (
+            with(&["logic", "reversi"], &["--length", "52428800"]),
+            "--length 52428800: from 16 to 1048576 bytes",
+        ),
+        (
+            with(&["logic", "reversi"], &["--length", "0"]),
+            "from 16 to",
+        ),
+        (
+            with(&["logic", "reversi"], &["--move-time", &max]),
+            "at most 86400000 ms",
+        ),
+        (
+            with(&["logic", "reversi"], &["--game-time", "1"]),
+            "--game-time 1: at least 10 ms",
+        ),
+        (
+            with(&["logic", "reversi"], &["--end-state-timeout", &max]),
+            "at most 86400000 ms",
+        ),
+        (
+            with(&["bot", "reversi"], &["--move-time", &max]),
+            "at most 86400000 ms",
+        ),
+        (
+            with(&["bot", "reversi"], &["--game-time", "1"]),
+            "--game-time 1: at least 10 ms",
+        ),
+        (
+            with(&["bot", "reversi"], &["--depth", "99999"]),
+            "--depth 99999: at most 64",
+        ),
+        (with(&judge, &["--memory", "1"]), "--memory 1: from 16"),
+        (with(&judge, &["--memory", &max]), "to 1048576 MB"),
+        (with(&judge, &["--tolerance", &max]), "--tolerance"),
+        (with(&judge, &["--logic-timeout", &max]), "at most 86400 s"),
+    ];
+    for (args, says) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused(tmp.path(), &args, says);
+    }
+}

@@ -317,11 +317,14 @@ impl Script {
     }
 }
 
-/// An AI's message split into its log lines and its one answer line.
+/// An AI's message split into its log lines and its one answer line. The log is kept within
+/// seed 001's caps, as the line protocols keep it: a line over 16 KB is cut, past 32 KB in all
+/// the rest is dropped (not an error), so that no long log becomes a replay's weight.
 fn split_answer(
     content: &str,
     is_log: impl Fn(&str) -> bool,
 ) -> (Option<String>, Result<String, String>) {
+    let caps = arbiter_match::protocol::LogCaps::default();
     let mut log = String::new();
     let mut answer: Option<&str> = None;
     let mut extra = false;
@@ -334,8 +337,16 @@ fn split_answer(
             // DEBUG's text is kept without the word (as the line protocols do); other log
             // words (Gomocup's MESSAGE ...) are kept whole.
             let msg = t.strip_prefix("DEBUG").unwrap_or(t);
-            log.push_str(msg.strip_prefix(' ').unwrap_or(msg));
-            log.push('\n');
+            let msg = msg.strip_prefix(' ').unwrap_or(msg);
+            let room = caps.total.saturating_sub(log.len()).min(caps.per_message);
+            if room > 0 {
+                let mut cut = room.min(msg.len());
+                while !msg.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                log.push_str(&msg[..cut]);
+                log.push('\n');
+            }
         } else if answer.is_none() {
             answer = Some(t);
         } else {
@@ -885,6 +896,20 @@ mod tests {
             (log.as_deref(), a),
             (Some("MESSAGE hi\n"), Ok("7,7".into()))
         );
+    }
+
+    #[test]
+    fn a_long_log_is_kept_within_the_caps() {
+        let game = AnyGame::new(&GameConfig::default_for("reversi").unwrap()).unwrap();
+        let script = Script::for_game(&game);
+        let line = format!("DEBUG {}\n", "é".repeat(20_000));
+        let message = format!("{}2 3\n", line.repeat(40));
+        let (log, a) = split_answer(&message, |l| script.is_log(l));
+        assert_eq!(a, Ok("2 3".into()), "the answer still counts");
+        let log = log.expect("a log");
+        assert!(log.len() <= 32 * 1024 + 8, "{} bytes kept", log.len());
+        assert!(log.lines().all(|l| l.len() <= 16 * 1024));
+        assert_eq!(log.lines().count(), 2, "16 KB, 16 KB, then nothing");
     }
 
     #[test]

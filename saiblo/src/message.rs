@@ -13,6 +13,12 @@ use serde_json::{json, Map, Number, Value};
 /// Defaults of a judger that got no round config (seed 002).
 pub const DEFAULT_TIME_SECONDS: f64 = 3.0;
 pub const DEFAULT_LENGTH_BYTES: u64 = 2048;
+/// The shortest AI message a logic may ask for: a move and its line end.
+pub const MIN_LENGTH_BYTES: u64 = 16;
+/// The longest: a line protocol's frame (1 MB). An AI's message travels inside one frame of
+/// at most 16 MB, escaped as JSON (up to six bytes a byte); a message that long is a runaway
+/// log, never a move.
+pub const MAX_LENGTH_BYTES: u64 = 1 << 20;
 
 /// Why a body is not a message of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]

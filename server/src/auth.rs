@@ -206,6 +206,14 @@ impl FromRequestParts<Shared> for Viewer {
     }
 }
 
+/// The signed-in user of a page request's session cookie, if any (an unreadable or expired
+/// session reads as nobody): for pages made outside a handler, such as error pages.
+pub async fn page_viewer(state: &Shared, headers: &HeaderMap) -> Option<Session> {
+    let jar = CookieJar::from_headers(headers);
+    let token = jar.get(SESSION_COOKIE)?.value().to_string();
+    lookup(state, &token, false).await.ok().flatten()
+}
+
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     value.strip_prefix("Bearer ").map(|t| t.trim().to_string())

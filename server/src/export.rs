@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use anyhow::Context;
+use sqlx::Row;
 
 use crate::state::Shared;
 use crate::store;
@@ -85,16 +86,19 @@ pub async fn export(state: &Shared, out: &Path) -> anyhow::Result<usize> {
         ])?;
     }
     csv.flush()?;
-    let ids: Vec<i64> = sqlx::query_scalar(
-        "SELECT r.job FROM results r JOIN jobs j ON j.id = r.job WHERE r.competition = $1 AND j.kind = 'game' ORDER BY r.job",
+    let games = sqlx::query(
+        "SELECT r.job, j.number FROM results r JOIN jobs j ON j.id = r.job \
+         WHERE r.competition = $1 AND j.kind = 'game' ORDER BY j.number",
     )
     .bind(state.competition)
     .fetch_all(state.db.pool())
     .await?;
     let mut n = 0;
-    for id in ids {
-        if let Some(text) = arbiter_queue::worker::replay_text(&state.queue, id).await? {
-            std::fs::write(out.join("games").join(format!("game-{id}.json")), text)?;
+    for game in games {
+        let job: i64 = game.try_get(0)?;
+        let number: i64 = game.try_get(1)?;
+        if let Some(text) = arbiter_queue::worker::replay_text(&state.queue, job).await? {
+            std::fs::write(out.join("games").join(format!("game-{number}.json")), text)?;
             n += 1;
         }
     }

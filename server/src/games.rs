@@ -17,7 +17,11 @@ use crate::store::{self, side_id, Submission};
 /// One game of a submission.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameRow {
+    /// The game's number in the contest (1, 2, 3 ...): what pages, links and the API call it.
     pub id: i64,
+    /// The queue's job behind it (its replay's key), never shown.
+    #[serde(skip)]
+    pub job: i64,
     /// Submission ids in seat order.
     pub seats: [i64; 2],
     /// `queued`, `running`, `done`, `cancelled`, `failed`.
@@ -91,7 +95,7 @@ struct OutcomeView {
 pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRow>, AppError> {
     let side = Submission::side(submission);
     let rows = sqlx::query(
-        "SELECT j.id, j.side0, j.side1, j.state, r.outcome, r.seq FROM jobs j \
+        "SELECT j.number, j.side0, j.side1, j.state, r.outcome, r.seq, j.id FROM jobs j \
          LEFT JOIN results r ON r.job = j.id \
          WHERE j.competition = $1 AND j.kind = 'game' AND (j.side0 = $2 OR j.side1 = $2) \
          ORDER BY j.id LIMIT 20000",
@@ -107,7 +111,8 @@ pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRo
         let outcome: Option<String> = r.try_get(4)?;
         let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
         out.push(GameRow {
-            id: r.try_get(0)?,
+            id: r.try_get::<Option<i64>, _>(0)?.unwrap_or(0),
+            job: r.try_get(6)?,
             seats: [side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)],
             state: r.try_get(3)?,
             winner: view.as_ref().and_then(|v| v.winner),
@@ -121,11 +126,11 @@ pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRo
     Ok(out)
 }
 
-/// A game's job: its two submissions and state, or `NotFound`.
+/// Game number `id` of the contest: its two submissions and state, or `NotFound`.
 pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
     let row = sqlx::query(
-        "SELECT j.side0, j.side1, j.state, r.outcome, r.seq FROM jobs j LEFT JOIN results r ON r.job = j.id \
-         WHERE j.id = $1 AND j.competition = $2 AND j.kind = 'game'",
+        "SELECT j.side0, j.side1, j.state, r.outcome, r.seq, j.id FROM jobs j LEFT JOIN results r ON r.job = j.id \
+         WHERE j.number = $1 AND j.competition = $2 AND j.kind = 'game'",
     )
     .bind(id)
     .bind(state.competition)
@@ -138,6 +143,7 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
     let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
     Ok(GameRow {
         id,
+        job: row.try_get(5)?,
         seats: [side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)],
         state: row.try_get(2)?,
         winner: view.as_ref().and_then(|v| v.winner),
@@ -147,6 +153,15 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
         culprit: view.as_ref().and_then(|v| v.culprit),
         seq: row.try_get(4)?,
     })
+}
+
+/// The number of the game that is job `job` (0 if it has none).
+pub async fn number_of(state: &Shared, job: i64) -> Result<i64, AppError> {
+    let number: Option<Option<i64>> = sqlx::query_scalar("SELECT number FROM jobs WHERE id = $1")
+        .bind(job)
+        .fetch_optional(state.db.pool())
+        .await?;
+    Ok(number.flatten().unwrap_or(0))
 }
 
 /// Whether this viewer may see games at all.
@@ -191,7 +206,7 @@ pub async fn replay_for(
             &[("id", id.to_string().into())],
         )));
     }
-    let text = arbiter_queue::worker::replay_text(&state.queue, id)
+    let text = arbiter_queue::worker::replay_text(&state.queue, g.job)
         .await?
         .ok_or_else(|| {
             AppError::NotFound(format!("the replay of game {id} (it is {})", g.state))
@@ -203,18 +218,18 @@ pub async fn replay_for(
     Ok(replay.to_json())
 }
 
-/// A finished game's verdict in `lang`, said from its replay's reason (the stored outcome
+/// A finished game's verdict in `lang` (`job`: its queue job), said from its replay's reason (the stored outcome
 /// keeps only the English words, `english`, which stay when the replay cannot be read).
 pub async fn verdict_in(
     state: &Shared,
-    id: i64,
+    job: i64,
     lang: arbiter_i18n::Lang,
     english: &str,
 ) -> String {
     if lang == arbiter_i18n::Lang::En {
         return english.to_string();
     }
-    let replay = arbiter_queue::worker::replay_text(&state.queue, id)
+    let replay = arbiter_queue::worker::replay_text(&state.queue, job)
         .await
         .ok()
         .flatten()
@@ -291,7 +306,7 @@ pub async fn logs_text(
     cutoff.apply(&mut games);
     let mut out = String::new();
     for g in games.iter().filter(|g| g.state == "done") {
-        let Some(text) = arbiter_queue::worker::replay_text(&state.queue, g.id).await? else {
+        let Some(text) = arbiter_queue::worker::replay_text(&state.queue, g.job).await? else {
             continue;
         };
         let Ok(replay) = Replay::from_json(&text) else {
@@ -413,6 +428,7 @@ mod words_tests {
     fn a_crash_reads_as_a_crash_at_its_move() {
         let g = GameRow {
             id: 3,
+            job: 9,
             seats: [7, 8],
             state: "done".into(),
             winner: Some(1),

@@ -329,9 +329,15 @@ async fn start_worker(
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
     let hub = Arc::clone(&state.hub);
     let pace = opts.pace;
+    let competition = state.competition;
+    // Live under the game's number; another competition's game (workers may be shared) is
+    // not this contest's to show.
     let observe: arbiter_queue::worker::Observe = Arc::new(move |job, _spec, bots| {
-        let title = format!("Game {}: {} vs {}", job.id, bots[0].name, bots[1].name);
-        let game = hub.open_as(job.id as u64, title);
+        if job.competition != competition {
+            return None;
+        }
+        let title = format!("Game {}: {} vs {}", job.number, bots[0].name, bots[1].name);
+        let game = hub.open_as(job.number as u64, title);
         let observer: Box<dyn arbiter_match::live::Observer> = Box::new(game.observer());
         if pace.is_zero() {
             return Some(observer);

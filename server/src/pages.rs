@@ -137,23 +137,45 @@ pub fn error_page(status: StatusCode, message: &str) -> Response {
 
 /// [`error_page`] with the contest's name in its header and title.
 pub fn error_page_in(status: StatusCode, message: &str, contest: &str) -> Response {
+    let heading = status_heading(status);
+    let l = Layout {
+        title: heading.clone(),
+        contest: contest.to_string(),
+        user: None,
+        csrf: String::new(),
+        nav: "",
+        lang: crate::lang::current(),
+        here: crate::lang::path(),
+    };
+    render_error(status, message, heading, l)
+}
+
+/// The error page of the site for this viewer: the contest's name, and the viewer's own
+/// header (signed in, their links) rather than "Sign in".
+pub fn error_page_for(
+    state: &Shared,
+    viewer: Option<&Session>,
+    status: StatusCode,
+    message: &str,
+) -> Response {
+    let heading = status_heading(status);
+    let l = Layout::new(state, viewer, heading.clone(), "");
+    render_error(status, message, heading, l)
+}
+
+fn status_heading(status: StatusCode) -> String {
     let lang = crate::lang::current();
     let key = format!("status-{}", status.as_u16());
-    let heading = if lang.has(&key) {
+    if lang.has(&key) {
         lang.t(&key)
     } else {
         status.canonical_reason().unwrap_or("Error").to_string()
-    };
+    }
+}
+
+fn render_error(status: StatusCode, message: &str, heading: String, l: Layout) -> Response {
     let page = ErrorPage {
-        l: Layout {
-            title: heading.clone(),
-            contest: contest.to_string(),
-            user: None,
-            csrf: String::new(),
-            nav: "",
-            lang,
-            here: crate::lang::path(),
-        },
+        l,
         heading,
         message: message.to_string(),
     };

@@ -1,6 +1,7 @@
 //! The contest's own tables (users, sessions, submissions, settings) beside the queue's, in the
-//! same database. Games are the queue's jobs and results: a game's number is its job id,
-//! never reused, so links stay valid when a bot is resubmitted.
+//! same database. Games are the queue's jobs and results: a game's number is its job's number
+//! among the contest's games (1, 2, 3 ..., compiles apart), never reused, so links stay valid
+//! when a bot is resubmitted.
 
 use arbiter_queue::Db;
 use serde::Serialize;

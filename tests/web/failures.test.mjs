@@ -149,7 +149,7 @@ describe("the failure frame of every failure sample", () => {
 });
 
 describe("jumping and spoilers", () => {
-  test("#frame=fail and the jump button go to the failure; the result is hidden until then", async () => {
+  test("#frame=fail and the jump button go to the failure; the last frame alone says the result, once", async () => {
     const name = "renju-fail-timeout.json";
     const want = oracle(samplePath(name));
     const last = want.frames.length - 1;
@@ -157,18 +157,26 @@ describe("jumping and spoilers", () => {
     await page.goto(`${BASE}/player.html?replay=samples/${name}#frame=3`);
     const frame = page.mainFrame();
     await boardAt(frame, 3);
-    const result = () => page.$eval("#result", (e) => e.textContent);
-    assert.doesNotMatch(await result(), /wins|Draw|clock/, "no spoiler before the last frame");
-    assert.match(await result(), /hidden/);
+    const said = () => page.evaluate(() => ({
+      status: document.getElementById("status").textContent,
+      box: document.getElementById("result").hidden ? null : document.getElementById("result").textContent,
+    }));
+    let s = await said();
+    assert.equal(s.box, null, "no result box (nor a box saying it is hidden) before the last frame");
+    assert.doesNotMatch(s.status, /wins|Draw|clock/, "no spoiler before the last frame");
     assert.equal(await page.$eval("#b-end", (e) => e.textContent), "Jump to the end", "the button does not give the failure away");
     await page.click("#b-end");
     await boardAt(frame, last);
-    assert.match(await result(), /(Black|White) wins/);
-    assert.match(await result(), /ran out of its move clock/);
+    s = await said();
+    assert.match(s.status, /(Black|White) wins/);
+    assert.match(s.status, /ran out of its move clock/);
+    assert.equal(s.box, null, "the status line said it: not again in a box");
     assert.equal(await page.$eval("#b-end", (e) => e.textContent), "Jump to the failure");
     await page.keyboard.press("Home");
     await boardAt(frame, 0);
-    assert.match(await result(), /(Black|White) wins/, "once seen, the result stays");
+    s = await said();
+    assert.equal(s.box, null);
+    assert.doesNotMatch(s.status, /wins|Draw|clock/);
     // #frame=fail in a new address
     await page.evaluate(() => { location.hash = "#frame=fail"; });
     await boardAt(frame, last);
@@ -291,7 +299,8 @@ describe("coordinates and accessibility", () => {
     await page.goto(`${BASE}/player.html?replay=samples/duel-500.json#frame=end`);
     const want = oracle(samplePath("duel-500.json"));
     await boardAt(page.mainFrame(), want.frames.length - 1);
-    assert.match(await page.$eval("#result", (e) => e.textContent), /decided at \d+: \d+ tiles to \d+/);
+    assert.match(await page.$eval("#status", (e) => e.textContent), /decided at \d+: \d+ tiles to \d+/);
+    assert.equal(await page.$eval("#result", (e) => e.hidden), true, "said once, by the status line");
     await page.close();
   });
 });

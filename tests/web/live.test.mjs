@@ -67,7 +67,10 @@ function liveState(frame) {
     geom: window.__arbiter.state.geom,
     sent: window.__arbiter.liveSent.slice(),
     board: document.getElementById("board-text").textContent.split("\n"),
-    result: document.getElementById("result-head").textContent,
+    status: document.getElementById("status").textContent,
+    // The result box, null while hidden; the live bar's visibility (gone at the end).
+    box: document.getElementById("result").hidden ? null : document.getElementById("result").textContent,
+    over: window.__arbiter.state.frames > 0 && document.getElementById("live").hidden,
   }));
 }
 
@@ -112,9 +115,9 @@ describe("a person plays the real hub", () => {
         const s = await liveState(frame);
         // The clock comes with the hub's next `time` heartbeat, a message after the move's.
         const mine = s.view.to_move === 0 && s.k === s.frames - 1 && s.msg.startsWith("Your turn") && s.clock !== "";
-        return (mine || s.msg.startsWith("The game is over: ")) ? s : null;
+        return (mine || s.over) ? s : null;
       }, "Ada's turn or the end", 30000);
-      if (s.msg.startsWith("The game is over: ")) break;
+      if (s.over) break;
       assert.ok(s.view.legal.length > 0, "a turn the referee hands a person has a legal move");
       assert.match(s.clock, /^Your clock: \d+\.\d s$/);
       if (!shot && clicked.length === 3) {
@@ -130,7 +133,10 @@ describe("a person plays the real hub", () => {
     }
     assert.equal(await m.exited, 0, m.output());
     const s = await liveState(frame);
-    assert.match(s.msg, /^The game is over: (Black wins|White wins|Draw)\.$/);
+    // The end: the live bar goes, the last frame says the result, once.
+    assert.ok(s.over, "the live bar is gone at the end");
+    assert.match(s.status, /(Black wins|White wins|Draw)/);
+    assert.equal(s.box, null, "the result said twice");
     const saved = replayOf(m.dir);
     const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action");
     const mine = saved.moves.filter((x) => x.seat === 0 && x.move !== "pass").map((x) => x.move);
@@ -142,7 +148,6 @@ describe("a person plays the real hub", () => {
     const want = oracle(path.join(m.dir, "game-0001.json"));
     assert.equal(s.frames, want.frames.length);
     assert.deepEqual(s.board, want.frames.at(-1).board);
-    assert.notEqual(s.result, "Game in progress");
     assert.deepEqual(page.errors, []);
     await page.close();
   });
@@ -207,13 +212,13 @@ describe("spectators of the real hub", () => {
     const first = await liveState(frame);
     assert.ok(first.frames >= 21, `joined at move ${joinedAt}: the history holds ${first.frames - 1} moves`);
     assert.equal(first.msg, "Watching live.");
-    assert.equal(first.result, "Game in progress");
+    assert.equal(first.box, null, "no result box while the game goes on");
     await page.screenshot({ path: path.join(ARTIFACTS, "live-spectator.png") });
     assert.equal(await m.exited, 0, m.output());
     const want = oracle(path.join(m.dir, "game-0001.json"));
     const s = await until(async () => {
       const s = await liveState(frame);
-      return s.msg.startsWith("The game is over: ") ? s : null;
+      return s.over ? s : null;
     }, "the end", 20000);
     assert.equal(s.frames, want.frames.length);
     assert.ok(s.frames > first.frames, "moves arrived after joining");
@@ -256,12 +261,13 @@ describe("spectators of the real hub", () => {
     assert.equal(c.k, c.frames - 1, "End: the newest frame again, and followed");
     const s = await until(async () => {
       const s = await liveState(frame);
-      return s.msg.startsWith("The game is over: ") ? s : null;
+      return s.over ? s : null;
     }, "the end", 60000);
     const want = oracle(path.join(m.dir, "game-0001.json"));
     assert.equal(s.frames, want.frames.length);
     assert.deepEqual(s.board, want.frames.at(-1).board);
-    assert.match(s.result, /wins|Draw/);
+    assert.match(s.status, /wins|Draw/);
+    assert.equal(s.box, null, "the result said twice");
     await page.screenshot({ path: path.join(ARTIFACTS, "live-duel-end.png") });
     await m.exited;
     await page.close();

@@ -176,12 +176,19 @@ describe("drawing matches the engine", () => {
       await page.evaluate(() => window.post({ message: "load_frame", index: 0 }));
       const row0 = await frame.$eval('#moves .row[data-k="0"]', (e) => e.textContent);
       assert.equal(row0.includes("opening " + opening.join(" ")), opening.length > 0, row0);
-      // The result in words.
-      const result = await frame.$eval("#result", (e) => e.textContent);
+      // The result in words, said once: by the last frame's status line, no result box.
+      await page.evaluate((i) => window.post({ message: "load_frame", index: i }), n - 1);
+      await boardAt(frame, n - 1);
+      const said = await frame.evaluate(() => ({
+        status: document.getElementById("status").textContent,
+        box: document.getElementById("result").hidden ? null : document.getElementById("result").textContent,
+      }));
+      assert.match(said.status, /wins|Draw/, said.status);
+      assert.equal(said.box, null, `the result said twice: ${said.status} / ${said.box}`);
       if (want.result.reason.kind !== "normal") {
         const seat = want.result.reason.seat;
         const label = name.startsWith("duel") ? ["First (+)", "Second (−)"][seat] : ["Black", "White"][seat];
-        assert.ok(result.includes(`${label} `) && result.includes(`at move ${want.frames.length}`), result);
+        assert.ok(said.status.includes(`${label} `) && said.status.includes(`at move ${want.frames.length}`), said.status);
       }
       await frame.$eval("#board", (c) => c.scrollIntoView());
       await page.screenshot({ path: path.join(ARTIFACTS, name.replace(".json", ".png")) });

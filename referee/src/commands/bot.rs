@@ -10,6 +10,13 @@ use arbiter_sparring::clock::TimeLimits;
 use arbiter_sparring::{self as builtin, BuiltinOptions};
 
 pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
+    let max_depth = arbiter_match::bounds::MAX_BUILTIN_DEPTH;
+    if a.depth > max_depth {
+        bail!(
+            "--depth {}: at most {max_depth} (the ladder's levels are 1 to 5; docs/sparring.md)",
+            a.depth
+        );
+    }
     let game = game_config(&a.game)?;
     let allowed = builtin::protocols_for(&game);
     let protocol = match &a.protocol {
@@ -21,14 +28,26 @@ pub fn run(a: &BotArgs) -> anyhow::Result<ExitCode> {
         ),
         None => allowed.first().copied().unwrap_or("reversi").to_string(),
     };
+    let (move_ms, game_ms) = (
+        millis(a.move_time, arbiter_match::game::MOVE_TIME_VAR)?,
+        millis(a.game_time, arbiter_match::game::GAME_TIME_VAR)?,
+    );
+    // Times that cannot work are refused with their bound, as `arbiter match` refuses them.
+    arbiter_match::game::LimitOverrides {
+        move_ms: Some(move_ms),
+        game_ms: Some(game_ms),
+        ..Default::default()
+    }
+    .check()
+    .map_err(|e| anyhow::anyhow!(arbiter_match::bounds::flag_name(&e)))?;
     let opts = BuiltinOptions {
         game,
         protocol,
         depth: a.depth,
         seed: bot_seed(a.bot_seed)?,
         limits: TimeLimits {
-            move_time: TimeLimits::ms(millis(a.move_time, arbiter_match::game::MOVE_TIME_VAR)?),
-            game_time: TimeLimits::ms(millis(a.game_time, arbiter_match::game::GAME_TIME_VAR)?),
+            move_time: TimeLimits::ms(move_ms),
+            game_time: TimeLimits::ms(game_ms),
         },
     };
     let stdin = std::io::stdin();

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 
 use super::game_config;
@@ -99,7 +99,57 @@ pub struct JudgeArgs {
     pub live: Option<std::net::SocketAddr>,
 }
 
+/// Refuses the logic's limits that cannot work, naming the bound, before the judger is spoken to.
+fn check_logic(a: &LogicArgs) -> anyhow::Result<()> {
+    use arbiter_match::bounds::{flag_name, MAX_TIME_MS};
+    use arbiter_saiblo::message::{MAX_LENGTH_BYTES, MIN_LENGTH_BYTES};
+    let times = arbiter_match::game::LimitOverrides {
+        move_ms: a.move_time,
+        game_ms: a.game_time,
+        ..Default::default()
+    };
+    for w in times.check().map_err(|e| anyhow::anyhow!(flag_name(&e)))? {
+        eprintln!("warning: {}", flag_name(&w));
+    }
+    if !(MIN_LENGTH_BYTES..=MAX_LENGTH_BYTES).contains(&a.length) {
+        bail!(
+            "--length {}: from {MIN_LENGTH_BYTES} to {MAX_LENGTH_BYTES} bytes (an AI's whole \
+             message, its log lines included; the seeds use 2048)",
+            a.length
+        );
+    }
+    if a.end_state_timeout > MAX_TIME_MS {
+        bail!(
+            "--end-state-timeout {}: at most {MAX_TIME_MS} ms (a day)",
+            a.end_state_timeout
+        );
+    }
+    Ok(())
+}
+
+/// Refuses the judge's limits that cannot work, naming the bound.
+fn check_judge(a: &JudgeArgs) -> anyhow::Result<()> {
+    use arbiter_match::bounds::{flag_name, MAX_TIME_MS};
+    let limits = arbiter_match::game::LimitOverrides {
+        memory_mb: Some(a.memory),
+        tolerance_ms: Some(a.tolerance),
+        ..Default::default()
+    };
+    limits
+        .check()
+        .map_err(|e| anyhow::anyhow!(flag_name(&e).replace("--time-tolerance", "--tolerance")))?;
+    let max_s = MAX_TIME_MS / 1000;
+    if a.logic_timeout > max_s {
+        bail!(
+            "--logic-timeout {}: at most {max_s} s (a day)",
+            a.logic_timeout
+        );
+    }
+    Ok(())
+}
+
 pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
+    check_logic(a)?;
     let config = game_config(&a.game)?;
     let mut options = LogicOptions::default_for(config);
     if let Some(ms) = a.move_time {
@@ -141,6 +191,7 @@ pub fn run_logic(a: &LogicArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_judge(a: &JudgeArgs) -> anyhow::Result<ExitCode> {
+    check_judge(a)?;
     let config: serde_json::Value =
         serde_json::from_str(&a.config).context("--config is not JSON")?;
     let replay = match &a.replay {

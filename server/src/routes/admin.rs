@@ -181,9 +181,14 @@ pub async fn page(
 /// The ten latest voided games, in words.
 async fn void_lines(state: &Shared) -> Result<Vec<String>, AppError> {
     let voids = state.queue.recent_voids(state.competition, 10).await?;
-    Ok(voids
+    let mut lines = Vec::with_capacity(voids.len());
+    for (job, why, now) in voids {
+        let game = crate::games::number_of(state, job).await?;
+        lines.push((game, why, now));
+    }
+    Ok(lines
         .into_iter()
-        .map(|(job, why, now)| {
+        .map(|(game, why, now)| {
             let then = match now.as_str() {
                 "done" => "admin-void-replayed",
                 "queued" | "running" => "admin-void-again",
@@ -192,7 +197,7 @@ async fn void_lines(state: &Shared) -> Result<Vec<String>, AppError> {
             crate::lang::ta(
                 "admin-void",
                 &[
-                    ("job", job.into()),
+                    ("job", game.into()),
                     (
                         "why",
                         arbiter_i18n::machine::void_reason(crate::lang::current(), &why).into(),

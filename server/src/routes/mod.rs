@@ -120,7 +120,8 @@ async fn guard(State(state): State<Shared>, mut request: Request, next: Next) ->
     }
     let nonce = security::ScriptNonce::new();
     request.extensions_mut().insert(nonce.clone());
-    let mut response = named_error_page(&state, next.run(request).await);
+    let headers = request.headers().clone();
+    let mut response = named_error_page(&state, &headers, next.run(request).await).await;
     if !response
         .headers()
         .contains_key(header::CONTENT_SECURITY_POLICY)
@@ -199,8 +200,13 @@ async fn live_gate(
 }
 
 /// Error pages are made without the site's state (AppError::into_response): this makes them
-/// again with the contest's name, keeping their other headers (Retry-After ...).
-fn named_error_page(state: &Shared, response: Response) -> Response {
+/// again with the contest's name and the viewer's header, keeping their other headers
+/// (Retry-After ...).
+async fn named_error_page(
+    state: &Shared,
+    headers: &axum::http::HeaderMap,
+    response: Response,
+) -> Response {
     let Some(info) = response
         .extensions()
         .get::<crate::error::ErrorInfo>()
@@ -208,8 +214,9 @@ fn named_error_page(state: &Shared, response: Response) -> Response {
     else {
         return response;
     };
+    let viewer = crate::auth::page_viewer(state, headers).await;
     let mut named =
-        crate::pages::error_page_in(info.status, &info.message, &state.contest.file.name);
+        crate::pages::error_page_for(state, viewer.as_ref(), info.status, &info.message);
     let body_headers = [
         header::CONTENT_TYPE,
         header::CONTENT_LENGTH,
