@@ -288,16 +288,21 @@ fn enterable(dir: &Path, support: &JailSupport) -> bool {
 fn locked_flags(fd: &OwnedFd) -> libc::c_ulong {
     match nix::sys::statvfs::fstatvfs(fd) {
         Ok(st) => {
-            use nix::sys::statvfs::FsFlags;
-            let f = st.flags();
+            // The kernel's ST_* bits, read raw: nix names ST_RELATIME for glibc only, and the
+            // static (musl) build must know it too.
+            const ST_NOEXEC: libc::c_ulong = 0x0008;
+            const ST_NOATIME: libc::c_ulong = 0x0400;
+            const ST_NODIRATIME: libc::c_ulong = 0x0800;
+            const ST_RELATIME: libc::c_ulong = 0x1000;
+            let f = st.flags().bits() as libc::c_ulong;
             let mut out = 0;
             for (st_flag, ms_flag) in [
-                (FsFlags::ST_NOEXEC, libc::MS_NOEXEC),
-                (FsFlags::ST_NOATIME, libc::MS_NOATIME),
-                (FsFlags::ST_NODIRATIME, libc::MS_NODIRATIME),
-                (FsFlags::ST_RELATIME, libc::MS_RELATIME),
+                (ST_NOEXEC, libc::MS_NOEXEC),
+                (ST_NOATIME, libc::MS_NOATIME),
+                (ST_NODIRATIME, libc::MS_NODIRATIME),
+                (ST_RELATIME, libc::MS_RELATIME),
             ] {
-                if f.contains(st_flag) {
+                if f & st_flag != 0 {
                     out |= ms_flag;
                 }
             }
