@@ -10,6 +10,16 @@ step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 step "set-up"
 bash scripts/setup.sh
 
+# The game module written in C (games/c-nim) is compiled by clang's wasm32 target and linked by
+# wasm-ld: Debian's own clang and lld packages (14 on bookworm). Here rather than in setup.sh,
+# so that the demo's first run does not download a compiler it never uses; its test must not
+# skip then.
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+# shellcheck source=scripts/apt.sh
+source scripts/apt.sh
+{ command -v clang >/dev/null && command -v wasm-ld >/dev/null; } || apt_install clang lld
+export ARBITER_REQUIRE_CLANG=1
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 

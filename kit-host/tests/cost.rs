@@ -34,6 +34,7 @@ fn the_rules_cost_little_per_move() {
         ("game-connect-four", 20),
         ("game-amazons", 2),
         ("game-dots-and-boxes", 10),
+        ("game-einstein", 20),
     ] {
         let (us, plies) = per_move(package, games);
         println!("{package}: {us:.0} us per move (status + legal + tell + play), {plies} plies");

@@ -71,6 +71,8 @@ fn every_proof_game_passes_the_conformance_check_as_a_module() {
         ("game-amazons", json!({})),
         ("game-connect6", json!({"size": 9})),
         ("game-dots-and-boxes", json!({"cols": 3, "rows": 3})),
+        ("game-einstein", json!({})),
+        ("game-einstein", json!({"arrangement": "seed"})),
     ] {
         let mut rules = module(package);
         let plan = check::Plan {
@@ -106,4 +108,15 @@ fn a_new_game_crate_builds_into_a_module_that_passes_the_check() {
     let s = rules.start(&json!({}), 0).unwrap();
     assert_eq!(perft(&mut rules, s, 3).unwrap(), 27);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn einstein_perft_through_the_module_matches_the_native_count() {
+    let mut rules = module("game-einstein");
+    // The die comes from the seed: seed 0 rolls 2, 1, 2, 5, 2, 1, ...
+    let s = rules.start(&json!({}), 0).unwrap();
+    let counts: Vec<u64> = (1..=6).map(|d| perft(&mut rules, s, d).unwrap()).collect();
+    assert_eq!(counts, [3, 9, 27, 108, 354, 1062]);
+    let s = rules.start(&json!({}), 1).unwrap();
+    assert_eq!(perft(&mut rules, s, 6).unwrap(), 1296);
 }

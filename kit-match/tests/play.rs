@@ -78,6 +78,7 @@ fn the_sample_bots_play_every_proof_game() {
         ("game-amazons", json!({})),
         ("game-connect6", json!({"size": 9})),
         ("game-dots-and-boxes", json!({"cols": 3, "rows": 3})),
+        ("game-einstein", json!({})),
     ] {
         let (mut rules, m) = load(package);
         let (a, b) = (seat("c", &c), seat("python", &py));

@@ -57,6 +57,31 @@ fn check_perft_and_match_on_a_module() {
 }
 
 #[test]
+fn einstein_passes_the_check_and_counts_its_dice_tree() {
+    let module = build::game_module("game-einstein").unwrap();
+    let m = module.to_str().unwrap();
+    for config in ["{}", r#"{"arrangement": "seed"}"#] {
+        let (ok, text) = arbiter(&["game", "check", m, "--config", config]);
+        assert!(ok && text.contains("ok: 20 random playouts"), "{text}");
+    }
+    // Seed 0 rolls 2, 1, 2, 5, 2, 1: the crate's tests count this against an enumerator of
+    // their own.
+    let (ok, text) = arbiter(&["game", "perft", m, "--depth", "6", "--seed", "0"]);
+    assert!(ok && text.contains("perft(6) = 1062"), "{text}");
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    assert!(ok && text.contains("game 2: B vs A"), "{text}");
+}
+
+#[test]
 fn a_broken_module_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nonsense.wasm");
@@ -89,4 +114,197 @@ fn game_new_writes_a_crate() {
         dir.path().to_str().unwrap(),
     ]);
     assert!(!ok && text.contains("exists already"), "{text}");
+}
+
+/// How docs/game-kit.md compiles the C module, word for word.
+const CLANG: [&str; 7] = [
+    "--target=wasm32",
+    "-O2",
+    "-nostdlib",
+    "-Wall",
+    "-Wextra",
+    "-Wl,--no-entry",
+    "-o",
+];
+
+/// Compiles games/c-nim/nim.c with the command docs/game-kit.md gives; `None` (a skip) when
+/// clang is not installed, unless scripts/test.sh, which installs it, says it must be.
+fn c_nim(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    let src = build::workspace_root().join("games/c-nim/nim.c");
+    let wasm = dir.join("c-nim.wasm");
+    let out = Command::new("clang")
+        .args(CLANG)
+        .arg(&wasm)
+        .arg(&src)
+        .output();
+    let out = match out {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let required = std::env::var("ARBITER_REQUIRE_CLANG").as_deref() == Ok("1");
+            assert!(
+                !required,
+                "ARBITER_REQUIRE_CLANG=1 but clang is not installed"
+            );
+            eprintln!(
+                "SKIPPED: clang is not installed, so the C game module cannot be built \
+                 (scripts/test.sh installs Debian's clang and lld)"
+            );
+            return None;
+        }
+        other => other.expect("clang runs"),
+    };
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "clang failed (is Debian's lld, which has wasm-ld, installed?):\n{said}"
+    );
+    assert!(
+        said.trim().is_empty(),
+        "nim.c compiles without warnings:\n{said}"
+    );
+    Some(wasm)
+}
+
+#[test]
+fn a_module_written_in_c_passes_the_check_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(wasm) = c_nim(dir.path()) else {
+        return;
+    };
+    let m = wasm.to_str().unwrap();
+    let (ok, text) = arbiter(&["game", "check", m]);
+    assert!(
+        ok && text.contains("c-nim 1.0.0 (ABI 1, 2 seats)") && text.contains("ok: 20 random"),
+        "{text}"
+    );
+    let config = r#"{"heaps": [20, 1, 2, 3, 4, 5, 6, 7], "other": [{"x": null}]}"#;
+    let (ok, text) = arbiter(&["game", "check", m, "--config", config, "--playouts", "5"]);
+    assert!(ok && text.contains("ok: 5 random"), "{text}");
+    // 3, 4, 5 stones: 12 moves, then 113, 810, 4338 (counted by a separate enumerator).
+    let (ok, text) = arbiter(&["game", "perft", m, "--depth", "4"]);
+    assert!(ok && text.contains("perft(4) = 4338"), "{text}");
+    let out = dir.path().join("games");
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        ok && text.contains("game 4: B vs A") && text.contains("took the last stone"),
+        "{text}"
+    );
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("game-1.json")).unwrap()).unwrap();
+    assert_eq!(record["module"]["name"], "c-nim");
+}
+
+/// The C module answers bad requests with `{"error"}` or `{"illegal"}` and keeps working.
+#[test]
+fn the_c_module_refuses_bad_requests_and_keeps_answering() {
+    use arbiter_kit_host::{Bounds, Kit, Rules, WasmKit};
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    let Some(wasm) = c_nim(dir.path()) else {
+        return;
+    };
+    let bytes = std::fs::read(&wasm).unwrap();
+    let mut kit = WasmKit::load(&bytes, "c-nim.wasm", Bounds::default()).unwrap();
+    let deep = (0..200).fold(json!(1), |v, _| json!([v]));
+    let long = "b".repeat(1 << 20);
+    for (request, error) in [
+        (json!([1, 2]), "not valid JSON"),
+        (json!({"op": 5}), "op must be a string"),
+        (json!({"state": 1}), "no op"),
+        (json!({"op": "fly"}), "unknown op \"fly\""),
+        (json!({"op": "status"}), "needs a state"),
+        (json!({"op": "status", "state": 9}), "no state 9"),
+        (
+            json!({"op": "status", "state": -1}),
+            "state must be a whole number",
+        ),
+        (
+            json!({"op": "new", "config": {"heaps": [0]}}),
+            "heaps must be",
+        ),
+        (
+            json!({"op": "new", "config": {"heaps": []}}),
+            "heaps must be",
+        ),
+        (
+            json!({"op": "new", "config": {"heaps": vec![1; 9]}}),
+            "heaps must be",
+        ),
+        (
+            json!({"op": "new", "config": 3}),
+            "config must be an object",
+        ),
+        (json!({"op": "new", "seed": 1.5}), "seed must be"),
+        (json!({"op": "info", "x": deep}), "not valid JSON"),
+    ] {
+        let answer = kit.call(&request).unwrap();
+        let got = answer["error"].as_str().unwrap_or_default();
+        assert!(got.contains(error), "{request}: {answer}");
+    }
+    // A long unknown field grows the request buffer; the module still answers.
+    let answer = kit.call(&json!({"op": "info", "pad": long})).unwrap();
+    assert_eq!(answer["ok"]["name"], "c-nim");
+    let mut rules = Rules::new(Box::new(kit)).unwrap();
+    let s = rules.start(&json!({"heaps": [2, 12]}), 7).unwrap();
+    assert_eq!(rules.tell(s, 1).unwrap(), "HEAPS 2 12");
+    for (mv, why) in [
+        ("c1", "\"c1\" is not a move like b2"),
+        ("a3", "\"a3\" takes more stones than the heap has"),
+        ("b0", "\"b0\" is not a move"),
+        ("b012", "\"b012\" is not a move"),
+        ("\"\\\u{e9}", "\"\"\\??\" is not a move"),
+        (long.as_str(), "\"bbbbbbbbbbbbbbb\" is not a move"),
+    ] {
+        let got = rules.play(s, mv).unwrap().unwrap_err();
+        assert!(got.starts_with(why), "{mv:?}: {got}");
+    }
+    assert_eq!(rules.legal(s).unwrap().len(), 14);
+    rules.play(s, "b12").unwrap().unwrap();
+    rules.play(s, "a2").unwrap().unwrap();
+    let st = rules.status(s).unwrap();
+    let o = st.outcome.unwrap();
+    assert_eq!(
+        (o.winner, o.reason.as_str()),
+        (Some(1), "second took the last stone")
+    );
+    assert_eq!(rules.play(s, "a1").unwrap(), Err("the game is over".into()));
+    let v = rules.view(s).unwrap();
+    assert_eq!((v.board.cols, v.board.rows, v.pieces.len()), (12, 2, 0));
+    assert_eq!(v.highlights.len(), 2, "the two stones taken last");
+    // Freed handles are reused.
+    let c = rules.duplicate(s).unwrap();
+    rules.release(c).unwrap();
+    assert_eq!(rules.duplicate(s).unwrap(), c);
+}
+
+/// docs/game-kit.md's C section is what the tests build: its command, and every line of its
+/// excerpt is a line of games/c-nim/nim.c.
+#[test]
+fn the_c_section_of_the_docs_is_the_tested_code() {
+    let root = build::workspace_root();
+    let doc = std::fs::read_to_string(root.join("docs/game-kit.md")).unwrap();
+    let src = std::fs::read_to_string(root.join("games/c-nim/nim.c")).unwrap();
+    let section = &doc[doc.find("### C with clang").unwrap()..];
+    let command = format!("clang {} c-nim.wasm games/c-nim/nim.c", CLANG.join(" "));
+    assert!(
+        section.contains(&command),
+        "the docs compile with {command}"
+    );
+    let excerpt = section.split("```c\n").nth(1).unwrap();
+    let excerpt = &excerpt[..excerpt.find("```").unwrap()];
+    let lines: std::collections::HashSet<&str> = src.lines().map(str::trim).collect();
+    for line in excerpt.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        assert!(lines.contains(line), "not in nim.c: {line}");
+    }
+    assert!(!section.contains("not tested"));
 }
