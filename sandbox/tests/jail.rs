@@ -148,3 +148,46 @@ fn two_jailed_bots_cannot_meet_through_an_abstract_socket() {
     }
     eprintln!("network namespace shared: {shared}; {second}");
 }
+
+/// A bot run from the host's /tmp (`cd /tmp; arbiter match ...`): its working directory is
+/// shown, and its scratch beneath /tmp still gets its own quota.
+#[test]
+fn a_bot_run_from_the_hosts_tmp_starts() {
+    let c = Containment::detect();
+    if !c.enabled(Layer::Namespaces) {
+        eprintln!("namespaces unavailable here: {:?}", c.isolation_gaps());
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        scratch_dir: Some(scratch.path().to_path_buf()),
+        scratch_bytes: Some(4 << 20),
+        ..Limits::default()
+    };
+    let marker = tempfile::Builder::new()
+        .prefix("arbiter-jail-cwd-")
+        .tempfile_in("/tmp")
+        .unwrap();
+    let name = marker
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let script = format!("pwd; ls /tmp/{name} && echo SEEN; echo x > $TMPDIR/f && echo WROTE");
+    let cmd = BotCommand::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir("/tmp")
+        .of_ones_own();
+    let mut bot = BotProcess::spawn(&cmd, &limits, &c).expect("a bot run from /tmp starts");
+    let mut out = String::new();
+    let until = Instant::now() + Duration::from_secs(10);
+    while let ReadEvent::Line(line) = bot.read_line(until) {
+        out.push_str(&String::from_utf8_lossy(&line));
+        out.push('\n');
+    }
+    bot.finish(Duration::from_secs(1));
+    assert!(out.starts_with("/tmp\n"), "{out}");
+    assert!(out.contains("SEEN") && out.contains("WROTE"), "{out}");
+}

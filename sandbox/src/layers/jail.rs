@@ -706,11 +706,18 @@ impl Step {
                     } else {
                         source.as_ptr()
                     };
+                    // The host's /tmp (a bot run from there) is bound alone: recursively, it
+                    // would bring along the root being built, which is mounted on it.
+                    let recursive = if source.as_bytes() == BASE.as_bytes() {
+                        0
+                    } else {
+                        libc::MS_REC
+                    };
                     check(libc::mount(
                         from,
                         target.as_ptr(),
                         null,
-                        libc::MS_BIND | libc::MS_REC,
+                        libc::MS_BIND | recursive,
                         std::ptr::null(),
                     ))?;
                     check(libc::mount(
