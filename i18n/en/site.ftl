@@ -363,3 +363,15 @@ machine-compile-no-command = no compile command for this language
 machine-compile-empty-command = the compile command is empty
 machine-compiler-cannot-start = the compiler could not start: { $error }
 machine-build-not-run = the build could not be run; the course staff can re-judge it
+
+# The log download (a text file)
+logs-game = game { $game }: your bot played { $seat } against { $opponent }: { $outcome }
+logs-move = move { $n } ({ $move }):
+logs-before-failure = before the failure:
+logs-stderr = standard error:
+logs-cut = cut at 8 MB
+logs-none = No finished games with output from this bot yet.
+logs-seat-first = first
+logs-seat-second = second
+logs-seat-black = Black (first to move)
+logs-seat-white = White (second to move)

@@ -360,3 +360,15 @@ machine-compile-no-command = 该语言没有编译命令
 machine-compile-empty-command = 编译命令为空
 machine-compiler-cannot-start = 编译器无法启动：{ $error }
 machine-build-not-run = 无法进行编译，助教可以重新评测
+
+# The log download (a text file)
+logs-game = 第 { $game } 局：你的程序执{ $seat }，对手 { $opponent }：{ $outcome }
+logs-move = 第 { $n } 步（{ $move }）：
+logs-before-failure = 出错之前：
+logs-stderr = 标准错误输出：
+logs-cut = 超过 8 MB，以下省略
+logs-none = 这个程序还没有产生输出的已完成对局。
+logs-seat-first = 先手
+logs-seat-second = 后手
+logs-seat-black = 黑（先手）
+logs-seat-white = 白（后手）

@@ -302,6 +302,8 @@ pub async fn logs_text(
     cutoff: Cutoff,
 ) -> Result<String, AppError> {
     const MAX: usize = 8 << 20;
+    // In the reader's language; the bots' own lines as they wrote them.
+    let lang = crate::lang::current();
     let mut games = of_submission(state, submission).await?;
     cutoff.apply(&mut games);
     let mut out = String::new();
@@ -317,29 +319,40 @@ pub async fn logs_text(
         } else {
             Seat::Second
         };
-        out.push_str(&format!(
-            "=== game {}: your bot played {} against {}: {}\n",
-            g.id,
-            seat_words(&replay.game, me),
-            replay
-                .players
-                .get(me.other().index())
-                .map_or("?", |p| p.name.as_str()),
-            in_words(g, submission)
-        ));
+        let opponent = replay
+            .players
+            .get(me.other().index())
+            .map_or("?", |p| p.name.as_str());
+        let seat = lang.t(seat_words(&replay.game, me));
+        let head = lang.ta(
+            "logs-game",
+            &[
+                ("game", g.id.into()),
+                ("seat", seat.as_str().into()),
+                ("opponent", opponent.into()),
+                ("outcome", in_words(g, submission).into()),
+            ],
+        );
+        out.push_str(&format!("=== {head}\n"));
         for (i, m) in replay.moves.iter().enumerate() {
             if m.seat == me {
                 if let Some(log) = &m.log {
-                    out.push_str(&format!("move {} ({}):\n{}\n", i + 1, m.mv, log.trim_end()));
+                    let label = lang.ta(
+                        "logs-move",
+                        &[("n", (i + 1).into()), ("move", m.mv.as_str().into())],
+                    );
+                    out.push_str(&format!("{label}\n{}\n", log.trim_end()));
                 }
             }
         }
         if let Some(f) = replay.failure.as_ref().filter(|f| f.seat == me) {
             if let Some(log) = &f.log {
-                out.push_str(&format!("before the failure:\n{}\n", log.trim_end()));
+                let label = lang.t("logs-before-failure");
+                out.push_str(&format!("{label}\n{}\n", log.trim_end()));
             }
             if let Some(err) = &f.stderr {
-                out.push_str(&format!("standard error:\n{}\n", err.trim_end()));
+                let label = lang.t("logs-stderr");
+                out.push_str(&format!("{label}\n{}\n", err.trim_end()));
             }
         }
         if out.len() > MAX {
@@ -348,24 +361,25 @@ pub async fn logs_text(
                 cut -= 1;
             }
             out.truncate(cut);
-            out.push_str("\n[... cut at 8 MB]\n");
+            out.push_str(&format!("\n[... {}]\n", lang.t("logs-cut")));
             break;
         }
     }
     if out.is_empty() {
-        out.push_str("No finished games with output from this bot yet.\n");
+        out.push_str(&lang.t("logs-none"));
+        out.push('\n');
     }
     Ok(out)
 }
 
-/// A seat as the game calls it: "Black (first to move)", "second".
+/// The message of a seat as the game calls it: "Black (first to move)", "second".
 fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static str {
     use arbiter_engine::any::GameConfig;
     match (game, seat) {
-        (GameConfig::Duel2048(_), Seat::First) => "first",
-        (GameConfig::Duel2048(_), Seat::Second) => "second",
-        (_, Seat::First) => "Black (first to move)",
-        (_, Seat::Second) => "White (second to move)",
+        (GameConfig::Duel2048(_), Seat::First) => "logs-seat-first",
+        (GameConfig::Duel2048(_), Seat::Second) => "logs-seat-second",
+        (_, Seat::First) => "logs-seat-black",
+        (_, Seat::Second) => "logs-seat-white",
     }
 }
 

@@ -347,6 +347,15 @@ async fn each_page_says_a_result_once() {
     let (_, logs) = ada.get(&format!("/submissions/{a}/logs")).await;
     assert!(logs.contains("=== game "), "{logs}");
     assert!(!logs.to_lowercase().contains("seat"), "{logs}");
+    // ... in the reader's language.
+    ada.get("/lang/zh-CN").await;
+    let (_, zh) = ada.get(&format!("/submissions/{a}/logs")).await;
+    assert!(
+        zh.contains("=== 第 ") && zh.contains("局：你的程序执"),
+        "{zh}"
+    );
+    assert!(!zh.contains("your bot played"), "{zh}");
+    ada.get("/lang/en").await;
 
     // A page that does not exist names the contest and keeps the student's own header.
     let (status, page) = ada.get("/games/999999").await;
