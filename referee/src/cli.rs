@@ -204,6 +204,10 @@ pub struct GameArgs {
     /// 2048 duel: number of rounds (default 500)
     #[arg(long)]
     pub rounds: Option<u16>,
+    /// A game module's configuration, as JSON (`arbiter match GAME.wasm --config '{...}'`);
+    /// `--size N` adds `"size": N`. At most 64 KB
+    #[arg(long, value_name = "JSON")]
+    pub config: Option<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

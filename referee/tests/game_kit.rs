@@ -308,3 +308,60 @@ fn the_c_section_of_the_docs_is_the_tested_code() {
     }
     assert!(!section.contains("not tested"));
 }
+
+/// `--config` gives a module its configuration (with `--size` as `"size"`), is refused when it
+/// is not a JSON object or too long, and is refused for a built-in game.
+#[test]
+fn a_module_match_takes_its_config() {
+    let module = build::game_module("game-connect-four").unwrap();
+    let m = module.to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--games",
+        "1",
+        "--config",
+        r#"{"cols": 9, "rows": 7}"#,
+        "-o",
+        dir,
+    ]);
+    assert!(ok, "{text}");
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("game-1.json")).unwrap()).unwrap();
+    assert_eq!(record["config"], serde_json::json!({"cols": 9, "rows": 7}));
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--config",
+        "[1]",
+    ]);
+    assert!(!ok && text.contains("must be a JSON object"), "{text}");
+    let long = format!(r#"{{"x": "{}"}}"#, "a".repeat(70_000));
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--config",
+        &long,
+    ]);
+    assert!(!ok && text.contains("at most 65536"), "{text}");
+    let (ok, text) = arbiter(&[
+        "match",
+        "reversi",
+        "builtin:random",
+        "builtin:random",
+        "--config",
+        "{}",
+    ]);
+    assert!(
+        !ok && text.contains("--config configures a game module"),
+        "{text}"
+    );
+}

@@ -103,6 +103,29 @@ fn load(module: &Path) -> anyhow::Result<Rules> {
     Ok(rules)
 }
 
+/// The longest `--config` taken: a game's configuration is a few keys.
+const MAX_CONFIG_BYTES: usize = 64 << 10;
+
+/// `arbiter match GAME.wasm`'s configuration: `--config` (a JSON object), with `--size N` as
+/// `"size": N`.
+fn module_config(config: Option<&str>, size: Option<u8>) -> anyhow::Result<serde_json::Value> {
+    let text = config.unwrap_or("{}");
+    if text.len() > MAX_CONFIG_BYTES {
+        anyhow::bail!(
+            "--config is {} bytes: at most {MAX_CONFIG_BYTES}",
+            text.len()
+        );
+    }
+    let mut value = json(text)?;
+    let Some(object) = value.as_object_mut() else {
+        anyhow::bail!("--config must be a JSON object, like '{{\"size\": 9}}': {text}");
+    };
+    if let Some(n) = size {
+        object.insert("size".into(), n.into());
+    }
+    Ok(value)
+}
+
 fn json(config: &str) -> anyhow::Result<serde_json::Value> {
     serde_json::from_str(config).with_context(|| format!("--config is not JSON: {config}"))
 }
@@ -175,10 +198,7 @@ pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCod
         version: rules.info().version.clone(),
         sha256: sha256_hex(&bytes),
     };
-    let config = match a.game.size {
-        Some(n) => serde_json::json!({ "size": n }),
-        None => serde_json::json!({}),
-    };
+    let config = module_config(a.game.config.as_deref(), a.game.size)?;
     let ms = |v: Option<u64>, default: u64| Duration::from_millis(v.unwrap_or(default));
     let clock = Clock {
         handshake: ms(a.limits.handshake_time, 5000),

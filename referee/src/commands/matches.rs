@@ -442,6 +442,7 @@ fn print_summary(s: &MatchSummary, elapsed: Duration) {
 /// The game `a` asks for. `--seed` seeds the whole match; for the 2048 duel it is also the seed
 /// of the random sequence, which advances pair by pair.
 fn match_config(a: &MatchArgs, seed: u64) -> anyhow::Result<GameConfig> {
+    super::refuse_module_config(&a.game)?;
     let mut choice = super::game_choice(&a.game);
     choice.seed = None;
     let mut config = arbiter_match::spec::game_config(&choice)?;

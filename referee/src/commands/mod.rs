@@ -25,7 +25,19 @@ use crate::cli::{GameArgs, RuleArg};
 
 /// The configuration the game flags ask for; flags that do not fit the game are errors.
 pub fn game_config(a: &GameArgs) -> anyhow::Result<GameConfig> {
+    refuse_module_config(a)?;
     arbiter_match::spec::game_config(&game_choice(a))
+}
+
+/// `--config` configures a game module; a built-in game takes its own flags.
+pub fn refuse_module_config(a: &GameArgs) -> anyhow::Result<()> {
+    if a.config.is_some() {
+        anyhow::bail!(
+            "--config configures a game module (GAME.wasm); {} takes --size, --rule, --rounds",
+            a.game
+        );
+    }
+    Ok(())
 }
 
 /// The game flags as the library reads them.
