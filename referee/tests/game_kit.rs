@@ -45,15 +45,34 @@ fn check_perft_and_match_on_a_module() {
         serde_json::from_slice(&std::fs::read(out.path().join("game-1.json")).unwrap()).unwrap();
     assert_eq!(record["module"]["name"], "connect-four");
     assert_eq!(record["module"]["sha256"].as_str().map(str::len), Some(64));
+    // An SPRT on a module: the Monte Carlo ladder's rung against random, in whole pairs.
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:mc:60",
+        "builtin:random",
+        "--sprt",
+        "elo0=0,elo1=100",
+        "--max-games",
+        "400",
+        "-o",
+        dir,
+    ]);
+    assert!(ok && text.contains("decision: H1 accepted"), "{text}");
+    let played = text.lines().filter(|l| l.starts_with("game ")).count();
+    assert!(played % 2 == 0 && played < 400, "{played} games: {text}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("sprt.json")).unwrap()).unwrap();
+    assert_eq!(report["decision"], "H1");
     let (ok, text) = arbiter(&[
         "match",
         m,
         "builtin:random",
         "builtin:random",
-        "--sprt",
-        "elo0=0,elo1=5",
+        "--openings",
+        "x.txt",
     ]);
-    assert!(!ok && text.contains("plain matches"), "{text}");
+    assert!(!ok && text.contains("no --openings"), "{text}");
 }
 
 #[test]

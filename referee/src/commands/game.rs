@@ -182,14 +182,30 @@ fn run_perft(module: &Path, config: &str, depth: u32, seed: u64) -> anyhow::Resu
 /// alternating, each game's record written to `--output` as `game-N.json`.
 pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCode> {
     use arbiter_kit_match::{play, Clock, ModuleRef, SeatSpec};
+    use arbiter_match::sprt::SprtRun;
     use std::time::Duration;
-    let unsupported = [a.sprt.is_some(), a.openings.is_some(), a.live.is_some()];
+    let unsupported = [a.openings.is_some(), a.live.is_some()];
     let protocols = [&a.protocol, &a.protocol_a, &a.protocol_b];
     if unsupported.iter().any(|u| *u) || protocols.iter().any(|p| p.is_some()) {
-        bail!(
-            "game modules play plain matches for now: no --sprt, --openings, --live or --protocol"
-        );
+        bail!("game modules play matches and SPRTs for now: no --openings, --live or --protocol");
     }
+    let mut sprt = a
+        .sprt
+        .as_deref()
+        .map(arbiter_match::sprt::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?
+        .map(SprtRun::new);
+    // An SPRT plays whole pairs (each bot first once) until it decides, or its game limit.
+    let games = match &sprt {
+        Some(_) => {
+            a.max_games
+                .unwrap_or(super::matches::SPRT_GAMES)
+                .div_ceil(2)
+                * 2
+        }
+        None => a.games,
+    };
     let path = Path::new(&a.game.game);
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let mut rules = load(path)?;
@@ -218,7 +234,7 @@ pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCod
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let mut points = [0.0f64; 2];
-    for g in 0..a.games {
+    for g in 0..games {
         // Colours alternate: game 0 has A first.
         let first = g % 2;
         let seats = [&bots[first], &bots[1 - first]];
@@ -238,7 +254,7 @@ pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCod
         let winner = r
             .winner
             .map_or("draw".to_string(), |w| format!("{} won", seats[w].name));
-        println!(
+        let mut line = format!(
             "game {}: {} vs {}: {winner}, {} ({} plies)",
             g + 1,
             seats[0].name,
@@ -246,15 +262,43 @@ pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCod
             r.reason,
             record.moves.len()
         );
+        let mut decided = false;
+        if let Some(run) = &mut sprt {
+            let seat = r.winner.map(|w| {
+                if w == 0 {
+                    arbiter_engine::Seat::First
+                } else {
+                    arbiter_engine::Seat::Second
+                }
+            });
+            if run.add_game(SprtRun::result_of(g, seat)) {
+                line = format!("{line} | {}", run.progress());
+                decided = run.decision.is_some();
+            }
+        }
+        println!("{line}");
         if let Some(dir) = &a.output {
             let file = dir.join(format!("game-{}.json", g + 1));
             std::fs::write(&file, serde_json::to_vec_pretty(&record)?)
                 .with_context(|| format!("writing {}", file.display()))?;
+        }
+        if decided {
+            break;
         }
     }
     println!(
         "{} {} - {} {} (seed {seed})",
         bots[0].name, points[0], points[1], bots[1].name
     );
+    if let Some(report) = sprt.map(|run| run.report()) {
+        for line in report.lines() {
+            println!("{line}");
+        }
+        if let Some(dir) = &a.output {
+            let file = dir.join("sprt.json");
+            std::fs::write(&file, serde_json::to_vec_pretty(&report)?)
+                .with_context(|| format!("writing {}", file.display()))?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

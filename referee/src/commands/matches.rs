@@ -24,7 +24,7 @@ use arbiter_sandbox::Containment;
 const MAX_GAMES: usize = 100_000;
 
 /// An SPRT's game limit unless --max-games says otherwise.
-const SPRT_GAMES: usize = 20_000;
+pub(crate) const SPRT_GAMES: usize = 20_000;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let seed = a.game.seed.unwrap_or_else(fresh_seed);
