@@ -23,3 +23,4 @@ live-you-play-first = { $title } — you play first
 live-you-play-second = { $title } — you play second
 live-result-wins = { $name } wins: { $reason }
 live-result-draw = draw: { $reason }
+machine-game-title = Game { $n }: { $players }

@@ -19,6 +19,20 @@ pub fn void_reason(lang: Lang, why: &str) -> String {
     in_lang(lang, why, void_said)
 }
 
+/// A live game's title as a contest makes it, "Game 12: ada #3 vs alan #2", in `lang`; any
+/// other title (a tournament's, a match's) as it was written.
+pub fn game_title(lang: Lang, title: &str) -> String {
+    let said = title.strip_prefix("Game ").and_then(|rest| {
+        let (number, players) = rest.split_once(": ")?;
+        let number: u64 = number.parse().ok()?;
+        Some(lang.ta(
+            "machine-game-title",
+            &[("n", number.into()), ("players", players.into())],
+        ))
+    });
+    said.unwrap_or_else(|| title.to_string())
+}
+
 /// The judging held up: what holds it up (one of the queue's troubles, "database locked") and
 /// for how long.
 pub fn judging_paused(lang: Lang, what: &str, seconds: u64) -> String {
@@ -224,6 +238,17 @@ mod tests {
         "voided: judging machine stalled 8.0 s at move 31",
         "both bots failed: first: failed to start: No such file; second: crashed (exit code 1)",
     ];
+
+    #[test]
+    fn a_contest_s_game_titles_are_said_in_chinese() {
+        let title = "Game 12: ada #3 vs alan #2";
+        assert_eq!(game_title(Lang::En, title), title);
+        assert_eq!(game_title(Lang::ZhCn, title), "第 12 局：ada #3 vs alan #2");
+        // Other titles (a tournament's, a match's) stay as written.
+        for other in ["reversi: a vs b", "Game one: x", "Game 3"] {
+            assert_eq!(game_title(Lang::ZhCn, other), other);
+        }
+    }
 
     fn cjk(s: &str) -> bool {
         s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))

@@ -23,3 +23,4 @@ live-you-play-first = { $title } — 你执先手
 live-you-play-second = { $title } — 你执后手
 live-result-wins = { $name } 获胜：{ $reason }
 live-result-draw = 平局：{ $reason }
+machine-game-title = 第 { $n } 局：{ $players }

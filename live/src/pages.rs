@@ -130,7 +130,7 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
         rows.push_str(&format!(
             "<tr><td><a href=\"/live/{id}\">{title}</a></td>{players}<td>{status}</td></tr>",
             id = g.id,
-            title = escape(&g.title),
+            title = escape(&arbiter_i18n::machine::game_title(lang, &g.title)),
             status = escape(&status),
         ));
     }
@@ -243,11 +243,12 @@ pub async fn watch(
     let init = format!(
         "w.postMessage({{message:\"init_spectator_player\",token:btoa(base+\"/_{id}\")}},\"*\");"
     );
+    let title = arbiter_i18n::machine::game_title(lang, &game.title);
     player_page(
         &hub,
         &frame,
-        &game.title,
-        &escape(&lang.ta("live-watching", &[("title", (&game.title).into())])),
+        &title,
+        &escape(&lang.ta("live-watching", &[("title", (&title).into())])),
         &init,
         &names,
     )
@@ -287,13 +288,14 @@ pub async fn play(
         key = q.key,
         seat = q.seat
     );
+    let title = arbiter_i18n::machine::game_title(lang, &game.title);
     let heading = escape(&lang.ta(
         if q.seat == 0 {
             "live-you-play-first"
         } else {
             "live-you-play-second"
         },
-        &[("title", (&game.title).into())],
+        &[("title", (&title).into())],
     ));
-    player_page(&hub, &frame, &game.title, &heading, &init, &names)
+    player_page(&hub, &frame, &title, &heading, &init, &names)
 }

@@ -208,6 +208,9 @@ async fn every_page_renders_in_both_languages_with_no_key_left() {
         let (_, replay) = ada.get(&replay_path).await;
         assert_eq!(replay, english_replay, "{lang}: the replay is data");
     }
+    // The live list names the contest's games in Chinese ("第 1 局：...").
+    let (_, live) = ada.get("/live").await;
+    assert!(live.contains("\">第 ") && live.contains(" 局："), "{live}");
     // A flash message and a refusal in Chinese.
     let (_, page) = ada.get("/account").await;
     let csrf = ada.csrf.clone();
