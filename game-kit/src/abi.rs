@@ -76,7 +76,10 @@ impl<G: Game> Session<G> {
                 ok(json!({ "state": self.insert(game) }))
             }
             "clone" => {
-                let copy = self.get(req)?.clone();
+                let mut copy = self.get(req)?.clone();
+                if let Some(seed) = req.seed {
+                    copy.reseed(seed);
+                }
                 ok(json!({ "state": self.insert(copy) }))
             }
             "drop" => {

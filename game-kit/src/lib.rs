@@ -109,6 +109,12 @@ pub trait Game: Clone + Sized {
 
     /// The position as the player draws it.
     fn view(&self) -> View;
+
+    /// A game with chance: draws the chance of every ply after the current one from `seed`
+    /// instead. A search calls it on its copies (`clone` with a `seed`), so that it cannot
+    /// see the game's own future dice; the roll the side to move already knows stays.
+    /// Games without chance keep the default, which does nothing.
+    fn reseed(&mut self, _seed: u64) {}
 }
 
 /// A whole number from a game's config: `default` when `key` is absent, an error in words when

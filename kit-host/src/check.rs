@@ -52,10 +52,15 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() >> 33) as usize % n.max(1)
+    }
+
+    /// The next 64 bits (xorshift64*).
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 }
 

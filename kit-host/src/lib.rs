@@ -181,6 +181,17 @@ impl Rules {
         Ok(State(n.state))
     }
 
+    /// A copy of `s` whose chance after the current ply comes from `seed` (a search's copy:
+    /// it must not know the game's own future dice). A game without chance ignores the seed.
+    pub fn duplicate_reseeded(&mut self, s: State, seed: u64) -> Result<State, KitError> {
+        #[derive(serde::Deserialize)]
+        struct New {
+            state: u32,
+        }
+        let n: New = self.ask(json!({"op": "clone", "state": s.0, "seed": seed}))?;
+        Ok(State(n.state))
+    }
+
     pub fn release(&mut self, s: State) -> Result<(), KitError> {
         self.ask::<Value>(json!({"op": "drop", "state": s.0}))
             .map(drop)

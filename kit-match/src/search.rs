@@ -40,7 +40,8 @@ fn playout(
     seat: usize,
     rng: &mut Rng,
 ) -> Result<f64, KitError> {
-    let s = rules.duplicate(state)?;
+    // Its own dice: the copy of a game with chance must not roll the game's future.
+    let s = rules.duplicate_reseeded(state, rng.next_u64())?;
     let mut next = Some(mv.to_string());
     let mut value = 0.5;
     for _ in 0..MAX_PLAYOUT_PLIES {

@@ -100,6 +100,8 @@ pub struct Einstein {
     cells: [u8; N * N],
     seed: u64,
     plies: u64,
+    /// A search's copy ([`Game::reseed`]): from this ply on, the dice come from this seed.
+    future: Option<(u64, u64)>,
     seat: Seat,
     last: Option<Last>,
     /// The winner and why, once over.
@@ -146,7 +148,10 @@ fn arrangement(config: &Json, key: &str, draw: Option<&mut u64>) -> Result<[u8; 
 impl Einstein {
     /// The die for the ply to play.
     pub fn roll(&self) -> u8 {
-        die(self.seed, self.plies)
+        match self.future {
+            Some((from, seed)) if self.plies >= from => die(seed, self.plies),
+            _ => die(self.seed, self.plies),
+        }
     }
 
     /// Where `seat`'s cube `cube` stands.
@@ -217,6 +222,7 @@ impl Game for Einstein {
             cells,
             seed,
             plies: 0,
+            future: None,
             seat: 0,
             last: None,
             winner: None,
@@ -336,6 +342,11 @@ impl Game for Einstein {
         s.push_str("\nSECOND");
         s.push_str(&self.cubes_text(1));
         s
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        // The roll of the ply to play is known to both sides; the ones after it are not.
+        self.future = Some((self.plies + 1, seed));
     }
 
     fn view(&self) -> View {

@@ -337,3 +337,39 @@ fn perft_matches_an_independent_enumerator() {
         [3, 9, 27, 108, 354, 1062, 3186, 10746, 32238, 129756, 476073]
     );
 }
+
+/// A search's copy (`clone` with a seed) keeps the roll both sides know and rolls the rest
+/// from its own seed: it cannot learn the game's future dice.
+#[test]
+fn a_reseeded_copy_keeps_the_known_roll_and_rolls_its_own_future() {
+    let g = start(7);
+    let mut copy = g.clone();
+    copy.reseed(12345);
+    assert_eq!(copy.roll(), g.roll(), "the roll the side to move knows");
+    // Play the same plies on both; the later rolls are the copy's own.
+    let (mut a, mut b) = (g.clone(), copy);
+    let mut differ = false;
+    for _ in 0..12 {
+        if a.outcome().is_some() || a.roll() != b.roll() {
+            differ |= a.roll() != b.roll();
+            break;
+        }
+        let mv = legal(&a)[0].clone();
+        play(&mut a, &mv).unwrap();
+        play(&mut b, &mv).unwrap();
+    }
+    assert!(differ, "the copy rolled the game's own dice");
+    // Another copy with the same seed rolls the same: the search stays reproducible.
+    let (mut c, mut d) = (g.clone(), g.clone());
+    c.reseed(99);
+    d.reseed(99);
+    for _ in 0..6 {
+        if c.outcome().is_some() {
+            break;
+        }
+        assert_eq!(c.roll(), d.roll());
+        let mv = legal(&c)[0].clone();
+        play(&mut c, &mv).unwrap();
+        play(&mut d, &mv).unwrap();
+    }
+}
