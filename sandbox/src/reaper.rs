@@ -108,11 +108,8 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
     // Once the bot is reaped, its pid may be given to another process: a group or session
     // named by that pid is the bot's only if it descends from us (the subreaper), never, say,
     // a PostgreSQL backend (each one leads its own session) that got the number.
-    let ours = if marks.root_unreaped {
-        Vec::new()
-    } else {
-        procfs::descendants(&all, me)
-    };
+    // Walked only when some process names the number (rarely: a group left behind).
+    let ours = std::cell::OnceCell::new();
     let mut live = Vec::new();
     let mut zombies = Vec::new();
     let mut by_pipe_only = Vec::new();
@@ -121,7 +118,10 @@ fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>
             continue;
         }
         let in_group = (p.pgrp == marks.root || p.session == marks.root)
-            && (marks.root_unreaped || ours.contains(&p.pid));
+            && (marks.root_unreaped
+                || ours
+                    .get_or_init(|| procfs::descendants(&all, me))
+                    .contains(&p.pid));
         let marked = in_group
             || in_cgroup.contains(&p.pid)
             || descendants.contains(&p.pid)

@@ -107,14 +107,10 @@ impl Wire {
 
     /// Whether the bot is starved of CPU now, within [`stall::STARVED_AT_MOST`] past `base`.
     fn starving(&mut self, base: Instant) -> bool {
-        let Some(meter) = self.meter.take() else {
+        let (Some(meter), process) = (&self.meter, &mut self.process) else {
             return false;
         };
-        let process = &mut self.process;
-        let starving =
-            base.elapsed() < stall::STARVED_AT_MOST && meter.bot_starving(|| process.cpu_time());
-        self.meter = Some(meter);
-        starving
+        base.elapsed() < stall::STARVED_AT_MOST && meter.bot_starving(|| process.cpu_time())
     }
 
     /// How long the deadline of the current request is pushed back: the judge's stall so far.

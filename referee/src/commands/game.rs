@@ -264,13 +264,7 @@ pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCod
         );
         let mut decided = false;
         if let Some(run) = &mut sprt {
-            let seat = r.winner.map(|w| {
-                if w == 0 {
-                    arbiter_engine::Seat::First
-                } else {
-                    arbiter_engine::Seat::Second
-                }
-            });
+            let seat = r.winner.and_then(arbiter_engine::Seat::from_index);
             if run.add_game(SprtRun::result_of(g, seat)) {
                 line = format!("{line} | {}", run.progress());
                 decided = run.decision.is_some();
