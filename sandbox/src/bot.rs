@@ -462,12 +462,7 @@ impl JailPlanInput<'_> {
             return Err(format!("{} environment variables: at most 127", env.len()));
         }
         let ids = (self.support.uid, self.support.gid);
-        let network = layers::jail::shared_network(
-            landlock
-                .as_ref()
-                .is_some_and(|l| l.scopes_abstract_sockets()),
-            !self.support.user_namespace,
-        );
+        let network = layers::jail::fresh_network(!self.support.user_namespace);
         Ok(JailSetup {
             root,
             user_namespace: self.support.user_namespace.then_some(ids),

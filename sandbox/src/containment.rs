@@ -251,12 +251,6 @@ impl Containment {
         &self.online_cpus
     }
 
-    /// The Landlock ABI the kernel offers (0: none); 6 brings the abstract-socket and signal
-    /// scopes.
-    pub fn landlock_abi(&self) -> u32 {
-        self.landlock_abi
-    }
-
     /// Can the memory limit be enforced by a cgroup (exact OOM detection)?
     pub fn memory_cgroup(&self) -> bool {
         self.cgroup_support().is_some_and(|s| s.memory())
@@ -417,13 +411,9 @@ impl Containment {
             line(
                 "network namespace",
                 true,
-                if !support.user_namespace && self.landlock_abi >= 6 {
-                    "one empty namespace for every bot (a loopback that is down; abstract \
-                     sockets scoped by Landlock): no socket reaches outside or another bot"
-                        .into()
-                } else {
-                    "its own, with a loopback that is down: no socket reaches outside".into()
-                },
+                "its own, with a loopback that is down (made ahead of the spawn when root): no \
+                 socket reaches outside or another bot"
+                    .into(),
             ),
             line(
                 "ipc, uts, cgroup namespaces",

@@ -102,9 +102,7 @@ fn python_bot(c: &Containment, scratch: &std::path::Path, program: &str) -> (Bot
 }
 
 /// Two bots at once cannot meet through an abstract UNIX socket, the one socket family seccomp
-/// leaves them that needs no shared file: not when each has a network namespace of its own,
-/// and not when they share one empty namespace (as root with Landlock's abstract-socket
-/// scope), where the scope refuses the connection.
+/// leaves them that needs no shared file: each has a network namespace of its own.
 #[test]
 fn two_jailed_bots_cannot_meet_through_an_abstract_socket() {
     let c = Containment::detect();
@@ -139,14 +137,10 @@ fn two_jailed_bots_cannot_meet_through_an_abstract_socket() {
         "one bot reached another's abstract socket: {second}"
     );
     let shared = first.split_whitespace().nth(1) == second.split_whitespace().nth(1);
-    let root = nix::unistd::geteuid().is_root();
-    if root && c.landlock_abi() >= 6 {
-        assert!(
-            shared,
-            "as root with the scope, bots share one network namespace: {first} / {second}"
-        );
-    }
-    eprintln!("network namespace shared: {shared}; {second}");
+    assert!(
+        !shared,
+        "two bots in one network namespace: {first} / {second}"
+    );
 }
 
 /// A bot run from the host's /tmp (`cd /tmp; arbiter match ...`): its working directory is
@@ -190,4 +184,43 @@ fn a_bot_run_from_the_hosts_tmp_starts() {
     bot.finish(Duration::from_secs(1));
     assert!(out.starts_with("/tmp\n"), "{out}");
     assert!(out.contains("SEEN") && out.contains("WROTE"), "{out}");
+}
+
+/// Two bots at once cannot even learn of each other through the abstract socket namespace: a
+/// name one bot holds is free for the other (no shared namespace to squat in, or to signal
+/// through by binding names), and neither lists the other's sockets in /proc/net/unix.
+#[test]
+fn two_jailed_bots_share_no_abstract_names() {
+    let c = Containment::detect();
+    if !c.enabled(Layer::Namespaces) {
+        eprintln!("namespaces unavailable here: {:?}", c.isolation_gaps());
+        return;
+    }
+    let name = format!("arbiter-squat-{}", std::process::id());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let hold = format!(
+        "import socket, sys\n\
+         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n\
+         s.bind('\\0{name}')\n\
+         print('HOLDING', flush=True)\n\
+         sys.stdin.readline()\n"
+    );
+    let (mut holder, first) = python_bot(&c, dirs[0].path(), &hold);
+    let take = format!(
+        "import socket\n\
+         listed = '{name}' in open('/proc/net/unix').read()\n\
+         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n\
+         try:\n    s.bind('\\0{name}'); print('FREE', listed, flush=True)\n\
+         except OSError as e:\n    print('TAKEN', listed, e.errno, flush=True)\n"
+    );
+    let (mut other, second) = python_bot(&c, dirs[1].path(), &take);
+    holder.close_stdin();
+    holder.finish(Duration::from_secs(1));
+    other.finish(Duration::from_secs(1));
+    assert_eq!(first.trim(), "HOLDING");
+    assert_eq!(
+        second.trim(),
+        "FREE False",
+        "one bot sees another's abstract name"
+    );
 }

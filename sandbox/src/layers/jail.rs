@@ -18,8 +18,8 @@
 //!
 //! Nothing else of the host is there: not the contest directory, the artefact store, the
 //! database, `/tmp`, `/run` or `/home`. The network namespace has only a loopback that is
-//! down, so no socket reaches outside; as root with Landlock's abstract-socket scope, it is
-//! one empty namespace shared by every bot ([`shared_network`]), else a new one per bot.
+//! down, so no socket reaches outside; each bot has its own (made ahead as root,
+//! [`fresh_network`]).
 //!
 //! Everything that allocates happens here in the parent; the keeper and the bot only issue
 //! system calls on what was prepared (they are copies of a multi-threaded process).
@@ -141,6 +141,9 @@ enum Step {
         fd: std::cell::Cell<i32>,
         target: CString,
         flags: libc::c_ulong,
+        /// With the mounts beneath it. Not for a source that holds the root being built
+        /// (the host's `/tmp`, where a bot run from there works): they would come along.
+        recursive: bool,
     },
     Mount {
         fstype: CString,
@@ -161,7 +164,7 @@ enum Step {
 pub enum JailStage {
     Session = 1,
     ParentDeathSignal,
-    /// Joining the shared empty network namespace.
+    /// Joining the empty network namespace made ahead.
     Network,
     UserNamespace,
     CgroupJoin,
@@ -450,6 +453,7 @@ impl RootPlan {
             fd: std::cell::Cell::new(-1),
             target: at,
             flags,
+            recursive: !Path::new(BASE).starts_with(source),
         });
         Ok(())
     }
@@ -481,6 +485,7 @@ impl RootPlan {
                     fd: std::cell::Cell::new(-1),
                     target: inside(&path)?,
                     flags: libc::MS_NOSUID | libc::MS_NOEXEC | locked_flags(&fd),
+                    recursive: true,
                 });
             }
         }
@@ -575,6 +580,7 @@ impl RootPlan {
                 fd: std::cell::Cell::new(-1),
                 target: inside(tmp)?,
                 flags: libc::MS_NOSUID | libc::MS_NODEV,
+                recursive: true,
             });
         }
         Ok(())
@@ -699,6 +705,7 @@ impl Step {
                     fd,
                     target,
                     flags,
+                    recursive,
                 } => {
                     let mut via_fd = [0u8; 32];
                     let from = if *host {
@@ -706,13 +713,7 @@ impl Step {
                     } else {
                         source.as_ptr()
                     };
-                    // The host's /tmp (a bot run from there) is bound alone: recursively, it
-                    // would bring along the root being built, which is mounted on it.
-                    let recursive = if source.as_bytes() == BASE.as_bytes() {
-                        0
-                    } else {
-                        libc::MS_REC
-                    };
+                    let recursive = if *recursive { libc::MS_REC } else { 0 };
                     check(libc::mount(
                         from,
                         target.as_ptr(),
@@ -788,36 +789,82 @@ pub(crate) struct JailSetup {
     /// `/proc/self/stat`): the keeper, a copy of the referee, blanks its copy of them, so that
     /// a bot reading `/proc/1/cmdline` learns nothing (a database URL, a password).
     pub(crate) title: Option<[usize; 4]>,
-    /// An empty network namespace made once and joined by every bot ([`shared_network`]),
-    /// instead of a new one per bot; `None`: a new one.
-    pub(crate) network: Option<RawFd>,
+    /// An empty network namespace made ahead for this bot ([`fresh_network`]); `None`: the
+    /// keeper's clone makes one.
+    pub(crate) network: Option<OwnedFd>,
 }
 
-/// One empty network namespace for every bot, made once: creating a network namespace costs
-/// about 4 ms a bot here (most of the jail's cost), and tearing one down loads the kernel.
-/// Sharing it gives bots nothing of each other: seccomp leaves them only UNIX sockets, its
-/// loopback is down, pathname sockets live in each bot's own file system, and abstract ones
-/// are closed to other Landlock domains by the abstract-socket scope. So it is used only
-/// when that scope is enforced (`scoped`: Landlock ABI 6 or newer), and only as root (in a
-/// user namespace of its own a bot could not join a namespace of ours).
-pub(crate) fn shared_network(scoped: bool, root: bool) -> Option<RawFd> {
-    static SHARED: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
-    if !scoped || !root || std::env::var_os("ARBITER_JAIL_NETNS_PER_BOT").is_some() {
+/// How many empty network namespaces wait made ahead of time.
+const NETWORKS_AHEAD: usize = 4;
+
+/// An empty network namespace of its own for the next bot, made ahead of time by a thread of
+/// its own: making one costs about 4 ms (most of the jail's cost), which then falls outside the
+/// spawn. Each is used once: bots that shared one would see each other's abstract socket names
+/// in `/proc/net/unix` and could signal through binding them. `None` (arbiter not root: a bot
+/// in a user namespace of its own could not join one of ours; the pool empty or failing;
+/// `ARBITER_JAIL_NETNS_AHEAD=0`): the keeper's clone makes one.
+pub(crate) fn fresh_network(root: bool) -> Option<OwnedFd> {
+    static POOL: std::sync::OnceLock<Option<std::sync::Arc<NetworkPool>>> =
+        std::sync::OnceLock::new();
+    if !root {
         return None;
     }
-    let fd = SHARED.get_or_init(|| {
-        // unshare moves only the calling thread: a thread of its own, that ends at once; the
-        // descriptor keeps the namespace alive.
-        std::thread::spawn(|| -> Option<OwnedFd> {
-            nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNET).ok()?;
-            let file = std::fs::File::open("/proc/thread-self/ns/net").ok()?;
-            Some(OwnedFd::from(file))
-        })
-        .join()
-        .ok()
-        .flatten()
-    });
-    fd.as_ref().map(|f| f.as_raw_fd())
+    POOL.get_or_init(NetworkPool::start).as_ref()?.take()
+}
+
+struct NetworkPool {
+    ready: std::sync::Mutex<Vec<OwnedFd>>,
+    taken: std::sync::Condvar,
+}
+
+impl NetworkPool {
+    fn start() -> Option<std::sync::Arc<NetworkPool>> {
+        if std::env::var_os("ARBITER_JAIL_NETNS_AHEAD").is_some_and(|v| v == "0") {
+            return None;
+        }
+        let pool = std::sync::Arc::new(NetworkPool {
+            ready: std::sync::Mutex::new(Vec::new()),
+            taken: std::sync::Condvar::new(),
+        });
+        let filler = std::sync::Arc::clone(&pool);
+        std::thread::Builder::new()
+            .name("arbiter-netns".into())
+            .spawn(move || filler.fill())
+            .ok()?;
+        Some(pool)
+    }
+
+    /// Keeps [`NETWORKS_AHEAD`] namespaces ready; ends at the first that cannot be made.
+    fn fill(&self) {
+        loop {
+            {
+                let Ok(mut ready) = self.ready.lock() else {
+                    return;
+                };
+                while ready.len() >= NETWORKS_AHEAD {
+                    ready = match self.taken.wait(ready) {
+                        Ok(r) => r,
+                        Err(_) => return,
+                    };
+                }
+            }
+            // unshare moves only this thread, into the new namespace; the descriptor keeps it.
+            let made = nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNET)
+                .ok()
+                .and_then(|()| std::fs::File::open("/proc/thread-self/ns/net").ok());
+            let Some(file) = made else { return };
+            let Ok(mut ready) = self.ready.lock() else {
+                return;
+            };
+            ready.push(OwnedFd::from(file));
+        }
+    }
+
+    fn take(&self) -> Option<OwnedFd> {
+        let taken = self.ready.lock().ok()?.pop();
+        self.taken.notify_one();
+        taken
+    }
 }
 
 /// `arg_start arg_end env_start env_end` of this process.
@@ -1042,8 +1089,8 @@ fn keeper(setup: &JailSetup, fds: &KeeperFds) -> ! {
     unsafe {
         // A copy of the referee holds every descriptor of the referee (other bots' pipes, the
         // database): keep only its own. Not dumpable: its /proc files stay closed to the bot.
-        if let Some(net) = setup.network {
-            if libc::setns(net, libc::CLONE_NEWNET) < 0 {
+        if let Some(net) = &setup.network {
+            if libc::setns(net.as_raw_fd(), libc::CLONE_NEWNET) < 0 {
                 fail(err, JailStage::Network, Errno::last_raw(), 0);
             }
         }

@@ -98,8 +98,6 @@ pub(crate) struct JailLandlock {
     all: u64,
     device: u64,
     scratch: std::ffi::CString,
-    /// The kernel enforces the abstract UNIX socket scope (ABI 6 or newer).
-    abstract_scoped: bool,
 }
 
 /// The ABI the ruleset is made for: the kernel's, up to the one this code asks for.
@@ -151,13 +149,7 @@ impl JailLandlock {
             device: device.bits(),
             scratch: std::ffi::CString::new(scratch.as_os_str().as_bytes())
                 .map_err(|_| "the scratch path holds a NUL byte".to_string())?,
-            abstract_scoped: kernel_abi >= 6,
         }))
-    }
-
-    /// Whether another bot's abstract UNIX sockets are closed to this one.
-    pub(crate) fn scopes_abstract_sockets(&self) -> bool {
-        self.abstract_scoped
     }
 
     /// The ruleset's descriptor (the keeper keeps it open for the bot).
