@@ -1,20 +1,23 @@
 //! One type over all games, for code that learns the game at run time (the referee's command
 //! line, replays, the web player). Enum dispatch: no allocation, no trait objects.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
 use crate::duel2048::{self, Duel};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
-use crate::game::{Game, Outcome, Seat};
+use crate::game::{EndReason, Game, Outcome, Seat};
 use crate::gomoku::{self, Gomoku};
+use crate::module::{self, DynRules, ModuleConfig, ModuleHost, MoveText};
 use crate::reversi::{self, Reversi};
 
 /// A game and its configuration, as replays and tournament configs write it:
 /// `{"name": "reversi", "size": 16}`, `{"name": "gomoku", "size": 15, "rule": "renju"}`,
-/// `{"name": "duel2048", "rounds": 500, "random": {"seed": 7}}`.
-/// Read by hand (see `GameFields`), written by serde.
+/// `{"name": "duel2048", "rounds": 500, "random": {"seed": 7}}`, and a game module's
+/// `{"name": "module", "module": {"name": ..., "version": ..., "sha256": ...}, "config": {},
+/// "seed": 7}`. Read by hand (see `GameFields`), written by serde.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "name", rename_all = "snake_case"))]
@@ -22,6 +25,7 @@ pub enum GameConfig {
     Reversi(reversi::Config),
     Gomoku(gomoku::Config),
     Duel2048(duel2048::Config),
+    Module(ModuleConfig),
 }
 
 /// A game's `name`.
@@ -32,6 +36,7 @@ enum GameName {
     Reversi,
     Gomoku,
     Duel2048,
+    Module,
 }
 
 /// A game configuration as written: the fields of every game, the ones the named game takes
@@ -50,6 +55,12 @@ struct GameFields {
     rounds: Option<u16>,
     #[serde(default)]
     random: Option<duel2048::RandomSource>,
+    #[serde(default)]
+    module: Option<module::ModuleRef>,
+    #[serde(default)]
+    config: Option<serde_json::Value>,
+    #[serde(default)]
+    seed: Option<u64>,
 }
 
 #[cfg(feature = "serde")]
@@ -72,6 +83,14 @@ impl<'de> serde::Deserialize<'de> for GameConfig {
                 rounds: need(f.rounds, "rounds")?,
                 random: need(f.random, "random")?,
             }),
+            GameName::Module => {
+                let written = module::serde_impl::Written {
+                    module: need(f.module, "module")?,
+                    config: f.config.unwrap_or_else(|| serde_json::json!({})),
+                    seed: f.seed.unwrap_or(0),
+                };
+                GameConfig::Module(ModuleConfig::from_written(written).map_err(D::Error::custom)?)
+            }
         })
     }
 }
@@ -98,9 +117,28 @@ impl GameConfig {
             GameConfig::Reversi(_) => Reversi::NAME,
             GameConfig::Gomoku(_) => Gomoku::NAME,
             GameConfig::Duel2048(_) => Duel::NAME,
+            GameConfig::Module(_) => MODULE,
+        }
+    }
+
+    /// The game's own name: a module's (`connect-four`), or the built-in game's.
+    pub fn title(&self) -> &str {
+        match self {
+            GameConfig::Module(m) => &m.module.name,
+            other => other.name(),
+        }
+    }
+
+    pub fn as_module(&self) -> Option<&ModuleConfig> {
+        match self {
+            GameConfig::Module(m) => Some(m),
+            _ => None,
         }
     }
 }
+
+/// The `name` of every module game's configuration.
+pub const MODULE: &str = "module";
 
 impl fmt::Display for GameConfig {
     /// For people: "Reversi 16 x 16", "Gomoku 15 x 15, renju", "2048 duel, 500 rounds, seed 7".
@@ -118,6 +156,7 @@ impl fmt::Display for GameConfig {
                     write!(f, "2048 duel, {} rounds, given sequence", c.rounds)
                 }
             },
+            GameConfig::Module(m) => m.fmt(f),
         }
     }
 }
@@ -131,6 +170,8 @@ pub enum AnyGame {
     Reversi(Reversi),
     Gomoku(Gomoku),
     Duel2048(Duel),
+    /// A game module's position, held by a module host.
+    Module(Box<dyn DynRules>),
 }
 
 /// A ply of any game.
@@ -139,6 +180,7 @@ pub enum AnyMove {
     Reversi(reversi::Move),
     Gomoku(gomoku::Point),
     Duel2048(duel2048::Move),
+    Module(MoveText),
 }
 
 /// Why a move given as text cannot be played.
@@ -148,6 +190,8 @@ pub enum MoveError {
     Illegal(IllegalMove),
     /// A move of another game (programming error in the caller, reported rather than panicking).
     WrongGame,
+    /// A game module refused the move, in its own words.
+    Refused(String),
 }
 
 impl fmt::Display for MoveError {
@@ -156,6 +200,7 @@ impl fmt::Display for MoveError {
             MoveError::Parse(e) => e.fmt(f),
             MoveError::Illegal(e) => write!(f, "illegal move: {e}"),
             MoveError::WrongGame => f.write_str("the move belongs to another game"),
+            MoveError::Refused(why) => write!(f, "illegal move: {why}"),
         }
     }
 }
@@ -165,21 +210,29 @@ impl std::error::Error for MoveError {}
 
 /// Calls the same method on whichever game `$self` holds.
 macro_rules! dispatch {
-    ($self:expr, $g:ident => $body:expr) => {
+    ($self:expr, $g:ident => $body:expr, module: $method:ident) => {
         match $self {
             AnyGame::Reversi($g) => $body,
             AnyGame::Gomoku($g) => $body,
             AnyGame::Duel2048($g) => $body,
+            AnyGame::Module($g) => $g.$method(),
         }
     };
 }
 
 impl AnyGame {
+    /// The start position; a module game through the process's installed module host.
     pub fn new(config: &GameConfig) -> Result<AnyGame, ConfigError> {
+        AnyGame::open(config, None)
+    }
+
+    /// The start position; a module game through `host` (else the installed one).
+    pub fn open(config: &GameConfig, host: Option<&dyn ModuleHost>) -> Result<AnyGame, ConfigError> {
         Ok(match config {
             GameConfig::Reversi(c) => AnyGame::Reversi(Reversi::new(c)?),
             GameConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c)?),
             GameConfig::Duel2048(c) => AnyGame::Duel2048(Duel::new(c)?),
+            GameConfig::Module(c) => AnyGame::Module(module::open(c, host)?),
         })
     }
 
@@ -188,6 +241,7 @@ impl AnyGame {
             AnyGame::Reversi(_) => Reversi::NAME,
             AnyGame::Gomoku(_) => Gomoku::NAME,
             AnyGame::Duel2048(_) => Duel::NAME,
+            AnyGame::Module(_) => MODULE,
         }
     }
 
@@ -196,23 +250,61 @@ impl AnyGame {
             AnyGame::Reversi(g) => GameConfig::Reversi(*g.config()),
             AnyGame::Gomoku(g) => GameConfig::Gomoku(*g.config()),
             AnyGame::Duel2048(g) => GameConfig::Duel2048(g.config().clone()),
+            AnyGame::Module(g) => GameConfig::Module(g.config().clone()),
         }
     }
 
+    /// A module game's rules, for what only modules have (what a seat is told, the view).
+    pub fn as_module(&self) -> Option<&dyn DynRules> {
+        match self {
+            AnyGame::Module(g) => Some(g.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// A copy for a search: a module game's chance after this ply is drawn from `seed`, so
+    /// the search cannot see the game's own future. Built-in games are copied as they are
+    /// (the 2048 duel's sequence is public to both players).
+    pub fn reseeded(&self, seed: u64) -> AnyGame {
+        match self {
+            AnyGame::Module(g) => AnyGame::Module(g.reseeded(seed)),
+            other => other.clone(),
+        }
+    }
+
+    /// Set once a game module failed: the game cannot go on, and is no result.
+    pub fn fault(&self) -> Option<String> {
+        self.as_module().and_then(|g| g.fault())
+    }
+
+    /// How the game ended, in words, for a module game (built-in games say it from
+    /// [`Outcome::reason`]).
+    pub fn end_words(&self) -> Option<String> {
+        self.as_module().and_then(|g| g.outcome()).map(|o| o.reason)
+    }
+
     pub fn to_move(&self) -> Option<Seat> {
-        dispatch!(self, g => g.to_move())
+        dispatch!(self, g => g.to_move(), module: to_move)
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
-        dispatch!(self, g => g.outcome())
+        match self {
+            AnyGame::Reversi(g) => g.outcome(),
+            AnyGame::Gomoku(g) => g.outcome(),
+            AnyGame::Duel2048(g) => g.outcome(),
+            AnyGame::Module(g) => g.outcome().map(|o| Outcome {
+                winner: o.winner,
+                reason: EndReason::Module,
+            }),
+        }
     }
 
     pub fn ply(&self) -> usize {
-        dispatch!(self, g => g.ply())
+        dispatch!(self, g => g.ply(), module: ply)
     }
 
     pub fn scores(&self) -> [i64; 2] {
-        dispatch!(self, g => g.scores())
+        dispatch!(self, g => g.scores(), module: scores)
     }
 
     pub fn forced_move(&self) -> Option<AnyMove> {
@@ -220,6 +312,7 @@ impl AnyGame {
             AnyGame::Reversi(g) => g.forced_move().map(AnyMove::Reversi),
             AnyGame::Gomoku(g) => g.forced_move().map(AnyMove::Gomoku),
             AnyGame::Duel2048(g) => g.forced_move().map(AnyMove::Duel2048),
+            AnyGame::Module(g) => g.forced_move().map(AnyMove::Module),
         }
     }
 
@@ -233,6 +326,7 @@ impl AnyGame {
             AnyGame::Reversi(g) => collect(g, AnyMove::Reversi),
             AnyGame::Gomoku(g) => collect(g, AnyMove::Gomoku),
             AnyGame::Duel2048(g) => collect(g, AnyMove::Duel2048),
+            AnyGame::Module(g) => g.legal_moves().into_iter().map(AnyMove::Module).collect(),
         }
     }
 
@@ -241,6 +335,9 @@ impl AnyGame {
             AnyGame::Reversi(g) => AnyMove::Reversi(g.parse_move(text)?),
             AnyGame::Gomoku(g) => AnyMove::Gomoku(g.parse_move(text)?),
             AnyGame::Duel2048(g) => AnyMove::Duel2048(g.parse_move(text)?),
+            AnyGame::Module(_) => AnyMove::Module(MoveText::new(text).ok_or_else(|| {
+                ParseMoveError::new(text, "one word of the game's notation, at most 32 bytes")
+            })?),
         })
     }
 
@@ -249,11 +346,15 @@ impl AnyGame {
             (AnyGame::Reversi(g), AnyMove::Reversi(m)) => g.format_move(m),
             (AnyGame::Gomoku(g), AnyMove::Gomoku(m)) => g.format_move(m),
             (AnyGame::Duel2048(g), AnyMove::Duel2048(m)) => g.format_move(m),
+            (AnyGame::Module(_), AnyMove::Module(m)) => String::from(m.as_str()),
             _ => String::from("?"),
         }
     }
 
     pub fn play(&mut self, mv: AnyMove) -> Result<(), MoveError> {
+        if let (AnyGame::Module(g), AnyMove::Module(m)) = (&mut *self, mv) {
+            return g.play(m.as_str()).map_err(MoveError::Refused);
+        }
         match (self, mv) {
             (AnyGame::Reversi(g), AnyMove::Reversi(m)) => g.play(m),
             (AnyGame::Gomoku(g), AnyMove::Gomoku(m)) => g.play(m),

@@ -82,6 +82,9 @@ pub enum EndReason {
     /// The 2048 duel: all rounds played. Tile counts (first, second) were compared from level
     /// 13 down to 1; `level` is the first level where they differ, `None` when all are equal.
     Levels { level: Option<u8>, counts: [u8; 2] },
+    /// A game module's rules ended the game; the module says why in words
+    /// (`AnyGame::end_words`).
+    Module,
 }
 
 /// The end of a game by its rules: a winner, or a draw (`winner == None`), and why.

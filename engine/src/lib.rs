@@ -6,6 +6,7 @@
 //! - [`game`]: the [`Game`] trait every game implements.
 //! - [`reversi`], [`gomoku`] (with [`gomoku::renju`]), [`duel2048`]: the games.
 //! - [`any`]: one enum over all games, for code that picks the game at run time.
+//! - [`module`]: games that come as game-kit modules, run by a host behind a trait.
 //! - [`replay`]: the versioned replay document (feature `serde`).
 #![no_std]
 #![forbid(unsafe_code)]
@@ -21,6 +22,7 @@ pub mod game;
 pub mod gomoku;
 #[cfg(feature = "serde")]
 pub mod import;
+pub mod module;
 #[cfg(feature = "serde")]
 pub mod replay;
 pub mod reversi;

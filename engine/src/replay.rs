@@ -52,6 +52,10 @@ pub struct Replay {
     /// sees why without reading logs by hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
+    /// A module game's module, base64 (standard alphabet, padded), so that the file alone
+    /// plays in the player. Its sha256 must be the one `game.module` names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_wasm: Option<String>,
 }
 
 /// Everything arbiter saw of the seat at fault around its failure. Every field is optional:
@@ -217,6 +221,10 @@ pub struct Meta {
     /// played again; the voided plays were never results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub voided: Vec<String>,
+    /// How a module game ended by its rules, in the module's words ("four in a row"), kept
+    /// so that lists and summaries can say it without running the module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
 }
 
 impl Meta {
@@ -686,6 +694,7 @@ impl Replay {
             scores: None,
             meta: Meta::default(),
             failure: None,
+            module_wasm: None,
         }
     }
 
@@ -746,7 +755,16 @@ impl Replay {
 
     /// The position after the opening.
     pub fn start_position(&self) -> Result<AnyGame, ReplayError> {
-        let mut g = AnyGame::new(&self.game).map_err(|e| ReplayError::Config(e.message))?;
+        self.start_position_with(None)
+    }
+
+    /// The position after the opening, a module game run by `host` (else the installed one).
+    pub fn start_position_with(
+        &self,
+        host: Option<&dyn crate::module::ModuleHost>,
+    ) -> Result<AnyGame, ReplayError> {
+        let mut g =
+            AnyGame::open(&self.game, host).map_err(|e| ReplayError::Config(e.message))?;
         for (index, mv) in self.opening.iter().enumerate() {
             g.play_text(mv).map_err(|e| ReplayError::Opening {
                 index,
@@ -759,8 +777,16 @@ impl Replay {
 
     /// Plays every move through the engine and checks the result against the final position.
     pub fn rebuild(&self) -> Result<Rebuilt, ReplayError> {
+        self.rebuild_with(None)
+    }
+
+    /// [`Replay::rebuild`], a module game run by `host` (else the installed one).
+    pub fn rebuild_with(
+        &self,
+        host: Option<&dyn crate::module::ModuleHost>,
+    ) -> Result<Rebuilt, ReplayError> {
         self.check_players()?;
-        let start = self.start_position()?;
+        let start = self.start_position_with(host)?;
         let mut g = start.clone();
         let mut moves = Vec::with_capacity(self.moves.len());
         for (i, rec) in self.moves.iter().enumerate() {

@@ -196,3 +196,59 @@ pub fn column_letter(i: u16) -> String {
     s.push(char::from(b'a' + (i % 26) as u8));
     s
 }
+
+impl View {
+    /// The view as text, one line per row, for terminals and logs: `X` and `O` for the seats'
+    /// pieces (a label instead when it is one character), `#` for a neutral piece, `.` for an
+    /// empty cell, `*` for a legal target; row and column labels when the view has them;
+    /// then the view's text lines. Lines between points are left out.
+    pub fn text_lines(&self) -> Vec<String> {
+        let b = &self.board;
+        let (cols, rows) = (usize::from(b.cols), usize::from(b.rows));
+        let mut cells = alloc::vec![alloc::vec!['.'; cols]; rows];
+        let mut put = |at: [u16; 2], ch: char| {
+            if let Some(cell) = cells
+                .get_mut(usize::from(at[1]))
+                .and_then(|r| r.get_mut(usize::from(at[0])))
+            {
+                *cell = ch;
+            }
+        };
+        for h in &self.highlights {
+            if h.mark == Mark::Target {
+                put(h.at, '*');
+            }
+        }
+        for p in &self.pieces {
+            let label = p.label.as_deref().filter(|l| l.chars().count() == 1);
+            let ch = match (label, p.seat) {
+                (Some(l), _) => l.chars().next().unwrap_or('?'),
+                (None, Some(0)) => 'X',
+                (None, Some(_)) => 'O',
+                (None, None) => '#',
+            };
+            put(p.at, ch);
+        }
+        let width = b.row_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let mut out = Vec::new();
+        if !b.col_labels.is_empty() {
+            let mut head = alloc::format!("{:width$}", "");
+            for l in &b.col_labels {
+                head.push(' ');
+                head.push_str(l);
+            }
+            out.push(head);
+        }
+        for (r, row) in cells.iter().enumerate() {
+            let label = b.row_labels.get(r).map_or("", String::as_str);
+            let mut line = alloc::format!("{label:>width$}");
+            for ch in row {
+                line.push(' ');
+                line.push(*ch);
+            }
+            out.push(line);
+        }
+        out.extend(self.text.iter().cloned());
+        out
+    }
+}

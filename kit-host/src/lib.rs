@@ -8,6 +8,7 @@
 
 pub mod build;
 pub mod check;
+pub mod host;
 pub mod template;
 mod wasm;
 

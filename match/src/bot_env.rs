@@ -12,7 +12,14 @@ pub const SIZE_VAR: &str = "ARBITER_SIZE";
 /// Gomoku's rule (`freestyle`, `standard`, `renju`, `renju-gomocup`).
 pub const RULE_VAR: &str = "ARBITER_RULE";
 
-/// The `ARBITER_GAME`, `ARBITER_SIZE` and `ARBITER_RULE` entries for `game`.
+/// A module game's configuration (JSON), for bots of kit games.
+pub const MODULE_CONFIG_VAR: &str = "ARBITER_GAME_CONFIG";
+/// A module game's seed: a bot that keeps its own copy of the game (arbiter's built-in bots)
+/// draws the same chance with it.
+pub const MODULE_SEED_VAR: &str = "ARBITER_GAME_SEED";
+
+/// The `ARBITER_GAME`, `ARBITER_SIZE` and `ARBITER_RULE` entries for `game` (a module game's
+/// `ARBITER_GAME` is its own name, with `ARBITER_GAME_CONFIG` and `ARBITER_GAME_SEED`).
 pub fn game_vars(game: &GameConfig) -> Vec<(&'static str, String)> {
     let mut vars = vec![(GAME_VAR, game.name().to_string())];
     match game {
@@ -22,6 +29,12 @@ pub fn game_vars(game: &GameConfig) -> Vec<(&'static str, String)> {
             vars.push((RULE_VAR, c.rule.name().to_string()));
         }
         GameConfig::Duel2048(_) => {}
+        // The module's own name: bots that play several kit games learn which one this is.
+        GameConfig::Module(m) => {
+            vars[0].1 = m.module.name.clone();
+            vars.push((MODULE_CONFIG_VAR, m.config.clone()));
+            vars.push((MODULE_SEED_VAR, m.seed.to_string()));
+        }
     }
     vars
 }

@@ -62,7 +62,7 @@ impl GameLimits {
     /// Gomoku, seed 000 for the 2048 duel (5 s of thinking in total, no move limit).
     pub fn default_for(game: &GameConfig) -> GameLimits {
         let (per_move, per_game) = match game {
-            GameConfig::Reversi(_) | GameConfig::Gomoku(_) => {
+            GameConfig::Reversi(_) | GameConfig::Gomoku(_) | GameConfig::Module(_) => {
                 (Some(Duration::from_secs(5)), Some(Duration::from_secs(180)))
             }
             GameConfig::Duel2048(_) => (None, Some(Duration::from_secs(5))),
@@ -401,6 +401,7 @@ pub fn play_live(
     }
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
+        replay.meta.ending = game.end_words();
     }
     for side in &sides {
         let _ = std::fs::remove_dir_all(&side.scratch);
@@ -452,6 +453,9 @@ fn run(
     timing.setup = setup_start.elapsed();
 
     loop {
+        if let Some(ending) = module_failed(game) {
+            return ending;
+        }
         if let Some(o) = game.outcome() {
             return Ending::Over(GameResult {
                 winner: o.winner,
@@ -493,6 +497,9 @@ fn run(
             Reply::Move(mv) => mv,
         };
         if let Err(e) = game.play(mv) {
+            if let Some(ending) = module_failed(game) {
+                return ending;
+            }
             return Ending::Over(GameResult::lost_by(illegal_move(
                 seat,
                 &before,
@@ -515,6 +522,13 @@ fn run(
             return Ending::Over(GameResult::lost_by(r));
         }
     }
+}
+
+/// A game module that failed (trapped, ran out of fuel, answered nonsense) ends the game with
+/// no result: the module is at fault, never a bot.
+fn module_failed(game: &AnyGame) -> Option<Ending> {
+    game.fault()
+        .map(|why| Ending::Over(GameResult::aborted(format!("the game's rules failed: {why}"))))
 }
 
 /// The result of a game neither bot could start: nobody wins, and the message says both
@@ -1086,6 +1100,7 @@ pub fn illegal_move(
 ) -> Reason {
     let why = match error {
         MoveError::Illegal(i) => i.to_string(),
+        MoveError::Refused(why) => why,
         other => other.to_string(),
     };
     let line = line.map(|l| quote_cut(&l));

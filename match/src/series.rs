@@ -72,14 +72,18 @@ pub struct MatchSummary {
     pub warnings: Vec<String>,
 }
 
-/// The configuration of game `i`: 2048-duel seeds advance per pair so that both colours of a
-/// pair see the same random sequence.
+/// The configuration of game `i`: 2048-duel and module seeds advance per pair so that both
+/// colours of a pair see the same chance (random sequence, dice).
 pub fn game_config(base: &GameConfig, i: usize) -> GameConfig {
     let mut config = base.clone();
-    if let GameConfig::Duel2048(c) = &mut config {
-        if let RandomSource::Seed(s) = c.random {
-            c.random = RandomSource::Seed(s.wrapping_add((i / 2) as u64));
+    match &mut config {
+        GameConfig::Duel2048(c) => {
+            if let RandomSource::Seed(s) = c.random {
+                c.random = RandomSource::Seed(s.wrapping_add((i / 2) as u64));
+            }
         }
+        GameConfig::Module(m) => m.seed = m.seed.wrapping_add((i / 2) as u64),
+        _ => {}
     }
     config
 }
@@ -218,7 +222,10 @@ fn account(
         number,
         seats: [s.bots[order[0]].clone(), s.bots[order[1]].clone()],
         winner: winner_bot.map(|b| s.bots[b].clone()),
-        reason: r.reason.to_string(),
+        reason: match &replay.meta.ending {
+            Some(words) if r.reason == Reason::Normal => format!("{}: {words}", r.reason),
+            _ => r.reason.to_string(),
+        },
         reason_code: r.reason.code().to_string(),
         moves: replay.moves.len(),
         replay: path,

@@ -54,6 +54,7 @@ pub fn game_config(a: &GameChoice) -> anyhow::Result<GameConfig> {
                 c.rule = r;
             }
         }
+        GameConfig::Module(_) => bail!("a game module is given as its file, not by name"),
         GameConfig::Duel2048(c) => {
             reject(a.size.is_some(), "--size", "reversi and gomoku")?;
             reject(a.rule.is_some(), "--rule", "gomoku")?;
@@ -111,10 +112,14 @@ pub fn bot_spec(
                     crate::bounds::MAX_BUILTIN_DEPTH
                 );
             }
+            let mut sees = vec![arbiter_exe()?];
+            if let Some(m) = config.as_module() {
+                sees.extend(arbiter_kit_host::host::module_path(&m.module.sha256));
+            }
             (
                 builtin_command(config, protocol, depth)?,
                 format!("builtin-{}", depth_name(depth)),
-                Some(vec![arbiter_exe()?]),
+                Some(sees),
             )
         }
         _ => {
@@ -196,17 +201,31 @@ fn builtin_command(
     let exe = exe
         .to_str()
         .context("the arbiter executable's path is not UTF-8")?;
+    // A module game is named by its file, which the bot loads itself.
+    let game = match config.as_module() {
+        Some(m) => {
+            let path = arbiter_kit_host::host::module_path(&m.module.sha256).with_context(|| {
+                format!(
+                    "the built-in bots need game module {}'s file, which this program was not \
+                     given",
+                    m.module.name
+                )
+            })?;
+            let path = path.to_str().context("the game module's path is not UTF-8")?;
+            shell_words::quote(path).into_owned()
+        }
+        None => config.name().to_string(),
+    };
     let mut cmd = format!(
-        "{} bot {} --depth {depth} --protocol {protocol}",
+        "{} bot {game} --depth {depth} --protocol {protocol}",
         shell_words::quote(exe),
-        config.name()
     );
     match config {
         GameConfig::Reversi(c) => cmd.push_str(&format!(" --size {}", c.size)),
         GameConfig::Gomoku(c) => {
             cmd.push_str(&format!(" --size {} --rule {}", c.size, c.rule.name()));
         }
-        GameConfig::Duel2048(_) => {}
+        GameConfig::Duel2048(_) | GameConfig::Module(_) => {}
     }
     Ok(cmd)
 }

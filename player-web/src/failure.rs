@@ -168,6 +168,8 @@ fn board_name(end: &AnyGame) -> String {
         AnyGame::Reversi(g) => board(g.size(), g.size()),
         AnyGame::Gomoku(g) => board(g.size(), g.size()),
         AnyGame::Duel2048(_) => board(4, 8),
+        // A module game's board is the view's; its size is not a pair of numbers here.
+        AnyGame::Module(_) => String::new(),
     }
 }
 
@@ -313,6 +315,7 @@ pub fn cell_name(game: &AnyGame, [r, c]: [u8; 2]) -> String {
         AnyGame::Reversi(_) => reversi_square(r, c),
         AnyGame::Gomoku(g) => format!("{}{}", char::from(b'A' + c), g.size() - r),
         AnyGame::Duel2048(_) => format!("{r},{c}"),
+        AnyGame::Module(_) => format!("{c},{r}"),
     }
 }
 

@@ -185,7 +185,7 @@ impl Session {
                 format!("Gomoku {0}×{0}, {1}", g.size(), rule_name(g.rule()))
             }
             Some(AnyGame::Duel2048(g)) => format!("2048 duel, {} rounds", g.config().rounds),
-            None => String::from(r.game.name()),
+            Some(AnyGame::Module(_)) | None => r.game.to_string(),
         };
         let seats = view::seat_labels(r.game.name());
         let players = [0, 1].map(|i| r.players.get(i).map(|p| p.name.clone()).unwrap_or_default());
@@ -297,6 +297,8 @@ pub fn end_reason_text(r: &EndReason) -> String {
             ],
         ),
         EndReason::Levels { level: None, .. } => crate::lang::t("end-equal"),
+        // The module's words come from the position (`AnyGame::end_words`).
+        EndReason::Module => String::new(),
     }
 }
 

@@ -130,6 +130,7 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
         AnyGame::Reversi(g) => reversi(&mut v, last, g),
         AnyGame::Gomoku(g) => gomoku(&mut v, g),
         AnyGame::Duel2048(g) => duel(&mut v, last, g),
+        AnyGame::Module(_) => {}
     }
     v.description = describe(&v, after);
     v

@@ -62,6 +62,7 @@ fn lines(g: &AnyGame) -> Vec<String> {
             })
             .collect(),
         AnyGame::Duel2048(d) => d.board_text().lines().map(str::to_string).collect(),
+        AnyGame::Module(m) => vec![m.view()],
     }
 }
 

@@ -32,6 +32,15 @@ pub fn board_lines(game: &AnyGame) -> Vec<String> {
         AnyGame::Reversi(g) => reversi_rows(g),
         AnyGame::Gomoku(g) => gomoku_rows(g),
         AnyGame::Duel2048(g) => duel_rows(g),
+        AnyGame::Module(m) => module_rows(m.view()),
+    }
+}
+
+/// A module game's view as text (`arbiter_game::View::text_lines`).
+fn module_rows(view: String) -> Vec<String> {
+    match serde_json::from_str::<arbiter_game::View>(&view) {
+        Ok(v) => v.text_lines(),
+        Err(_) => vec!["(the game module gave no view)".to_string()],
     }
 }
 
@@ -39,6 +48,12 @@ pub fn board_lines(game: &AnyGame) -> Vec<String> {
 pub fn board_picture(game: &AnyGame) -> String {
     let mut out = String::new();
     match game {
+        AnyGame::Module(m) => {
+            for line in module_rows(m.view()) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
         AnyGame::Reversi(g) => {
             let n = g.size();
             let legal = legal_squares(g);
@@ -199,7 +214,10 @@ pub fn status_line(game: &AnyGame) -> String {
                 Some(s) => format!("{} wins", seat_label(game, s)),
                 None => "draw".to_string(),
             };
-            format!("game over: {who} ({})", end_reason_text(&o.reason))
+            let why = game
+                .end_words()
+                .unwrap_or_else(|| end_reason_text(&o.reason));
+            format!("game over: {who} ({why})")
         }
         (None, Some(s)) => match game.forced_move() {
             Some(m) => format!(
@@ -216,6 +234,8 @@ pub fn status_line(game: &AnyGame) -> String {
 /// "Black"/"White" for board games, "first"/"second" for the duel.
 pub fn seat_label(game: &AnyGame, s: Seat) -> &'static str {
     match (game, s) {
+        (AnyGame::Module(_), Seat::First) => "first player",
+        (AnyGame::Module(_), Seat::Second) => "second player",
         (AnyGame::Duel2048(_), Seat::First) => "first player (+)",
         (AnyGame::Duel2048(_), Seat::Second) => "second player (-)",
         (_, Seat::First) => "Black",
@@ -236,6 +256,7 @@ pub fn end_reason_text(r: &arbiter_engine::EndReason) -> String {
             format!("level {l} decides, {} tiles to {}", counts[0], counts[1])
         }
         Levels { level: None, .. } => "all levels equal".to_string(),
+        Module => "by the game's rules".to_string(),
     }
 }
 

@@ -123,6 +123,8 @@ enum Kind {
     Reversi,
     Gomocup,
     Duel,
+    /// The game kit's line protocol (any module game; docs/game-kit.md).
+    Kit,
 }
 
 struct Script {
@@ -147,6 +149,7 @@ impl Script {
             AnyGame::Reversi(_) => Kind::Reversi,
             AnyGame::Gomoku(_) => Kind::Gomocup,
             AnyGame::Duel2048(_) => Kind::Duel,
+            AnyGame::Module(_) => Kind::Kit,
         };
         Script {
             kind,
@@ -177,6 +180,9 @@ impl Script {
             }
             AnyGame::Gomoku(g) => format!("START {}\r\n", g.config().size),
             AnyGame::Reversi(_) => format!("START {}\n", seat.index() + 1),
+            AnyGame::Module(_) => {
+                format!("START {} {}\n", seat.index() + 1, game.config().title())
+            }
         }
     }
 
@@ -217,13 +223,18 @@ impl Script {
                 }
                 None
             }
+            AnyMove::Module(m) => Some(format!("PLAYED {} {m}\n", listener.other().index() + 1)),
             _ => None,
         }
     }
 
-    fn own_forced(&self, before: &AnyGame) -> Option<String> {
-        match before {
-            AnyGame::Duel2048(g) => Some(format!("SKIP {}\n", g.round())),
+    fn own_forced(&self, before: &AnyGame, mv: AnyMove) -> Option<String> {
+        match (before, mv) {
+            (AnyGame::Duel2048(g), _) => Some(format!("SKIP {}\n", g.round())),
+            (AnyGame::Module(_), AnyMove::Module(m)) => {
+                let seat = before.to_move().map_or(1, |s| s.index() + 1);
+                Some(format!("PLAYED {seat} {m}\n"))
+            }
             _ => None,
         }
     }
@@ -264,6 +275,22 @@ impl Script {
                 s
             }
             AnyGame::Reversi(_) => "TURN\n".into(),
+            AnyGame::Module(g) => {
+                let told = g.tell(seat);
+                let lines: Vec<&str> = told.lines().collect();
+                let legal: Vec<String> = game
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| game.format_move(m))
+                    .collect();
+                let mut s = format!("POSITION {}\n", lines.len());
+                for l in lines {
+                    s.push_str(l);
+                    s.push('\n');
+                }
+                s.push_str(&format!("LEGAL {}\nTURN\n", legal.join(" ")));
+                s
+            }
         }
     }
 
@@ -281,6 +308,7 @@ impl Script {
             AnyGame::Duel2048(g) => {
                 arbiter_match::protocol::duel::parse(line, g.step_kind()).map(AnyMove::Duel2048)
             }
+            AnyGame::Module(_) => game.parse_move(line.trim()).ok(),
             AnyGame::Gomoku(_) => {
                 let (x, y) = line.split_once(',')?;
                 Some(AnyMove::Gomoku(Point {
@@ -758,7 +786,7 @@ fn play<W: Write>(
             let record = MoveRecord::new(seat, before.format_move(forced));
             watch_move(judger, options, &record)?;
             replay.moves.push(record);
-            if let Some(text) = script.own_forced(&before) {
+            if let Some(text) = script.own_forced(&before, forced) {
                 judger.tell(seat, &text)?;
             }
             if let Some(text) = script.opponent_moved(seat.other(), forced) {

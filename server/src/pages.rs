@@ -292,6 +292,7 @@ pub fn game_name(state: &Shared) -> String {
             .to_lowercase()
             .replacen('g', "G", 1),
         GameConfig::Duel2048(c) => format!("2048 duel, {} rounds", c.rounds),
+        GameConfig::Module(m) => m.to_string(),
     }
 }
 

@@ -56,16 +56,18 @@ pub fn starter(protocol: ProtocolKind, file: &str) -> Option<&'static Sample> {
         Some("py") => ("python", "py"),
         _ => return None,
     };
-    get(&format!("{dir}/{}_greedy.{ext}", prefix(protocol)))
+    get(&format!("{dir}/{}.{ext}", stem(protocol)))
 }
 
-/// The sample bots' file prefix for each protocol (`reversi-board` bots are the `reversi` ones).
-fn prefix(protocol: ProtocolKind) -> &'static str {
+/// The starter bot's file stem for each protocol (`reversi-board` bots are the `reversi`
+/// ones; the kit's sample knows no game, so it plays a random legal move).
+fn stem(protocol: ProtocolKind) -> &'static str {
     match protocol {
-        ProtocolKind::Reversi | ProtocolKind::ReversiBoard => "reversi",
-        ProtocolKind::Gobang => "gobang",
-        ProtocolKind::Gomocup => "gomocup",
-        ProtocolKind::Duel => "duel",
+        ProtocolKind::Reversi | ProtocolKind::ReversiBoard => "reversi_greedy",
+        ProtocolKind::Gobang => "gobang_greedy",
+        ProtocolKind::Gomocup => "gomocup_greedy",
+        ProtocolKind::Duel => "duel_greedy",
+        ProtocolKind::Kit => "kit_random",
     }
 }
 

@@ -10,11 +10,13 @@
 //!
 //! - [`wire`]: the client side of the four protocols (`reversi`, `gobang`, `gomocup`, `duel`).
 //! - [`reversi`], [`gomoku`], [`duel`]: the move choosers.
+//! - [`kit`]: any game module's bot (random, then flat Monte Carlo), on the kit protocol.
 //! - [`clock`]: thinking time from the limits the bot is told.
 
 pub mod clock;
 pub mod duel;
 pub mod gomoku;
+pub mod kit;
 pub mod openings;
 pub mod reversi;
 mod table;
@@ -59,6 +61,7 @@ pub fn protocols_for(game: &GameConfig) -> &'static [&'static str] {
         GameConfig::Reversi(_) => &["reversi", "reversi-board"],
         GameConfig::Gomoku(_) => &["gomocup", "gobang"],
         GameConfig::Duel2048(_) => &["duel"],
+        GameConfig::Module(_) => &["kit"],
     }
 }
 
@@ -89,6 +92,9 @@ pub fn run(opts: &BuiltinOptions, input: impl BufRead, output: impl Write) -> an
         (GameConfig::Gomoku(c), "gobang") => wire::gobang(*c, p, input, output),
         (GameConfig::Gomoku(c), "gomocup") => wire::gomocup(*c, p, input, output),
         (GameConfig::Duel2048(_), "duel") => wire::duel(p, input, output),
+        (GameConfig::Module(_), "kit") => {
+            kit::kit(arbiter_engine::AnyGame::new(&opts.game)?, p, input, output)
+        }
         _ => bail!("protocol {:?} is not implemented", opts.protocol),
     }
 }

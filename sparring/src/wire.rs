@@ -17,7 +17,7 @@ use super::clock::TimeLimits;
 use super::Player;
 
 /// Reads the next line without its line ending; `None` at end of input.
-fn next_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
+pub(crate) fn next_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
     let mut line = String::new();
     if input.read_line(&mut line).context("reading a command")? == 0 {
         return Ok(None);
@@ -26,7 +26,7 @@ fn next_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
 }
 
 /// Writes one answer line and flushes it.
-fn send(output: &mut impl Write, line: &str) -> anyhow::Result<()> {
+pub(crate) fn send(output: &mut impl Write, line: &str) -> anyhow::Result<()> {
     writeln!(output, "{line}").context("writing an answer")?;
     output.flush().context("flushing an answer")
 }

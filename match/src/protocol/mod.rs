@@ -9,10 +9,12 @@
 //! - [`gobang`]: seed 003's bridge protocol (READY, BLACK/WHITE, MOVE H8).
 //! - [`gomocup`]: the Gomocup protocol (START/INFO/BEGIN/TURN/BOARD/END).
 //! - [`duel`]: arbiter's line protocol for the 2048 duel.
+//! - [`kit`]: the game kit's line protocol, for any module game.
 
 pub mod duel;
 pub mod gobang;
 pub mod gomocup;
+pub mod kit;
 pub mod remote;
 pub mod reversi;
 mod wire;
@@ -36,15 +38,17 @@ pub enum ProtocolKind {
     Gobang,
     Gomocup,
     Duel,
+    Kit,
 }
 
 impl ProtocolKind {
-    pub const ALL: [ProtocolKind; 5] = [
+    pub const ALL: [ProtocolKind; 6] = [
         ProtocolKind::Reversi,
         ProtocolKind::ReversiBoard,
         ProtocolKind::Gobang,
         ProtocolKind::Gomocup,
         ProtocolKind::Duel,
+        ProtocolKind::Kit,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +58,7 @@ impl ProtocolKind {
             ProtocolKind::Gobang => "gobang",
             ProtocolKind::Gomocup => "gomocup",
             ProtocolKind::Duel => "duel",
+            ProtocolKind::Kit => "kit",
         }
     }
 
@@ -63,6 +68,7 @@ impl ProtocolKind {
             GameConfig::Reversi(_) => ProtocolKind::Reversi,
             GameConfig::Gomoku(_) => ProtocolKind::Gomocup,
             GameConfig::Duel2048(_) => ProtocolKind::Duel,
+            GameConfig::Module(_) => ProtocolKind::Kit,
         }
     }
 
@@ -77,12 +83,13 @@ impl ProtocolKind {
                 ProtocolKind::Gobang | ProtocolKind::Gomocup,
                 GameConfig::Gomoku(_)
             ) | (ProtocolKind::Duel, GameConfig::Duel2048(_))
+                | (ProtocolKind::Kit, GameConfig::Module(_))
         );
         if !fits {
             return Err(format!(
                 "protocol {} cannot play {}",
                 self.name(),
-                game.name()
+                game.title()
             ));
         }
         if self == ProtocolKind::Reversi && has_opening {
@@ -116,6 +123,7 @@ impl ProtocolKind {
             ProtocolKind::Gobang => Box::new(gobang::Gobang::default()),
             ProtocolKind::Gomocup => Box::new(gomocup::Gomocup::default()),
             ProtocolKind::Duel => Box::new(duel::Duel),
+            ProtocolKind::Kit => Box::new(kit::Kit),
         }
     }
 }
@@ -134,8 +142,8 @@ impl FromStr for ProtocolKind {
             .find(|p| p.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown protocol {s:?}: expected reversi, reversi-board, gobang, gomocup \
-                     or duel"
+                    "unknown protocol {s:?}: expected reversi, reversi-board, gobang, gomocup, \
+                     duel or kit"
                 )
             })
     }

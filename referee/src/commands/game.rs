@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use arbiter_kit_host::{check, perft, sha256_hex, template, Rules};
+use arbiter_engine::module::ModuleConfig;
+use arbiter_engine::GameConfig;
 use clap::{Args, Subcommand};
 
 #[derive(Args, Debug)]
@@ -124,6 +126,30 @@ fn module_config(config: Option<&str>, size: Option<u8>) -> anyhow::Result<serde
         object.insert("size".into(), n.into());
     }
     Ok(value)
+}
+
+/// The game a module file names, for `arbiter match GAME.wasm`, `arbiter bot GAME.wasm` and
+/// the like: the module registered with this process's module host, its configuration from
+/// `--config` and `--size`, and `seed` for its chance. Checked by building the start position.
+pub fn module_game(
+    a: &crate::cli::GameArgs,
+    seed: u64,
+    default_config: Option<&str>,
+) -> anyhow::Result<GameConfig> {
+    if a.rule.is_some() || a.rounds.is_some() {
+        bail!("--rule and --rounds are built-in games' flags; a game module takes --config");
+    }
+    let path = Path::new(&a.game);
+    let module = arbiter_kit_host::host::register_file(path)?;
+    arbiter_kit_host::host::install();
+    let config = module_config(a.config.as_deref().or(default_config), a.size)?;
+    let config = GameConfig::Module(ModuleConfig {
+        module,
+        config: config.to_string(),
+        seed,
+    });
+    arbiter_engine::AnyGame::new(&config).map_err(|e| anyhow::anyhow!(e.message))?;
+    Ok(config)
 }
 
 fn json(config: &str) -> anyhow::Result<serde_json::Value> {

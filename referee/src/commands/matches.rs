@@ -28,10 +28,6 @@ pub(crate) const SPRT_GAMES: usize = 20_000;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let seed = a.game.seed.unwrap_or_else(fresh_seed);
-    // A game module (the game kit) instead of a built-in game's name.
-    if a.game.game.ends_with(".wasm") {
-        return super::game::run_match(a, seed);
-    }
     let config = match_config(a, seed)?;
     let sprt = a
         .sprt
@@ -324,6 +320,13 @@ fn save_game(a: &MatchArgs, i: usize, played: &Played) -> anyhow::Result<Option<
         return Ok(None);
     };
     let path = series::replay_path(dir, i);
+    if played.replay.game.as_module().is_some() {
+        // A module game's file carries its module, so that it plays anywhere alone.
+        let mut replay = played.replay.clone();
+        arbiter_kit_host::host::embed_module(&mut replay);
+        write(&path, &replay.to_json_pretty())?;
+        return Ok(Some(path.display().to_string()));
+    }
     write(&path, &played.replay.to_json_pretty())?;
     if matches!(played.replay.game, GameConfig::Duel2048(_)) {
         if let Ok(record) = sessdsa::write_record(&played.replay) {
@@ -374,8 +377,14 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
         (GameConfig::Gomoku(_), _) | (_, None) => String::new(),
         (_, Some(s)) => format!(" {}-{}", s[0], s[1]),
     };
+    let ending = r
+        .meta
+        .ending
+        .as_ref()
+        .map(|w| format!(" ({w})"))
+        .unwrap_or_default();
     format!(
-        "game {}/{total}: {} ({}) vs {} ({}): {result}, {}{at}{scores}",
+        "game {}/{total}: {} ({}) vs {} ({}): {result}, {}{ending}{at}{scores}",
         i + 1,
         seat_names.first().unwrap_or(&"?"),
         label(Seat::First),
@@ -442,6 +451,9 @@ fn print_summary(s: &MatchSummary, elapsed: Duration) {
 /// The game `a` asks for. `--seed` seeds the whole match; for the 2048 duel it is also the seed
 /// of the random sequence, which advances pair by pair.
 fn match_config(a: &MatchArgs, seed: u64) -> anyhow::Result<GameConfig> {
+    if super::is_module(&a.game) {
+        return super::game::module_game(&a.game, seed, None);
+    }
     super::refuse_module_config(&a.game)?;
     let mut choice = super::game_choice(&a.game);
     choice.seed = None;

@@ -25,8 +25,30 @@ use crate::cli::{GameArgs, RuleArg};
 
 /// The configuration the game flags ask for; flags that do not fit the game are errors.
 pub fn game_config(a: &GameArgs) -> anyhow::Result<GameConfig> {
+    if is_module(a) {
+        // A bot arbiter started learns the game's configuration from its environment.
+        let given = std::env::var(arbiter_match::bot_env::MODULE_CONFIG_VAR).ok();
+        return game::module_game(a, module_seed()?, given.as_deref());
+    }
     refuse_module_config(a)?;
     arbiter_match::spec::game_config(&game_choice(a))
+}
+
+/// Whether the game named is a module file (`connect-four.wasm`), not a built-in game.
+pub fn is_module(a: &GameArgs) -> bool {
+    a.game.ends_with(".wasm")
+}
+
+/// A module game's seed for a program arbiter starts as a bot (`arbiter bot GAME.wasm`): the
+/// one arbiter gives it, so that its copy of the game draws the same chance; else 0.
+fn module_seed() -> anyhow::Result<u64> {
+    match std::env::var(arbiter_match::bot_env::MODULE_SEED_VAR) {
+        Ok(t) => t
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{}={t:?} is not a seed", arbiter_match::bot_env::MODULE_SEED_VAR)),
+        Err(_) => Ok(0),
+    }
 }
 
 /// `--config` configures a game module; a built-in game takes its own flags.

@@ -12,7 +12,11 @@ use crate::text;
 /// Reads a replay file and checks it completely (moves and result).
 pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
     let text = arbiter_match::input::read_text(path, arbiter_match::input::REPLAY)?;
-    Replay::read(&text).with_context(|| format!("{}", path.display()))
+    let replay = Replay::from_json(&text).with_context(|| format!("{}", path.display()))?;
+    // A module game's replay plays through the module it carries.
+    arbiter_kit_host::host::load_embedded(&replay).with_context(|| format!("{}", path.display()))?;
+    let rebuilt = replay.rebuild().with_context(|| format!("{}", path.display()))?;
+    Ok((replay, rebuilt))
 }
 
 /// Which frame `replay show --frame` prints: a number, `last`, or `fail` (the position in which
@@ -90,7 +94,7 @@ pub fn show(
     let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
     println!(
         "{} — {} vs {} — {} frames",
-        replay.game.name(),
+        replay.game.title(),
         names.first().unwrap_or(&"?"),
         names.get(1).unwrap_or(&"?"),
         count
@@ -125,7 +129,10 @@ pub fn show(
         Some(s) => format!("{} wins", text::seat_label(&rebuilt.end, s)),
         None => "draw".to_string(),
     };
-    println!("\nresult: {who}: {}", r.reason);
+    match rebuilt.end.end_words().filter(|_| r.reason == Reason::Normal) {
+        Some(words) => println!("\nresult: {who}: {} ({words})", r.reason),
+        None => println!("\nresult: {who}: {}", r.reason),
+    }
     if let Some(f) = &replay.failure {
         print!("{}", failure_text(&replay, &rebuilt, f, log));
     }

@@ -151,6 +151,6 @@ fn balance(game: &AnyGame, depth: u32) -> i64 {
     match game {
         AnyGame::Reversi(g) => i64::from(reversi_v1::value(g, depth)),
         AnyGame::Gomoku(g) => gomoku_v1::value(g, depth),
-        AnyGame::Duel2048(_) => 0,
+        AnyGame::Duel2048(_) | AnyGame::Module(_) => 0,
     }
 }

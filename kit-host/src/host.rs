@@ -1,0 +1,414 @@
+//! The engine's module host for native programs: modules known by their sha256, each game
+//! run in a wasmi instance of its own (`arbiter_engine::AnyGame::Module`).
+//!
+//! A program registers the modules it was given ([`register_file`], [`register_bytes`], or a
+//! replay's embedded copy), calls [`install`] once, and from then on every `GameConfig::Module`
+//! naming one of them plays like a built-in game: in matches, tournaments, workers, the live
+//! hub and replays alike.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use arbiter_engine::module::{
+    DynRules, ModuleConfig, ModuleHost, ModuleOutcome, ModuleRef, MoveText,
+};
+use arbiter_engine::{ConfigError, Seat};
+use serde_json::Value;
+
+use crate::{sha256_hex, Bounds, KitError, Rules, State, Status, WasmKit};
+
+/// The most modules one process keeps (a contest has one; a test suite a few dozen).
+const MAX_MODULES: usize = 256;
+
+struct Known {
+    bytes: Arc<[u8]>,
+    label: String,
+    /// The file it was read from, for programs that load it themselves (the built-in bots).
+    path: Option<PathBuf>,
+}
+
+fn known() -> &'static Mutex<HashMap<String, Known>> {
+    static KNOWN: OnceLock<Mutex<HashMap<String, Known>>> = OnceLock::new();
+    KNOWN.get_or_init(Default::default)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic elsewhere while holding the lock leaves plain data behind; go on with it.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Checks a module (it loads, speaks the ABI, has two seats), keeps its bytes for games to
+/// come, and says how replays name it. `label` names it in errors (its file name).
+pub fn register_bytes(bytes: &[u8], label: &str) -> Result<ModuleRef, KitError> {
+    register(bytes, label, None)
+}
+
+fn register(bytes: &[u8], label: &str, path: Option<PathBuf>) -> Result<ModuleRef, KitError> {
+    let rules = Rules::new(Box::new(WasmKit::load(bytes, label, Bounds::default())?))?;
+    let info = rules.info();
+    let reference = ModuleRef {
+        name: info.name.clone(),
+        version: info.version.clone(),
+        sha256: sha256_hex(bytes),
+    };
+    check_name(&reference, label)?;
+    let mut map = lock(known());
+    if let Some(k) = map.get_mut(&reference.sha256) {
+        if k.path.is_none() {
+            k.path = path;
+        }
+    } else {
+        if map.len() >= MAX_MODULES {
+            return Err(KitError::Host(format!(
+                "too many game modules in one process (at most {MAX_MODULES})"
+            )));
+        }
+        map.insert(
+            reference.sha256.clone(),
+            Known {
+                bytes: bytes.into(),
+                label: label.to_string(),
+                path,
+            },
+        );
+    }
+    Ok(reference)
+}
+
+/// A module's name goes into replays, pages and file names: one short printable word.
+fn check_name(r: &ModuleRef, label: &str) -> Result<(), KitError> {
+    let word = |s: &str, max: usize| {
+        s.len() <= max && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c))
+    };
+    if r.name.is_empty() || !word(&r.name, 64) || !word(&r.version, 64) {
+        return Err(KitError::Module {
+            module: label.to_string(),
+            what: format!(
+                "calls itself {:?} version {:?}: a name and a version are at most 64 letters, \
+                 digits and - _ . +",
+                r.name, r.version
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// [`register_bytes`] of a file.
+pub fn register_file(path: &Path) -> Result<ModuleRef, KitError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| KitError::Host(format!("cannot read game module {}: {e}", path.display())))?;
+    let label = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    register(&bytes, &label, Some(path))
+}
+
+/// The file a registered module was read from, if it came from one.
+pub fn module_path(sha256: &str) -> Option<PathBuf> {
+    lock(known()).get(sha256).and_then(|k| k.path.clone())
+}
+
+/// The bytes of a registered module (to embed in a replay, or store as an artefact).
+pub fn module_bytes(sha256: &str) -> Option<Arc<[u8]>> {
+    lock(known()).get(sha256).map(|k| k.bytes.clone())
+}
+
+/// Whether a module with this hash is registered.
+pub fn is_registered(sha256: &str) -> bool {
+    lock(known()).contains_key(sha256)
+}
+
+/// Makes this host the process's module host (idempotent).
+pub fn install() {
+    static HOST: WasmHost = WasmHost;
+    arbiter_engine::module::install_host(&HOST);
+}
+
+struct WasmHost;
+
+impl ModuleHost for WasmHost {
+    fn open(&self, config: &ModuleConfig) -> Result<Box<dyn DynRules>, ConfigError> {
+        let (bytes, label) = {
+            let map = lock(known());
+            let k = map.get(&config.module.sha256).ok_or_else(|| {
+                ConfigError::new(format!(
+                    "game module {} (sha256 {}) is not loaded here: give its file",
+                    config.module.name,
+                    short(&config.module.sha256)
+                ))
+            })?;
+            (k.bytes.clone(), k.label.clone())
+        };
+        ModuleGame::start(&bytes, &label, config)
+            .map(|g| Box::new(g) as Box<dyn DynRules>)
+            .map_err(|e| ConfigError::new(e.to_string()))
+    }
+}
+
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
+}
+
+/// One module instance, shared by a game and its copies.
+struct Shared {
+    rules: Mutex<Rules>,
+    /// The module's first failure; it is not called again after one.
+    fault: Mutex<Option<String>>,
+}
+
+/// A position of a module game: a state inside the shared instance, with its status kept.
+pub struct ModuleGame {
+    shared: Arc<Shared>,
+    state: Option<State>,
+    config: ModuleConfig,
+    status: Status,
+    ply: usize,
+}
+
+impl std::fmt::Debug for ModuleGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ModuleGame({}, ply {})", self.config.module.name, self.ply)
+    }
+}
+
+/// The status of a game that can no longer be asked: over, no result.
+fn dead_status() -> Status {
+    Status {
+        to_move: None,
+        forced: None,
+        scores: vec![0, 0],
+        outcome: None,
+    }
+}
+
+impl ModuleGame {
+    fn start(bytes: &[u8], label: &str, config: &ModuleConfig) -> Result<ModuleGame, KitError> {
+        let mut rules = Rules::new(Box::new(WasmKit::load(bytes, label, Bounds::default())?))?;
+        let given: Value = serde_json::from_str(&config.config)
+            .map_err(|e| KitError::Host(format!("the module's config is not JSON: {e}")))?;
+        let state = match rules.start(&given, config.seed) {
+            Err(KitError::Refused { why, .. }) => {
+                return Err(KitError::Host(format!(
+                    "game module {label} refuses the configuration {}: {why}",
+                    config.config
+                )))
+            }
+            other => other?,
+        };
+        let status = checked_status(&mut rules, state)?;
+        Ok(ModuleGame {
+            shared: Arc::new(Shared {
+                rules: Mutex::new(rules),
+                fault: Mutex::new(None),
+            }),
+            state: Some(state),
+            config: config.clone(),
+            status,
+            ply: 0,
+        })
+    }
+
+    /// Runs `f` on the module unless it already failed; a failure is kept and ends the game.
+    fn with<T>(&self, f: impl FnOnce(&mut Rules, State) -> Result<T, KitError>) -> Option<T> {
+        let state = self.state?;
+        let mut fault = lock(&self.shared.fault);
+        if fault.is_some() {
+            return None;
+        }
+        let mut rules = lock(&self.shared.rules);
+        match f(&mut rules, state) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                *fault = Some(e.to_string());
+                None
+            }
+        }
+    }
+}
+
+impl ModuleGame {
+    /// A game at the module's copy `state` (none when the copy failed), sharing the instance.
+    fn copy(&self, state: Option<State>) -> Box<dyn DynRules> {
+        Box::new(ModuleGame {
+            shared: self.shared.clone(),
+            state,
+            config: self.config.clone(),
+            status: if state.is_some() {
+                self.status.clone()
+            } else {
+                dead_status()
+            },
+            ply: self.ply,
+        })
+    }
+}
+
+/// The status, with a forced move checked to be a move this host can carry.
+fn checked_status(rules: &mut Rules, s: State) -> Result<Status, KitError> {
+    let st = rules.status(s)?;
+    if let Some(f) = &st.forced {
+        move_text(rules, f)?;
+    }
+    Ok(st)
+}
+
+fn move_text(rules: &Rules, text: &str) -> Result<MoveText, KitError> {
+    MoveText::new(text).ok_or_else(|| KitError::Module {
+        module: rules.label().to_string(),
+        what: format!(
+            "uses the move {:?}: a move is one word of at most {} bytes",
+            text.chars().take(40).collect::<String>(),
+            arbiter_engine::module::MOVE_MAX
+        ),
+    })
+}
+
+impl DynRules for ModuleGame {
+    fn clone_box(&self) -> Box<dyn DynRules> {
+        self.copy(self.with(|r, s| r.duplicate(s)))
+    }
+
+    fn reseeded(&self, seed: u64) -> Box<dyn DynRules> {
+        self.copy(self.with(|r, s| r.duplicate_reseeded(s, seed)))
+    }
+
+    fn config(&self) -> &ModuleConfig {
+        &self.config
+    }
+
+    fn to_move(&self) -> Option<Seat> {
+        if self.fault().is_some() {
+            return None;
+        }
+        self.status.to_move.and_then(Seat::from_index)
+    }
+
+    fn forced_move(&self) -> Option<MoveText> {
+        self.status.forced.as_deref().and_then(MoveText::new)
+    }
+
+    fn legal_moves(&self) -> Vec<MoveText> {
+        self.with(|r, s| {
+            let moves = r.legal(s)?;
+            moves.iter().map(|m| move_text(r, m)).collect()
+        })
+        .unwrap_or_default()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), String> {
+        let played = self.with(|r, s| {
+            let answer = r.play(s, mv)?;
+            match answer {
+                Ok(()) => checked_status(r, s).map(Ok),
+                Err(why) => Ok(Err(why)),
+            }
+        });
+        match played {
+            Some(Ok(status)) => {
+                self.status = status;
+                self.ply += 1;
+                Ok(())
+            }
+            Some(Err(why)) => Err(why),
+            None => {
+                self.status = dead_status();
+                Err(self.fault().unwrap_or_else(|| "the game module failed".into()))
+            }
+        }
+    }
+
+    fn outcome(&self) -> Option<ModuleOutcome> {
+        if self.fault().is_some() {
+            return None;
+        }
+        let o = self.status.outcome.as_ref()?;
+        Some(ModuleOutcome {
+            winner: o.winner.and_then(Seat::from_index),
+            reason: o.reason.clone(),
+        })
+    }
+
+    fn ply(&self) -> usize {
+        self.ply
+    }
+
+    fn scores(&self) -> [i64; 2] {
+        let s = &self.status.scores;
+        [s.first().copied().unwrap_or(0), s.get(1).copied().unwrap_or(0)]
+    }
+
+    fn tell(&self, seat: Seat) -> String {
+        self.with(|r, s| r.tell(s, seat.index())).unwrap_or_default()
+    }
+
+    fn view(&self) -> String {
+        self.with(|r, s| r.view(s))
+            .and_then(|v| serde_json::to_string(&v).ok())
+            .unwrap_or_default()
+    }
+
+    fn fault(&self) -> Option<String> {
+        lock(&self.shared.fault).clone()
+    }
+}
+
+impl Drop for ModuleGame {
+    fn drop(&mut self) {
+        // Frees the module's copy; a failure here changes nothing for anyone.
+        let _ = self.with(|r, s| r.release(s));
+    }
+}
+
+/// The largest module a replay may carry, in bytes (decoded).
+pub const MAX_EMBEDDED_BYTES: usize = 16 << 20;
+
+/// Puts a module game's module into its replay (`module_wasm`), so that the file alone
+/// plays in the player; a built-in game's replay is left as it is.
+pub fn embed_module(replay: &mut arbiter_engine::replay::Replay) {
+    use base64::Engine as _;
+    if let Some(m) = replay.game.as_module() {
+        replay.module_wasm = module_bytes(&m.module.sha256)
+            .map(|b| base64::engine::general_purpose::STANDARD.encode(&b));
+    }
+}
+
+/// Registers the module a replay carries, after checking that it is the one its game names;
+/// and installs this host. A replay of a built-in game, or one whose module is already
+/// known here, needs nothing.
+pub fn load_embedded(replay: &arbiter_engine::replay::Replay) -> Result<(), KitError> {
+    use base64::Engine as _;
+    install();
+    let Some(m) = replay.game.as_module() else {
+        return Ok(());
+    };
+    if is_registered(&m.module.sha256) {
+        return Ok(());
+    }
+    let Some(text) = &replay.module_wasm else {
+        return Err(KitError::Host(format!(
+            "the replay names game module {} (sha256 {}) but does not carry it: give its file \
+             with --module",
+            m.module.name,
+            short(&m.module.sha256)
+        )));
+    };
+    if text.len() > MAX_EMBEDDED_BYTES / 3 * 4 + 4 {
+        return Err(KitError::Host(format!(
+            "the replay's module is over {} MiB",
+            MAX_EMBEDDED_BYTES >> 20
+        )));
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|e| KitError::Host(format!("the replay's module_wasm is not base64: {e}")))?;
+    if sha256_hex(&bytes) != m.module.sha256 {
+        return Err(KitError::Host(format!(
+            "the module the replay carries is not the one its game names (sha256 {})",
+            short(&m.module.sha256)
+        )));
+    }
+    register_bytes(&bytes, &format!("{}.wasm", m.module.name)).map(drop)
+}

@@ -1,0 +1,131 @@
+//! Any game module's sparring bot, speaking the kit's line protocol (docs/game-kit.md). It
+//! keeps its own copy of the game, played through the same module, and knows no game by name.
+//!
+//! Level 0 plays uniformly at random. Level N (1 to 5) is flat Monte Carlo: every legal move
+//! gets an equal share of `25 * 4^(N-1)` random playouts (25 ... 6,400), each from a copy
+//! whose chance is drawn afresh ([`AnyGame::reseeded`]), so the bot never knows the game's own
+//! future dice; it stops early at its clock's deadline. More playouts, more strength, in every
+//! game.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail};
+use arbiter_engine::any::{AnyGame, AnyMove};
+use arbiter_engine::Seat;
+
+use super::wire::{next_line, send};
+use super::{Player, Rng};
+
+/// The longest random playout followed, in plies (a game that cannot end is cut there and
+/// counts as a draw).
+const PLAYOUT_PLIES: usize = 10_000;
+
+/// Plays one kit game from `start` (its position before any ply).
+pub fn kit(
+    start: AnyGame,
+    player: &mut Player,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> anyhow::Result<()> {
+    let mut game: Option<(AnyGame, Seat)> = None;
+    while let Some(line) = next_line(&mut input)? {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("START") => {
+                let me = match words.next() {
+                    Some("1") => Seat::First,
+                    Some("2") => Seat::Second,
+                    other => bail!("START wants 1 or 2, got {other:?}"),
+                };
+                game = Some((start.clone(), me));
+                player.clock.restart();
+                send(&mut output, "OK")?;
+            }
+            Some("PLAYED") => {
+                let (g, _) = game.as_mut().ok_or_else(|| anyhow!("PLAYED before START"))?;
+                let mv = words.nth(1).ok_or_else(|| anyhow!("PLAYED without a move"))?;
+                g.play_text(mv)
+                    .map_err(|e| anyhow!("PLAYED {mv}: {e} in our copy of the game"))?;
+            }
+            Some("POSITION") => {
+                // What the module tells us is already in our own copy; skip its lines.
+                let k: usize = words.next().and_then(|k| k.parse().ok()).unwrap_or(0);
+                for _ in 0..k.min(1 << 20) {
+                    next_line(&mut input)?;
+                }
+            }
+            Some("TURN") => {
+                let (g, me) = game.as_mut().ok_or_else(|| anyhow!("TURN before START"))?;
+                let started = Instant::now();
+                let mv = choose(g, *me, player, started)?;
+                let text = g.format_move(mv);
+                g.play(mv).map_err(|e| anyhow!("own move {text}: {e}"))?;
+                player.clock.spent(started.elapsed());
+                send(&mut output, &text)?;
+            }
+            Some("END") => return Ok(()),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The move to play: random at level 0, else the best mean of the playouts.
+fn choose(game: &AnyGame, me: Seat, player: &mut Player, started: Instant) -> anyhow::Result<AnyMove> {
+    if let Some(why) = game.fault() {
+        bail!("{why}");
+    }
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        bail!("no legal move in our copy of the game");
+    }
+    if player.depth == 0 || moves.len() == 1 {
+        return Ok(moves[player.rng.below(moves.len())]);
+    }
+    let budget = 25usize << (2 * (player.depth.min(5) - 1));
+    let deadline = player.clock.deadline(started, 20);
+    let mut wins = vec![0.0f64; moves.len()];
+    let mut tries = vec![0u32; moves.len()];
+    for i in 0..budget.max(moves.len()) {
+        if deadline.expired() {
+            break;
+        }
+        let k = i % moves.len();
+        let mut copy = game.reseeded(player.rng.next_u64());
+        if copy.play(moves[k]).is_err() {
+            continue;
+        }
+        wins[k] += playout(&mut copy, me, &mut player.rng);
+        tries[k] += 1;
+    }
+    let mean = |k: usize| {
+        if tries[k] == 0 {
+            -1.0
+        } else {
+            wins[k] / f64::from(tries[k])
+        }
+    };
+    let best = (0..moves.len())
+        .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+        .unwrap_or(0);
+    Ok(moves[best])
+}
+
+/// Plays at random to the end: 1 if `me` wins, 0.5 for a draw (or a cut playout), 0 lost.
+fn playout(game: &mut AnyGame, me: Seat, rng: &mut Rng) -> f64 {
+    for _ in 0..PLAYOUT_PLIES {
+        if let Some(o) = game.outcome() {
+            return match o.winner {
+                Some(w) if w == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() || game.play(moves[rng.below(moves.len())]).is_err() {
+            break;
+        }
+    }
+    0.5
+}
