@@ -227,7 +227,10 @@ impl AnyGame {
     }
 
     /// The start position; a module game through `host` (else the installed one).
-    pub fn open(config: &GameConfig, host: Option<&dyn ModuleHost>) -> Result<AnyGame, ConfigError> {
+    pub fn open(
+        config: &GameConfig,
+        host: Option<&dyn ModuleHost>,
+    ) -> Result<AnyGame, ConfigError> {
         Ok(match config {
             GameConfig::Reversi(c) => AnyGame::Reversi(Reversi::new(c)?),
             GameConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c)?),

@@ -237,7 +237,12 @@ mod tests {
 
     #[test]
     fn a_move_is_one_short_word() {
-        assert_eq!(MoveText::new("d1-d7/g7").map(|m| alloc::string::ToString::to_string(&m)).as_deref(), Some("d1-d7/g7"));
+        assert_eq!(
+            MoveText::new("d1-d7/g7")
+                .map(|m| alloc::string::ToString::to_string(&m))
+                .as_deref(),
+            Some("d1-d7/g7")
+        );
         assert!(MoveText::new("").is_none());
         assert!(MoveText::new("a b").is_none());
         assert!(MoveText::new("a\n").is_none());
@@ -259,7 +264,10 @@ mod tests {
         struct Never;
         impl ModuleHost for Never {
             fn open(&self, c: &ModuleConfig) -> Result<Box<dyn DynRules>, ConfigError> {
-                Err(ConfigError::new(alloc::format!("{} is not here", c.module.name)))
+                Err(ConfigError::new(alloc::format!(
+                    "{} is not here",
+                    c.module.name
+                )))
             }
         }
         let e = open(&c, Some(&Never)).err().map(|e| e.message);

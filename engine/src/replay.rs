@@ -763,8 +763,7 @@ impl Replay {
         &self,
         host: Option<&dyn crate::module::ModuleHost>,
     ) -> Result<AnyGame, ReplayError> {
-        let mut g =
-            AnyGame::open(&self.game, host).map_err(|e| ReplayError::Config(e.message))?;
+        let mut g = AnyGame::open(&self.game, host).map_err(|e| ReplayError::Config(e.message))?;
         for (index, mv) in self.opening.iter().enumerate() {
             g.play_text(mv).map_err(|e| ReplayError::Opening {
                 index,

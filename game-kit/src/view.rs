@@ -229,7 +229,12 @@ impl View {
             };
             put(p.at, ch);
         }
-        let width = b.row_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let width = b
+            .row_labels
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0);
         let mut out = Vec::new();
         if !b.col_labels.is_empty() {
             let mut head = alloc::format!("{:width$}", "");

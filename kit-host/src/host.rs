@@ -79,7 +79,9 @@ fn register(bytes: &[u8], label: &str, path: Option<PathBuf>) -> Result<ModuleRe
 /// A module's name goes into replays, pages and file names: one short printable word.
 fn check_name(r: &ModuleRef, label: &str) -> Result<(), KitError> {
     let word = |s: &str, max: usize| {
-        s.len() <= max && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c))
+        s.len() <= max
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c))
     };
     if r.name.is_empty() || !word(&r.name, 64) || !word(&r.version, 64) {
         return Err(KitError::Module {
@@ -170,7 +172,11 @@ pub struct ModuleGame {
 
 impl std::fmt::Debug for ModuleGame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ModuleGame({}, ply {})", self.config.module.name, self.ply)
+        write!(
+            f,
+            "ModuleGame({}, ply {})",
+            self.config.module.name, self.ply
+        )
     }
 }
 
@@ -303,6 +309,12 @@ impl DynRules for ModuleGame {
             let answer = r.play(s, mv)?;
             match answer {
                 Ok(()) => checked_status(r, s).map(Ok),
+                // A refusal of a move the module itself lists would be a verdict against a
+                // bot for the module's fault: checked, only on refusals.
+                Err(why) if r.legal(s)?.iter().any(|m| m == mv) => Err(KitError::Module {
+                    module: r.label().to_string(),
+                    what: format!("refused the move {mv:?}, which it lists as legal: {why}"),
+                }),
                 Err(why) => Ok(Err(why)),
             }
         });
@@ -315,7 +327,9 @@ impl DynRules for ModuleGame {
             Some(Err(why)) => Err(why),
             None => {
                 self.status = dead_status();
-                Err(self.fault().unwrap_or_else(|| "the game module failed".into()))
+                Err(self
+                    .fault()
+                    .unwrap_or_else(|| "the game module failed".into()))
             }
         }
     }
@@ -337,11 +351,15 @@ impl DynRules for ModuleGame {
 
     fn scores(&self) -> [i64; 2] {
         let s = &self.status.scores;
-        [s.first().copied().unwrap_or(0), s.get(1).copied().unwrap_or(0)]
+        [
+            s.first().copied().unwrap_or(0),
+            s.get(1).copied().unwrap_or(0),
+        ]
     }
 
     fn tell(&self, seat: Seat) -> String {
-        self.with(|r, s| r.tell(s, seat.index())).unwrap_or_default()
+        self.with(|r, s| r.tell(s, seat.index()))
+            .unwrap_or_default()
     }
 
     fn view(&self) -> String {

@@ -486,7 +486,13 @@ fn run(
             continue;
         }
 
-        let answer = match ask(sides, seat, game, limits, replay.moves.len() + 1) {
+        let asked = ask(sides, seat, game, limits, replay.moves.len() + 1);
+        // The question itself runs a module game's rules (what the seat is told, its legal
+        // moves): a module that failed there is at fault, not the bot that got no question.
+        if let Some(ending) = module_failed(game) {
+            return ending;
+        }
+        let answer = match asked {
             Ok(a) => a,
             Err(ending) => return ending,
         };
@@ -527,8 +533,11 @@ fn run(
 /// A game module that failed (trapped, ran out of fuel, answered nonsense) ends the game with
 /// no result: the module is at fault, never a bot.
 fn module_failed(game: &AnyGame) -> Option<Ending> {
-    game.fault()
-        .map(|why| Ending::Over(GameResult::aborted(format!("the game's rules failed: {why}"))))
+    game.fault().map(|why| {
+        Ending::Over(GameResult::aborted(format!(
+            "the game's rules failed: {why}"
+        )))
+    })
 }
 
 /// The result of a game neither bot could start: nobody wins, and the message says both

@@ -204,14 +204,17 @@ fn builtin_command(
     // A module game is named by its file, which the bot loads itself.
     let game = match config.as_module() {
         Some(m) => {
-            let path = arbiter_kit_host::host::module_path(&m.module.sha256).with_context(|| {
-                format!(
-                    "the built-in bots need game module {}'s file, which this program was not \
+            let path =
+                arbiter_kit_host::host::module_path(&m.module.sha256).with_context(|| {
+                    format!(
+                        "the built-in bots need game module {}'s file, which this program was not \
                      given",
-                    m.module.name
-                )
-            })?;
-            let path = path.to_str().context("the game module's path is not UTF-8")?;
+                        m.module.name
+                    )
+                })?;
+            let path = path
+                .to_str()
+                .context("the game module's path is not UTF-8")?;
             shell_words::quote(path).into_owned()
         }
         None => config.name().to_string(),

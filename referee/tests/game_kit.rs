@@ -40,16 +40,40 @@ fn check_perft_and_match_on_a_module() {
         dir,
     ];
     let (ok, text) = arbiter(&args);
-    assert!(ok && text.contains("game 2: B vs A"), "{text}");
+    assert!(
+        ok && text.contains("game 2/2: builtin-random-b (first player)"),
+        "{text}"
+    );
     let record: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.path().join("game-1.json")).unwrap()).unwrap();
-    assert_eq!(record["module"]["name"], "connect-four");
-    assert_eq!(record["module"]["sha256"].as_str().map(str::len), Some(64));
+        serde_json::from_slice(&std::fs::read(out.path().join("game-0001.json")).unwrap()).unwrap();
+    assert_eq!(record["game"]["name"], "module");
+    assert_eq!(record["game"]["module"]["name"], "connect-four");
+    assert_eq!(
+        record["game"]["module"]["sha256"].as_str().map(str::len),
+        Some(64)
+    );
+    // The file carries its module, so that it plays alone anywhere (the player, replay show).
+    assert!(record["module_wasm"]
+        .as_str()
+        .is_some_and(|b| b.len() > 1000));
+    let replay = out.path().join("game-0001.json");
+    let (ok, text) = arbiter(&[
+        "replay",
+        "show",
+        replay.to_str().unwrap(),
+        "--frame",
+        "last",
+    ]);
+    assert!(ok && text.contains("connect-four — "), "{text}");
+    assert!(
+        text.contains("four in a row") || text.contains("full"),
+        "{text}"
+    );
     // An SPRT on a module: the Monte Carlo ladder's rung against random, in whole pairs.
     let (ok, text) = arbiter(&[
         "match",
         m,
-        "builtin:mc:60",
+        "builtin:2",
         "builtin:random",
         "--sprt",
         "elo0=0,elo1=100",
@@ -61,18 +85,33 @@ fn check_perft_and_match_on_a_module() {
     assert!(ok && text.contains("decision: H1 accepted"), "{text}");
     let played = text.lines().filter(|l| l.starts_with("game ")).count();
     assert!(played % 2 == 0 && played < 400, "{played} games: {text}");
-    let report: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.path().join("sprt.json")).unwrap()).unwrap();
-    assert_eq!(report["decision"], "H1");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["sprt"]["decision"], "H1", "{summary}");
+    // Openings are moves in the module's notation, checked through the module.
+    let book = out.path().join("book.txt");
+    std::fs::write(&book, "d d\nc e\n").unwrap();
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:random",
+        "builtin:random",
+        "--games",
+        "2",
+        "--openings",
+        book.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    std::fs::write(&book, "d z\n").unwrap();
     let (ok, text) = arbiter(&[
         "match",
         m,
         "builtin:random",
         "builtin:random",
         "--openings",
-        "x.txt",
+        book.to_str().unwrap(),
     ]);
-    assert!(!ok && text.contains("no --openings"), "{text}");
+    assert!(!ok && text.contains("opening move z"), "{text}");
 }
 
 #[test]
@@ -97,7 +136,7 @@ fn einstein_passes_the_check_and_counts_its_dice_tree() {
         "--seed",
         "3",
     ]);
-    assert!(ok && text.contains("game 2: B vs A"), "{text}");
+    assert!(ok && text.contains("game 2/2: builtin-random-b"), "{text}");
 }
 
 #[test]
@@ -215,12 +254,12 @@ fn a_module_written_in_c_passes_the_check_and_plays() {
         out.to_str().unwrap(),
     ]);
     assert!(
-        ok && text.contains("game 4: B vs A") && text.contains("took the last stone"),
+        ok && text.contains("game 4/4: builtin-random-b") && text.contains("took the last stone"),
         "{text}"
     );
     let record: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("game-1.json")).unwrap()).unwrap();
-    assert_eq!(record["module"]["name"], "c-nim");
+        serde_json::from_slice(&std::fs::read(out.join("game-0001.json")).unwrap()).unwrap();
+    assert_eq!(record["game"]["module"]["name"], "c-nim");
 }
 
 /// The C module answers bad requests with `{"error"}` or `{"illegal"}` and keeps working.
@@ -350,8 +389,11 @@ fn a_module_match_takes_its_config() {
     ]);
     assert!(ok, "{text}");
     let record: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.path().join("game-1.json")).unwrap()).unwrap();
-    assert_eq!(record["config"], serde_json::json!({"cols": 9, "rows": 7}));
+        serde_json::from_slice(&std::fs::read(out.path().join("game-0001.json")).unwrap()).unwrap();
+    assert_eq!(
+        record["game"]["config"],
+        serde_json::json!({"cols": 9, "rows": 7})
+    );
     let (ok, text) = arbiter(&[
         "match",
         m,

@@ -28,7 +28,7 @@ pub fn kit(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
-    let mut game: Option<(AnyGame, Seat)> = None;
+    let mut game: Option<Copy> = None;
     while let Some(line) = next_line(&mut input)? {
         let mut words = line.split_whitespace();
         match words.next() {
@@ -38,15 +38,18 @@ pub fn kit(
                     Some("2") => Seat::Second,
                     other => bail!("START wants 1 or 2, got {other:?}"),
                 };
-                game = Some((start.clone(), me));
+                game = Some(Copy::new(start.clone(), me));
                 player.clock.restart();
                 send(&mut output, "OK")?;
             }
             Some("PLAYED") => {
-                let (g, _) = game.as_mut().ok_or_else(|| anyhow!("PLAYED before START"))?;
-                let mv = words.nth(1).ok_or_else(|| anyhow!("PLAYED without a move"))?;
-                g.play_text(mv)
-                    .map_err(|e| anyhow!("PLAYED {mv}: {e} in our copy of the game"))?;
+                let c = game
+                    .as_mut()
+                    .ok_or_else(|| anyhow!("PLAYED before START"))?;
+                let mv = words
+                    .nth(1)
+                    .ok_or_else(|| anyhow!("PLAYED without a move"))?;
+                c.follow(mv);
             }
             Some("POSITION") => {
                 // What the module tells us is already in our own copy; skip its lines.
@@ -55,14 +58,19 @@ pub fn kit(
                     next_line(&mut input)?;
                 }
             }
+            Some("LEGAL") => {
+                let c = game.as_mut().ok_or_else(|| anyhow!("LEGAL before START"))?;
+                c.legal = words.map(str::to_string).collect();
+            }
             Some("TURN") => {
-                let (g, me) = game.as_mut().ok_or_else(|| anyhow!("TURN before START"))?;
+                let c = game.as_mut().ok_or_else(|| anyhow!("TURN before START"))?;
                 let started = Instant::now();
-                let mv = choose(g, *me, player, started)?;
-                let text = g.format_move(mv);
-                g.play(mv).map_err(|e| anyhow!("own move {text}: {e}"))?;
+                let text = c.answer(player, started)?;
                 player.clock.spent(started.elapsed());
+                // Answer first, then follow in our copy: a module that breaks on this move
+                // must break in the referee's copy while our clock is not running.
                 send(&mut output, &text)?;
+                c.follow(&text);
             }
             Some("END") => return Ok(()),
             _ => {}
@@ -71,8 +79,54 @@ pub fn kit(
     Ok(())
 }
 
+/// Our copy of the game, and the referee's last list of legal moves. When our copy fails (the
+/// module broke in our process), we go on from the referee's lists: the referee's copy fails
+/// the same way and ends the game as no result, which a crash of ours would turn into a loss.
+struct Copy {
+    game: AnyGame,
+    me: Seat,
+    legal: Vec<String>,
+    broken: bool,
+}
+
+impl Copy {
+    fn new(game: AnyGame, me: Seat) -> Copy {
+        Copy {
+            game,
+            me,
+            legal: Vec::new(),
+            broken: false,
+        }
+    }
+
+    fn follow(&mut self, mv: &str) {
+        if !self.broken && self.game.play_text(mv).is_err() {
+            self.broken = true;
+        }
+    }
+
+    fn answer(&mut self, player: &mut Player, started: Instant) -> anyhow::Result<String> {
+        if self.broken || self.game.fault().is_some() {
+            self.broken = true;
+            let pick = player.rng.below(self.legal.len());
+            return self
+                .legal
+                .get(pick)
+                .cloned()
+                .ok_or_else(|| anyhow!("no legal move"));
+        }
+        let mv = choose(&self.game, self.me, player, started)?;
+        Ok(self.game.format_move(mv))
+    }
+}
+
 /// The move to play: random at level 0, else the best mean of the playouts.
-fn choose(game: &AnyGame, me: Seat, player: &mut Player, started: Instant) -> anyhow::Result<AnyMove> {
+fn choose(
+    game: &AnyGame,
+    me: Seat,
+    player: &mut Player,
+    started: Instant,
+) -> anyhow::Result<AnyMove> {
     if let Some(why) = game.fault() {
         bail!("{why}");
     }

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use arbiter_kit_host::{check, perft, sha256_hex, template, Rules};
 use arbiter_engine::module::ModuleConfig;
 use arbiter_engine::GameConfig;
+use arbiter_kit_host::{check, perft, sha256_hex, template, Rules};
 use clap::{Args, Subcommand};
 
 #[derive(Args, Debug)]
@@ -201,124 +201,5 @@ fn run_perft(module: &Path, config: &str, depth: u32, seed: u64) -> anyhow::Resu
         "perft({depth}) = {total}  ({secs:.3} s, {:.0} leaves/s)",
         total as f64 / secs.max(1e-9)
     );
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `arbiter match GAME.wasm BOT BOT`: games of a module over the kit's line protocol, colours
-/// alternating, each game's record written to `--output` as `game-N.json`.
-pub fn run_match(a: &crate::cli::MatchArgs, seed: u64) -> anyhow::Result<ExitCode> {
-    use arbiter_kit_match::{play, Clock, ModuleRef, SeatSpec};
-    use arbiter_match::sprt::SprtRun;
-    use std::time::Duration;
-    let unsupported = [a.openings.is_some(), a.live.is_some()];
-    let protocols = [&a.protocol, &a.protocol_a, &a.protocol_b];
-    if unsupported.iter().any(|u| *u) || protocols.iter().any(|p| p.is_some()) {
-        bail!("game modules play matches and SPRTs for now: no --openings, --live or --protocol");
-    }
-    let mut sprt = a
-        .sprt
-        .as_deref()
-        .map(arbiter_match::sprt::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?
-        .map(SprtRun::new);
-    // An SPRT plays whole pairs (each bot first once) until it decides, or its game limit.
-    let games = match &sprt {
-        Some(_) => {
-            a.max_games
-                .unwrap_or(super::matches::SPRT_GAMES)
-                .div_ceil(2)
-                * 2
-        }
-        None => a.games,
-    };
-    let path = Path::new(&a.game.game);
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut rules = load(path)?;
-    let module = ModuleRef {
-        name: rules.info().name.clone(),
-        version: rules.info().version.clone(),
-        sha256: sha256_hex(&bytes),
-    };
-    let config = module_config(a.game.config.as_deref(), a.game.size)?;
-    let ms = |v: Option<u64>, default: u64| Duration::from_millis(v.unwrap_or(default));
-    let clock = Clock {
-        handshake: ms(a.limits.handshake_time, 5000),
-        per_move: ms(a.limits.move_time, 5000),
-        memory_bytes: Some(a.limits.memory.unwrap_or(350) << 20).filter(|b| *b > 0),
-    };
-    let spec = |cmd: &str, name: &Option<String>, dflt: &str| SeatSpec {
-        name: name.clone().unwrap_or_else(|| dflt.to_string()),
-        command: cmd.to_string(),
-        working_dir: None,
-    };
-    let bots = [
-        spec(&a.bot_a, &a.name_a, "A"),
-        spec(&a.bot_b, &a.name_b, "B"),
-    ];
-    if let Some(dir) = &a.output {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut points = [0.0f64; 2];
-    for g in 0..games {
-        // Colours alternate: game 0 has A first.
-        let first = g % 2;
-        let seats = [&bots[first], &bots[1 - first]];
-        let record = play(
-            &mut rules,
-            &module,
-            &config,
-            seed.wrapping_add(g as u64),
-            seats,
-            clock,
-        )?;
-        let r = &record.result;
-        match r.winner {
-            Some(w) => points[(w + first) % 2] += 1.0,
-            None => points.iter_mut().for_each(|p| *p += 0.5),
-        }
-        let winner = r
-            .winner
-            .map_or("draw".to_string(), |w| format!("{} won", seats[w].name));
-        let mut line = format!(
-            "game {}: {} vs {}: {winner}, {} ({} plies)",
-            g + 1,
-            seats[0].name,
-            seats[1].name,
-            r.reason,
-            record.moves.len()
-        );
-        let mut decided = false;
-        if let Some(run) = &mut sprt {
-            let seat = r.winner.and_then(arbiter_engine::Seat::from_index);
-            if run.add_game(SprtRun::result_of(g, seat)) {
-                line = format!("{line} | {}", run.progress());
-                decided = run.decision.is_some();
-            }
-        }
-        println!("{line}");
-        if let Some(dir) = &a.output {
-            let file = dir.join(format!("game-{}.json", g + 1));
-            std::fs::write(&file, serde_json::to_vec_pretty(&record)?)
-                .with_context(|| format!("writing {}", file.display()))?;
-        }
-        if decided {
-            break;
-        }
-    }
-    println!(
-        "{} {} - {} {} (seed {seed})",
-        bots[0].name, points[0], points[1], bots[1].name
-    );
-    if let Some(report) = sprt.map(|run| run.report()) {
-        for line in report.lines() {
-            println!("{line}");
-        }
-        if let Some(dir) = &a.output {
-            let file = dir.join("sprt.json");
-            std::fs::write(&file, serde_json::to_vec_pretty(&report)?)
-                .with_context(|| format!("writing {}", file.display()))?;
-        }
-    }
     Ok(ExitCode::SUCCESS)
 }

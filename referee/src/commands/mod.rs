@@ -43,10 +43,12 @@ pub fn is_module(a: &GameArgs) -> bool {
 /// one arbiter gives it, so that its copy of the game draws the same chance; else 0.
 fn module_seed() -> anyhow::Result<u64> {
     match std::env::var(arbiter_match::bot_env::MODULE_SEED_VAR) {
-        Ok(t) => t
-            .trim()
-            .parse()
-            .map_err(|_| anyhow::anyhow!("{}={t:?} is not a seed", arbiter_match::bot_env::MODULE_SEED_VAR)),
+        Ok(t) => t.trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "{}={t:?} is not a seed",
+                arbiter_match::bot_env::MODULE_SEED_VAR
+            )
+        }),
         Err(_) => Ok(0),
     }
 }

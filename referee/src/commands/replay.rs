@@ -14,8 +14,11 @@ pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebu
     let text = arbiter_match::input::read_text(path, arbiter_match::input::REPLAY)?;
     let replay = Replay::from_json(&text).with_context(|| format!("{}", path.display()))?;
     // A module game's replay plays through the module it carries.
-    arbiter_kit_host::host::load_embedded(&replay).with_context(|| format!("{}", path.display()))?;
-    let rebuilt = replay.rebuild().with_context(|| format!("{}", path.display()))?;
+    arbiter_kit_host::host::load_embedded(&replay)
+        .with_context(|| format!("{}", path.display()))?;
+    let rebuilt = replay
+        .rebuild()
+        .with_context(|| format!("{}", path.display()))?;
     Ok((replay, rebuilt))
 }
 
@@ -129,7 +132,11 @@ pub fn show(
         Some(s) => format!("{} wins", text::seat_label(&rebuilt.end, s)),
         None => "draw".to_string(),
     };
-    match rebuilt.end.end_words().filter(|_| r.reason == Reason::Normal) {
+    match rebuilt
+        .end
+        .end_words()
+        .filter(|_| r.reason == Reason::Normal)
+    {
         Some(words) => println!("\nresult: {who}: {} ({words})", r.reason),
         None => println!("\nresult: {who}: {}", r.reason),
     }

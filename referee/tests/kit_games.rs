@@ -1,0 +1,286 @@
+//! Module games through the same referee as the built-in games: the C and Python sample bots,
+//! the built-in bots, bots that break the protocol, and modules that break.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arbiter_kit_host::build;
+use serde_json::Value;
+
+fn arbiter(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .output()
+        .expect("arbiter runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+fn module(package: &str) -> String {
+    build::game_module(package)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn replay(dir: &Path, n: usize) -> Value {
+    let path = dir.join(format!("game-{n:04}.json"));
+    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+}
+
+fn c_bot(dir: &Path) -> String {
+    let bin = dir.join("kit_random");
+    let src = build::workspace_root().join("bots/c/kit_random.c");
+    let ok = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "the C sample bot compiles");
+    bin.display().to_string()
+}
+
+fn python_bot() -> String {
+    let path: PathBuf = build::workspace_root().join("bots/python/kit_random.py");
+    format!("python3 {}", path.display())
+}
+
+/// Plays `games` games into `dir` and returns the output.
+fn play(m: &str, a: &str, b: &str, extra: &[&str], dir: &Path) -> String {
+    let mut args = vec!["match", m, a, b, "-o", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let (ok, text) = arbiter(&args);
+    assert!(ok, "{text}");
+    text
+}
+
+#[test]
+fn the_sample_bots_play_every_proof_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let c = c_bot(tmp.path());
+    let py = python_bot();
+    for (package, config) in [
+        ("game-connect-four", "{}"),
+        ("game-amazons", "{}"),
+        ("game-connect6", r#"{"size": 9}"#),
+        ("game-dots-and-boxes", r#"{"cols": 3, "rows": 3}"#),
+        ("game-einstein", "{}"),
+    ] {
+        let dir = tmp.path().join(package);
+        let m = module(package);
+        play(
+            &m,
+            &c,
+            &py,
+            &["--games", "2", "--config", config, "--seed", "7"],
+            &dir,
+        );
+        for n in [1, 2] {
+            let r = replay(&dir, n);
+            assert_eq!(
+                r["result"]["reason"]["kind"], "normal",
+                "{package}: {}",
+                r["result"]
+            );
+            assert!(
+                r["meta"]["ending"].as_str().is_some(),
+                "{package}: the module's words"
+            );
+            let logs: Vec<&str> = r["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|m| m["log"].as_str())
+                .collect();
+            assert!(
+                logs.iter().any(|l| l.contains("legal moves")),
+                "{package}: DEBUG lines are kept"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_seeded_match_of_builtin_bots_plays_again_move_for_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-einstein");
+    let moves = |dir: &Path| {
+        play(
+            &m,
+            "builtin:random",
+            "builtin:1",
+            &["--games", "2", "--seed", "5"],
+            dir,
+        );
+        [
+            replay(dir, 1)["moves"].clone(),
+            replay(dir, 2)["moves"].clone(),
+        ]
+        .map(|ms| {
+            ms.as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["move"].clone())
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = moves(&tmp.path().join("one"));
+    let two = moves(&tmp.path().join("two"));
+    assert!(!one[0].is_empty());
+    assert_eq!(one, two);
+    // Both games of a pair roll the same dice (one seed), colours swapped.
+    let dir = tmp.path().join("one");
+    assert_eq!(
+        replay(&dir, 1)["game"]["seed"],
+        replay(&dir, 2)["game"]["seed"]
+    );
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    format!("python3 {}", path.display())
+}
+
+#[test]
+fn broken_bots_lose_with_the_referees_verdicts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-connect-four");
+    let head = "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if w and w[0] == 'START': print('OK', flush=True)\n";
+    let cases = [
+        (
+            "illegal",
+            "    if w and w[0] == 'TURN': print('z', flush=True)\n",
+            "illegal_move",
+        ),
+        (
+            "slow",
+            "    if w and w[0] == 'TURN':\n        import time; time.sleep(5)\n",
+            "move_time",
+        ),
+        (
+            "crash",
+            "    if w and w[0] == 'TURN': sys.exit(3)\n",
+            "crash",
+        ),
+        (
+            "chatty",
+            "    if w and w[0] == 'TURN': print('a\\na', flush=True)\n",
+            "out_of_turn",
+        ),
+    ];
+    for (name, tail, kind) in cases {
+        let bot = script(tmp.path(), &format!("{name}.py"), &format!("{head}{tail}"));
+        let dir = tmp.path().join(name);
+        play(
+            &m,
+            &bot,
+            "builtin:random",
+            &["--games", "1", "--move-time", "700"],
+            &dir,
+        );
+        let r = replay(&dir, 1);
+        assert_eq!(
+            r["result"]["reason"]["kind"], kind,
+            "{name}: {}",
+            r["result"]
+        );
+        assert_eq!(r["result"]["winner"], 1, "{name}");
+    }
+}
+
+#[test]
+fn the_builtin_ladder_climbs() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (package, config, games) in [
+        ("game-connect-four", "{}", "8"),
+        ("game-dots-and-boxes", r#"{"cols": 3, "rows": 3}"#, "6"),
+    ] {
+        let m = module(package);
+        let dir = tmp.path().join(package);
+        let args = ["--games", games, "--config", config, "--seed", "3"];
+        play(&m, "builtin:2", "builtin:random", &args, &dir);
+        let summary: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+        let wins = summary["totals"][0]["wins"].as_u64().unwrap();
+        let total: u64 = games.parse().unwrap();
+        assert!(
+            wins + 1 >= total,
+            "{package}: builtin:2 won {wins} of {total}: {summary}"
+        );
+    }
+}
+
+/// A module that breaks in the middle of a game (trap, endless loop, endless allocation, a
+/// move it lists but refuses, a move too long to carry) ends the game with no result, naming
+/// the module: never a verdict against a bot.
+#[test]
+fn a_module_that_breaks_mid_game_is_no_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-broken");
+    for (fail, words) in [
+        ("trap", "trapped"),
+        ("loop", "ran out of fuel"),
+        ("alloc", "past the limit"),
+        ("liar", "which it lists as legal"),
+        ("long", "at most 32 bytes"),
+    ] {
+        let dir = tmp.path().join(fail);
+        let config = format!(r#"{{"fail": "{fail}", "at": 3}}"#);
+        for bot in ["builtin:random", "builtin:1"] {
+            let text = play(
+                &m,
+                bot,
+                &python_bot(),
+                &["--games", "1", "--config", &config],
+                &dir,
+            );
+            let r = replay(&dir, 1);
+            assert_eq!(
+                r["result"]["reason"]["kind"], "aborted",
+                "{fail} {bot}: {text}"
+            );
+            assert_eq!(r["result"]["winner"], Value::Null, "{fail}");
+            let message = r["result"]["reason"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("game_broken.wasm") && message.contains(words),
+                "{fail}: {message}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_replay_without_its_module_says_what_is_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-connect-four");
+    play(
+        &m,
+        "builtin:random",
+        "builtin:random",
+        &["--games", "1"],
+        tmp.path(),
+    );
+    let mut r = replay(tmp.path(), 1);
+    r.as_object_mut().unwrap().remove("module_wasm");
+    let bare = tmp.path().join("bare.json");
+    std::fs::write(&bare, r.to_string()).unwrap();
+    let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap()]);
+    assert!(!ok && text.contains("does not carry it"), "{text}");
+    // A module that is not the one named is refused.
+    let other = std::fs::read(module("game-amazons")).unwrap();
+    use base64::Engine as _;
+    r["module_wasm"] = base64::engine::general_purpose::STANDARD
+        .encode(other)
+        .into();
+    std::fs::write(&bare, r.to_string()).unwrap();
+    let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap()]);
+    assert!(!ok && text.contains("not the one its game names"), "{text}");
+}
