@@ -284,3 +284,46 @@ fn a_replay_without_its_module_says_what_is_missing() {
     let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap()]);
     assert!(!ok && text.contains("not the one its game names"), "{text}");
 }
+
+/// `arbiter logic GAME.wasm` serves any module game to a Saiblo judger (ours here), with AIs
+/// on Saiblo's framing (`bots/saiblo/kit_bot.py`); the seed comes from the judger's init.
+#[test]
+fn a_module_game_under_a_saiblo_judger() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-dots-and-boxes");
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    let logic = format!("{exe} logic {m} --config '{{\"cols\": 2, \"rows\": 2}}'");
+    let ai = |seed: u32| {
+        let path = build::workspace_root().join("bots/saiblo/kit_bot.py");
+        format!("python3 {} {seed}", path.display())
+    };
+    let replay = tmp.path().join("saiblo.json");
+    let (ok, text) = arbiter(&[
+        "judge",
+        "--json",
+        "--logic",
+        &logic,
+        "--ai",
+        &ai(1),
+        "--ai",
+        &ai(2),
+        "--config",
+        r#"{"random_seed": 9}"#,
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let out: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(out["end_state"], serde_json::json!(["OK", "OK"]), "{text}");
+    let r: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    assert_eq!(r["game"]["module"]["name"], "dots-and-boxes");
+    assert_eq!(r["game"]["seed"], 9);
+    assert_eq!(
+        r["game"]["config"],
+        serde_json::json!({"cols": 2, "rows": 2})
+    );
+    assert_eq!(r["result"]["reason"]["kind"], "normal");
+    // 2 x 2 boxes have 12 edges: every one is drawn before the end.
+    assert_eq!(r["moves"].as_array().map(Vec::len), Some(12));
+    assert!(r["meta"]["ending"].as_str().is_some());
+}

@@ -591,12 +591,11 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         command: Some(format!("saiblo AI {}", seat.index())),
     });
     let mut config = options.game.clone();
-    if let (true, GameConfig::Duel2048(c), Some(seed)) = (
-        options.seed_from_init,
-        &mut config,
-        init.config.get("random_seed").and_then(Value::as_u64),
-    ) {
-        c.random = RandomSource::Seed(seed);
+    let init_seed = init.config.get("random_seed").and_then(Value::as_u64);
+    match (options.seed_from_init, &mut config, init_seed) {
+        (true, GameConfig::Duel2048(c), Some(seed)) => c.random = RandomSource::Seed(seed),
+        (true, GameConfig::Module(m), Some(seed)) => m.seed = seed,
+        _ => {}
     }
     let mut replay = Replay::new(config.clone(), players);
     replay.meta = Meta {
@@ -626,6 +625,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     replay.result = result;
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
+        replay.meta.ending = game.end_words();
     }
     let failure = replay.failure.clone().map(|mut f| {
         f.log = None;

@@ -28,7 +28,11 @@ pub fn game_config(a: &GameArgs) -> anyhow::Result<GameConfig> {
     if is_module(a) {
         // A bot arbiter started learns the game's configuration from its environment.
         let given = std::env::var(arbiter_match::bot_env::MODULE_CONFIG_VAR).ok();
-        return game::module_game(a, module_seed()?, given.as_deref());
+        let seed = match a.seed {
+            Some(s) => s,
+            None => module_seed()?,
+        };
+        return game::module_game(a, seed, given.as_deref());
     }
     refuse_module_config(a)?;
     arbiter_match::spec::game_config(&game_choice(a))
