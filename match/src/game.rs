@@ -1047,7 +1047,8 @@ fn spawn(
     game: &GameConfig,
 ) -> Result<BotProcess, String> {
     let mut command = BotCommand::parse(&bot.command).map_err(|e| e.to_string())?;
-    command = crate::bot_env::with_game_vars(command, game);
+    let trusted = crate::spec::is_builtin_command(&bot.command);
+    command = crate::bot_env::with_game_vars(command, game, trusted);
     if let Some(seed) = seed {
         command = command.env(SEED_VAR, seed.to_string());
     }

@@ -269,6 +269,17 @@ pub fn arbiter_exe() -> anyhow::Result<std::path::PathBuf> {
     }
 }
 
+/// Whether `command` runs one of arbiter's own bots (`ARBITER_EXE bot ...`, as
+/// [`bot_spec`] writes `builtin:N`): arbiter's own program, trusted with what a player's bot is
+/// not told (a module game's seed, from which its own copy of the game draws the same dice).
+pub fn is_builtin_command(command: &str) -> bool {
+    let Ok(exe) = arbiter_exe() else {
+        return false;
+    };
+    let words = shell_words::split(command).unwrap_or_default();
+    words.len() >= 2 && std::path::Path::new(&words[0]) == exe && words[1] == "bot"
+}
+
 /// Checks, before any game is played, that a bot can start: its program exists and may be
 /// run, and the script an interpreter is given (`python3 my_bot.py`) exists. Built-in bots
 /// pass. The error names the bot and, where it applies, what was probably meant.

@@ -327,3 +327,29 @@ fn a_module_game_under_a_saiblo_judger() {
     assert_eq!(r["moves"].as_array().map(Vec::len), Some(12));
     assert!(r["meta"]["ending"].as_str().is_some());
 }
+
+/// A player's bot learns the game and its configuration, never the seed of its chance (it
+/// would know every future die); arbiter's own bots get it, to keep their copy in step.
+#[test]
+fn a_bot_is_not_told_the_seed_of_the_dice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-einstein");
+    let body = "import os, sys\nfor line in sys.stdin:\n    w = line.split()\n    if w and w[0] == 'START': print('OK', flush=True)\n    if w and w[0] == 'LEGAL': legal = w[1:]\n    if w and w[0] == 'TURN':\n        print('DEBUG game=%s config=%s seed=%s' % (os.environ.get('ARBITER_GAME'), os.environ.get('ARBITER_GAME_CONFIG'), os.environ.get('ARBITER_GAME_SEED')), flush=True)\n        print(legal[0], flush=True)\n";
+    let bot = script(tmp.path(), "env.py", body);
+    play(
+        &m,
+        &bot,
+        "builtin:1",
+        &["--games", "1", "--seed", "11"],
+        tmp.path(),
+    );
+    let r = replay(tmp.path(), 1);
+    let log = r["moves"][0]["log"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(log.contains("game=einstein config={}"), "{log}");
+    assert!(log.contains("seed=None"), "{log}");
+    // builtin:1 followed the dice with the seed it was given: the game ended normally.
+    assert_eq!(r["result"]["reason"]["kind"], "normal", "{}", r["result"]);
+}
