@@ -18,8 +18,10 @@ use serde_json::Value;
 
 use crate::{sha256_hex, Bounds, KitError, Rules, State, Status, WasmKit};
 
-/// The most modules one process keeps (a contest has one; a test suite a few dozen).
+/// The most modules one process keeps (a contest has one; a test suite a few dozen), and
+/// their bytes at most: modules are kept for the life of the process.
 const MAX_MODULES: usize = 256;
+const MAX_KEPT_BYTES: usize = 512 << 20;
 
 struct Known {
     bytes: Arc<[u8]>,
@@ -59,9 +61,11 @@ fn register(bytes: &[u8], label: &str, path: Option<PathBuf>) -> Result<ModuleRe
             k.path = path;
         }
     } else {
-        if map.len() >= MAX_MODULES {
+        let kept: usize = map.values().map(|k| k.bytes.len()).sum();
+        if map.len() >= MAX_MODULES || kept + bytes.len() > MAX_KEPT_BYTES {
             return Err(KitError::Host(format!(
-                "too many game modules in one process (at most {MAX_MODULES})"
+                "too many game modules in one process (at most {MAX_MODULES}, {} MiB)",
+                MAX_KEPT_BYTES >> 20
             )));
         }
         map.insert(
