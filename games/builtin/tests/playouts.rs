@@ -5,44 +5,13 @@
 
 mod common;
 
-use arbiter_engine::duel2048::{self, Direction, Duel, RandomSource};
-use arbiter_engine::gomoku::{self, Gomoku, Point, Rule};
+use arbiter_engine::duel2048::{self, Duel, RandomSource};
+use arbiter_engine::gomoku::{self, Gomoku, Rule};
 use arbiter_engine::reversi::{self, Reversi};
-use arbiter_engine::{Game as _, Seat};
 use arbiter_kit_host::{check, Rules};
-use common::compare_playouts;
+use common::{compare_playouts, duel_probes, gomoku_probes, reversi_probes};
 use game_builtin::{Duel2048, Gomoku as KitGomoku, Reversi as KitReversi};
 use serde_json::{json, Value};
-
-/// A pass, and one row of squares (the row turns with the ply): occupied squares, squares that
-/// flip nothing, and a placement while the side must pass.
-pub fn reversi_probes(g: &Reversi) -> Vec<reversi::Move> {
-    let n = g.size();
-    let row = (g.ply() % usize::from(n)) as u8;
-    let mut probes = vec![reversi::Move::Pass];
-    probes.extend((0..n).map(|col| reversi::Move::Place { row, col }));
-    probes
-}
-
-/// Black's forbidden points under renju, and the last stone's point (taken).
-pub fn gomoku_probes(g: &Gomoku) -> Vec<Point> {
-    let mut probes: Vec<Point> = match g.to_move() {
-        Some(Seat::First) => g.forbidden_points().into_iter().map(|(p, _)| p).collect(),
-        _ => Vec::new(),
-    };
-    probes.extend(g.history().last());
-    probes
-}
-
-/// Every slide, a skip, and the two corners: wrong steps, unchanged boards, cells the
-/// sequence does not give, taken cells.
-pub fn duel_probes(_: &Duel) -> Vec<duel2048::Move> {
-    let mut probes: Vec<duel2048::Move> = Direction::ALL.map(duel2048::Move::Slide).to_vec();
-    probes.push(duel2048::Move::Skip);
-    probes.push(duel2048::Move::Place { row: 0, col: 0 });
-    probes.push(duel2048::Move::Place { row: 3, col: 7 });
-    probes
-}
 
 #[test]
 fn reversi_playouts_agree_with_the_engine_on_every_size() {
