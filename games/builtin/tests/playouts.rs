@@ -8,6 +8,7 @@ mod common;
 use arbiter_engine::duel2048::{self, Duel, RandomSource};
 use arbiter_engine::gomoku::{self, Gomoku, Rule};
 use arbiter_engine::reversi::{self, Reversi};
+use arbiter_engine::Game as _;
 use arbiter_kit_host::{check, Rules};
 use common::{compare_playouts, duel_probes, gomoku_probes, reversi_probes};
 use game_builtin::{Duel2048, Gomoku as KitGomoku, Reversi as KitReversi};
