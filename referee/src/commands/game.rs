@@ -14,7 +14,9 @@ use clap::{Args, Subcommand};
 #[command(after_help = "Examples:\n  arbiter game new nim\n  \
 cd nim && cargo build --release --target wasm32-unknown-unknown\n  \
 arbiter game check target/wasm32-unknown-unknown/release/nim.wasm\n  \
-arbiter game perft amazons.wasm --depth 2")]
+arbiter game perft amazons.wasm --depth 2\n  \
+arbiter game check builtin:reversi --config '{\"size\": 8}'\n  \
+arbiter game perft builtin:gomoku --depth 3 --config '{\"size\": 15, \"rule\": \"renju\"}'")]
 pub struct GameArgs {
     #[command(subcommand)]
     pub command: GameCommand,
@@ -36,6 +38,8 @@ pub enum GameCommand {
     /// Run the conformance suite on a module: determinism, notation round trips, random
     /// playouts, the view's validity.
     Check {
+        /// The module (GAME.wasm), or builtin:reversi, builtin:gomoku, builtin:duel2048 (the
+        /// engine's games through the kit, linked in)
         module: PathBuf,
         /// The game's configuration (JSON)
         #[arg(long, default_value = "{}")]
@@ -47,6 +51,7 @@ pub enum GameCommand {
     },
     /// Count the move tree's leaves to a depth (forced plies count).
     Perft {
+        /// The module (GAME.wasm), or builtin:reversi, builtin:gomoku, builtin:duel2048
         module: PathBuf,
         #[arg(long)]
         depth: u32,
@@ -89,7 +94,42 @@ pub fn run(a: &GameArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The prefix that names one of the engine's games instead of a module file.
+const BUILTIN: &str = "builtin:";
+
+/// One of the engine's games through the kit (`game-builtin`), linked into arbiter: the same
+/// requests and checks as a module, at native speed.
+fn builtin_rules(name: &str) -> Option<Rules> {
+    match name {
+        "reversi" => Some(Rules::native::<game_builtin::Reversi>()),
+        "gomoku" => Some(Rules::native::<game_builtin::Gomoku>()),
+        "duel2048" => Some(Rules::native::<game_builtin::Duel2048>()),
+        _ => None,
+    }
+}
+
+/// `builtin:NAME` as a built-in game, anything else as a module file.
 fn load(module: &Path) -> anyhow::Result<Rules> {
+    let Some(name) = module.to_str().and_then(|m| m.strip_prefix(BUILTIN)) else {
+        return load_module(module);
+    };
+    let Some(rules) = builtin_rules(name) else {
+        bail!(
+            "no built-in game {name:?}: the kit links {}",
+            game_builtin::NAMES
+                .map(|n| format!("{BUILTIN}{n}"))
+                .join(", ")
+        );
+    };
+    let i = rules.info();
+    println!(
+        "{} {} (ABI {}, {} seats), built in: the engine's rules, linked natively",
+        i.name, i.version, i.abi, i.seats
+    );
+    Ok(rules)
+}
+
+fn load_module(module: &Path) -> anyhow::Result<Rules> {
     let bytes = std::fs::read(module).with_context(|| format!("reading {}", module.display()))?;
     let rules = Rules::load(module)?;
     let i = rules.info();
