@@ -24,10 +24,11 @@ struct Layout {
 impl Layout {
     fn new(w: f64, v: &ModuleView) -> Layout {
         let labelled = !v.col_labels.is_empty() || !v.row_labels.is_empty();
+        // Room for the labels; without them, for a line's width along the board's edge.
         let m = if labelled {
             round(w * 0.05).max(16.0)
         } else {
-            8.0
+            round(w * 0.025).max(10.0)
         };
         let (cols, rows) = (f64::from(v.cols), f64::from(v.rows));
         // A tall board is kept about as tall as the canvas is wide.
@@ -184,8 +185,12 @@ fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout
 /// band under the stones).
 fn lines(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Grid) {
     ctx.set_line_cap("round");
-    let width = if g.points { 0.35 } else { 0.1 };
-    ctx.set_line_width((g.cell * width).max(3.0));
+    let width = if g.points {
+        g.cell * 0.35
+    } else {
+        (g.cell * 0.08).clamp(3.0, 9.0)
+    };
+    ctx.set_line_width(width);
     for line in &v.lines {
         stroke(ctx, seat_color(p, line.seat));
         let ((ax, ay), (bx, by)) = (g.corner(line.from), g.corner(line.to));
@@ -279,8 +284,8 @@ fn draw_piece(
             ctx.close_path();
         }
         Shape::Cross => {
-            // An X in the seat's colour (a neutral one in the text colour: an arrow).
-            stroke(ctx, if seat.is_some() { color } else { &p.fg });
+            // An X in the seat's colour (a neutral one, an Amazons arrow, muted).
+            stroke(ctx, color);
             return cross(ctx, x, y, r * 0.6, (r * 0.3).max(2.0));
         }
     }

@@ -196,3 +196,80 @@ fn distance2(a: (f64, f64), b: (f64, f64), p: (f64, f64)) -> f64 {
     let (ex, ey) = (a.0 + t * dx - p.0, a.1 + t * dy - p.1);
     ex * ex + ey * ey
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn grid(points: bool) -> Grid {
+        Grid {
+            ox: 20.0,
+            oy: 10.0,
+            cell: 40.0,
+            cols: 3,
+            rows: 2,
+            points,
+        }
+    }
+
+    #[test]
+    fn places_on_cells_and_points_and_where_a_click_lands() {
+        let (cells, points) = (grid(false), grid(true));
+        assert_eq!(cells.centre([1, 1]), (80.0, 70.0));
+        assert_eq!(
+            cells.corner([1, 1]),
+            (60.0, 50.0),
+            "a cells board's lines join corners"
+        );
+        assert_eq!(
+            points.corner([1, 1]),
+            (80.0, 70.0),
+            "a points board's lines join points"
+        );
+        assert_eq!(cells.cell_at(61.0, 51.0), Some([1, 1]));
+        assert_eq!(cells.cell_at(19.0, 51.0), None, "left of the board");
+        assert_eq!(cells.cell_at(141.0, 51.0), None, "right of the board");
+        // Lines win within a third of a cell; elsewhere the cell under the pointer counts.
+        let top = Spot::Line([0, 0], [1, 0]);
+        let left = Spot::Line([0, 0], [0, 1]);
+        assert_eq!(pick(&cells, &[top, left], 45.0, 14.0), Some(top));
+        assert_eq!(pick(&cells, &[top, left], 24.0, 35.0), Some(left));
+        assert_eq!(
+            pick(&cells, &[top, left], 40.0, 35.0),
+            Some(Spot::Cell([0, 0]))
+        );
+        assert_eq!(
+            pick(&cells, &[Spot::Cell([2, 1])], 130.0, 80.0),
+            Some(Spot::Cell([2, 1]))
+        );
+    }
+
+    #[test]
+    fn a_move_is_complete_at_its_last_click_and_a_stray_click_starts_again() {
+        let e = |mv: &str, spots: Vec<Spot>| Entry {
+            mv: mv.into(),
+            spots,
+        };
+        let (a, b, c) = (Spot::Cell([0, 0]), Spot::Cell([1, 0]), Spot::Cell([2, 0]));
+        let mut k = Clicker::new(vec![
+            e("ab", vec![a, b]),
+            e("ac", vec![a, c]),
+            e("b", vec![b]),
+        ]);
+        assert_eq!(k.next(), [a, b], "what begins a move, each once");
+        assert_eq!(k.click(a), Click::More);
+        assert_eq!(k.next(), [b, c]);
+        assert_eq!(k.click(c), Click::Move("ac".into()));
+        assert_eq!(k.click(c), Click::Nothing, "c begins no move");
+        assert_eq!(k.click(a), Click::More);
+        assert_eq!(k.click(a), Click::More, "a again: a starts the move again");
+        assert_eq!(k.chosen, [a]);
+        assert_eq!(k.click(b), Click::Move("ab".into()));
+        assert_eq!(
+            k.click(b),
+            Click::Move("b".into()),
+            "one click can be a whole move"
+        );
+    }
+}
