@@ -106,21 +106,25 @@ if [ "${SAMPLES:-1}" != 0 ]; then
 fi
 
 # 6. One self-contained player.html, the host page, the samples' index. The wasm is inlined
-#    gzipped, by Zopfli (wasm-bind --gzip): about 5% smaller than gzip -9, and the page inflates
-#    it with DecompressionStream all the same.
-#    The bindings are minified by terser when tests/web has it (1 KB of the gzipped page).
-"$WASM_BIND" --gzip "$WASM" "$BG_DIR/wasm.gz"
+#    compressed by LZMA (Python's lzma), 15% smaller than Zopfli's gzip: the page decodes it
+#    with www/lzma.js (1 KB) instead of the browser's DecompressionStream, which knows only
+#    gzip and deflate (player-web/README.md: the size budget, and what it costs at start).
+#    The bindings, the modules' runner (www/kit.js) and the decoder are minified by terser
+#    when tests/web has it.
 TERSER=""
 if [ -x "$NODE_BIN/terser" ] && command -v node >/dev/null; then
   TERSER="$NODE_BIN/terser"
 else
   log "terser not found (optional: tests/web's npm ci): the bindings are not minified"
 fi
-python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" "$BG_DIR/names.json" "$BG_DIR/wasm.gz" "$TERSER" <<'PY'
-import base64, gzip, json, os, re, subprocess, sys
-template, js_path, wasm_path, out, names_path, wasm_gz_path, terser = sys.argv[1:8]
+python3 - "$ROOT/www/player.html" "$BG_DIR/arbiter_player.js" "$WASM" "$OUT" "$BG_DIR/names.json" "$TERSER" "$ROOT/www/kit.js" "$ROOT/www/lzma.js" <<'PY'
+import base64, gzip, json, lzma, os, re, subprocess, sys
+template, js_path, wasm_path, out, names_path, terser, kit_path, lzma_path = sys.argv[1:9]
 html = open(template, encoding="utf-8").read()
 js = open(js_path, encoding="utf-8").read()
+# The game modules' runner (www/kit.js), inlined beside the bindings and minified with them.
+kit = open(kit_path, encoding="utf-8").read()
+unlzma = open(lzma_path, encoding="utf-8").read()
 
 def leb(b, i):
     r = s = 0
@@ -163,12 +167,16 @@ if wasm_path.endswith("opt.wasm") and os.path.exists(names_path):
     left = set(re.findall(r"\bwasm\.([\w$]+)", js)) - {new for _, new in names["exports"]}
     if left:
         sys.exit(f"the bindings use exports wasm-opt renamed: {sorted(left)}")
-# gzip first: the page inflates it with DecompressionStream; base64 of the gzipped module is
-# about half the size of base64 of the module itself.
-wasm_gz = open(wasm_gz_path, "rb").read()
-if gzip.decompress(wasm_gz) != open(wasm_path, "rb").read():
-    sys.exit("wasm-bind --gzip: the gzipped wasm does not inflate to the wasm")
-wasm = base64.b64encode(wasm_gz).decode("ascii")
+# LZMA first (raw LZMA1 with the literal context www/lzma.js decodes: lc=3 lp=0 pb=0, the
+# smallest for this wasm of all lc/lp/pb tried); base64 of the packed module is about 40% of
+# base64 of the module itself, and the served page's gzip takes little more off it.
+wasm_bytes = open(wasm_path, "rb").read()
+filters = [{"id": lzma.FILTER_LZMA1, "preset": 9 | lzma.PRESET_EXTREME, "lc": 3, "lp": 0, "pb": 0,
+            "dict_size": 1 << 20}]
+packed = lzma.compress(wasm_bytes, format=lzma.FORMAT_RAW, filters=filters)
+if lzma.decompress(packed, format=lzma.FORMAT_RAW, filters=filters) != wasm_bytes:
+    sys.exit("lzma: the packed wasm does not unpack to the wasm")
+wasm = base64.b64encode(packed).decode("ascii")
 # no-modules bindings resolve their own script URL at load; inline in an iframe srcdoc the base
 # URL is about:srcdoc and `new URL` throws. The wasm is passed in explicitly: ignore the URL.
 js = js.replace("script_src = new URL(document.currentScript.src, location.href).toString();",
@@ -178,25 +186,31 @@ js = js.replace("script_src = new URL(document.currentScript.src, location.href)
 js = re.sub(r"^[ \t]*/\*\*.*?\*/[ \t]*\n", "", js, flags=re.M | re.S)
 js = re.sub(r"^[ \t]*//[^\n]*\n", "", js, flags=re.M)
 js = re.sub(r"^[ \t]+", "", js, flags=re.M)
-if terser:
+def minify(text, what):
     # Compressed and with local names mangled; top-level names (`wasm_bindgen`, which the page's
     # bootstrap calls) and property names (the wasm's exports) stay.
-    done = subprocess.run([terser, "--compress", "--mangle"], input=js, capture_output=True, text=True)
+    done = subprocess.run([terser, "--compress", "--mangle"], input=text, capture_output=True, text=True)
     if done.returncode != 0 or not done.stdout.strip():
-        sys.exit(f"terser failed: {done.stderr[:300]}")
-    js = done.stdout
-if "</script" in js.lower():
-    sys.exit("the bindings contain </script>: cannot inline them")
+        sys.exit(f"terser failed on {what}: {done.stderr[:300]}")
+    return done.stdout
+if terser:
+    js = minify(js, "the bindings")
+    kit = minify(kit, "www/kit.js")
+    unlzma = minify(unlzma, "www/lzma.js")
+for text, what in ((js, "the bindings"), (kit, "www/kit.js"), (unlzma, "www/lzma.js")):
+    if "</script" in text.lower():
+        sys.exit(f"{what} contains </script>: cannot inline it")
 # The template's comments and indentation are for its readers, not its users: HTML comments,
 # CSS comments and whole-line script comments go (the markers below stay).
 html = re.sub(r"<!--.*?-->\n?", "", html, flags=re.S)
 html = re.sub(r"/\*(?!@BINDINGS@)[^@]*?\*/\n?", "", html, flags=re.S)
 html = re.sub(r"^[ \t]*//[^\n]*\n", "", html, flags=re.M)
 html = re.sub(r"^[ \t]+", "", html, flags=re.M)
-for mark in ("/*@BINDINGS@*/", "@WASM_GZIP_BASE64@"):
+for mark in ("/*@BINDINGS@*/", "@WASM_LZMA_BASE64@", "@WASM_SIZE@"):
     if html.count(mark) != 1:
         sys.exit(f"template must hold {mark} exactly once")
-html = html.replace("/*@BINDINGS@*/", js).replace("@WASM_GZIP_BASE64@", wasm)
+html = html.replace("/*@BINDINGS@*/", unlzma + "\n" + kit + "\n" + js)
+html = html.replace("@WASM_LZMA_BASE64@", wasm).replace("@WASM_SIZE@", str(len(wasm_bytes)))
 open(os.path.join(out, "player.html"), "w", encoding="utf-8").write(html)
 raw = len(html.encode("utf-8"))
 gz = len(gzip.compress(html.encode("utf-8"), 9))

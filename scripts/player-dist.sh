@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 # What the player is built from. Cargo.lock is left out: it changes with every dependency
 # of the workspace, and the versions the player uses are pinned there all the same.
-ROOTS="player-web/src player-web/Cargo.toml engine/src engine/Cargo.toml i18n/src i18n/build.rs i18n/Cargo.toml i18n/en/player.ftl i18n/en/verdict.ftl i18n/zh-CN/player.ftl i18n/zh-CN/verdict.ftl tools/wasm-bind/src www/player.html scripts/build-web.sh"
+ROOTS="player-web/src player-web/Cargo.toml player-web/alloc engine/src engine/Cargo.toml i18n/src i18n/build.rs i18n/Cargo.toml i18n/en/player.ftl i18n/en/verdict.ftl i18n/zh-CN/player.ftl i18n/zh-CN/verdict.ftl tools/wasm-bind/src www/player.html www/kit.js www/lzma.js scripts/build-web.sh"
 if [ "${1:-}" != --hashes ]; then
   out=$(mktemp -d)
   WWW_OUT="$out" SAMPLES=0 bash scripts/build-web.sh

@@ -125,6 +125,11 @@ pub trait DynRules: Send + fmt::Debug {
     fn view(&self) -> String;
     /// Why the module can no longer be trusted, once it failed.
     fn fault(&self) -> Option<String>;
+    /// How a person clicks each legal move: the ABI's `clicks` answer (JSON), or `None` when
+    /// the module does not say (the web player then lists the moves).
+    fn clicks(&self) -> Option<String> {
+        None
+    }
 }
 
 impl Clone for Box<dyn DynRules> {

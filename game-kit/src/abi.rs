@@ -114,6 +114,7 @@ impl<G: Game> Session<G> {
                 ok(json!(self.get(req)?.tell(seat)))
             }
             "view" => ok(serde_json::to_value(self.get(req)?.view()).map_err(error)?),
+            "clicks" => clicks(self.get(req)?).map(|c| json!({ "ok": c })),
             other => Err(error(alloc::format!("unknown op {other:?}"))),
         }
     }
@@ -160,6 +161,24 @@ fn status<G: Game>(g: &G) -> Value {
         "scores": g.scores(),
         "outcome": g.outcome(),
     })
+}
+
+/// `[{"move": "d1-d7/g7", "cells": [[3, 9], [3, 3], [6, 3]]}, {"move": "a1-b1", "line":
+/// [[0, 5], [1, 5]]}, ...]` for every legal move; an error when the game does not say how its
+/// moves are clicked (the player then lists the moves).
+fn clicks<G: Game>(g: &G) -> Answer {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let mut out = Vec::with_capacity(moves.len());
+    for m in &moves {
+        let name = g.format_move(m);
+        out.push(match g.clicks(m) {
+            Some(crate::Clicks::Cells(cells)) => json!({ "move": name, "cells": cells }),
+            Some(crate::Clicks::Line(a, b)) => json!({ "move": name, "line": [a, b] }),
+            None => return Err(error("this game does not say how its moves are clicked")),
+        });
+    }
+    Ok(Value::Array(out))
 }
 
 /// A module's session and its last answer, in a `static`.
@@ -254,4 +273,102 @@ macro_rules! export_game {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::{Grid, View};
+    use crate::{Json, Outcome, Seat};
+
+    /// Take one or two from a heap of three; who takes the last wins. `clicky` says whether
+    /// it tells how its moves are clicked (a cell per count taken).
+    #[derive(Clone)]
+    struct Take {
+        left: u8,
+        turn: Seat,
+        clicky: bool,
+    }
+
+    impl Game for Take {
+        type Move = u8;
+        const NAME: &'static str = "take";
+        const VERSION: &'static str = "1";
+        fn new(config: &Json, _seed: u64) -> Result<Self, String> {
+            let clicky = config.get("clicky").is_some();
+            Ok(Take {
+                left: 3,
+                turn: 0,
+                clicky,
+            })
+        }
+        fn to_move(&self) -> Option<Seat> {
+            (self.left > 0).then_some(self.turn)
+        }
+        fn legal_moves(&self, out: &mut Vec<u8>) {
+            out.extend((1..=self.left.min(2)).filter(|_| self.left > 0));
+        }
+        fn play(&mut self, mv: &u8) -> Result<(), String> {
+            self.left -= mv;
+            self.turn = 1 - self.turn;
+            Ok(())
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.left == 0).then(|| Outcome {
+                winner: Some(1 - self.turn),
+                scores: crate::win_scores(Some(1 - self.turn)),
+                reason: "took the last".into(),
+            })
+        }
+        fn scores(&self) -> Vec<i64> {
+            alloc::vec![0, 0]
+        }
+        fn parse_move(&self, text: &str) -> Result<u8, String> {
+            text.parse().map_err(|_| "a number".into())
+        }
+        fn format_move(&self, mv: &u8) -> String {
+            alloc::format!("{mv}")
+        }
+        fn tell(&self, _seat: Seat) -> String {
+            "x".into()
+        }
+        fn view(&self) -> View {
+            View::board(Grid::Cells, 3, 1)
+        }
+        fn clicks(&self, mv: &u8) -> Option<crate::Clicks> {
+            self.clicky
+                .then(|| crate::Clicks::Cells(alloc::vec![[u16::from(*mv) - 1, 0]]))
+        }
+    }
+
+    fn ask(s: &mut Session<Take>, request: Value) -> Value {
+        let bytes = serde_json::to_vec(&request).unwrap();
+        serde_json::from_slice(&s.call(&bytes)).unwrap()
+    }
+
+    #[test]
+    fn clicks_answer_each_legal_move_or_an_error() {
+        let mut s = Session::<Take>::new();
+        let plain = ask(&mut s, json!({"op": "new"}))["ok"]["state"].clone();
+        let clicky =
+            ask(&mut s, json!({"op": "new", "config": {"clicky": true}}))["ok"]["state"].clone();
+        let answer = ask(&mut s, json!({"op": "clicks", "state": clicky}));
+        assert_eq!(
+            answer,
+            json!({"ok": [{"move": "1", "cells": [[0, 0]]}, {"move": "2", "cells": [[1, 0]]}]})
+        );
+        let answer = ask(&mut s, json!({"op": "clicks", "state": plain}));
+        assert!(
+            answer["error"].as_str().unwrap().contains("clicked"),
+            "{answer}"
+        );
+        ask(&mut s, json!({"op": "play", "state": plain, "move": "2"}));
+        ask(&mut s, json!({"op": "play", "state": plain, "move": "1"}));
+        // Over: no legal move, nothing to click.
+        assert_eq!(
+            ask(&mut s, json!({"op": "clicks", "state": plain})),
+            json!({"ok": []})
+        );
+        assert!(crate::check_clicks(&Take::new(&json!({"clicky": 1}), 0).unwrap()).is_ok());
+    }
 }

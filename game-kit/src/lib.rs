@@ -18,7 +18,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use serde_json::Value as Json;
-pub use view::View;
+pub use view::{Clicks, View};
 
 /// A seat at the table: 0 moves first. An index rather than an enum so that games with more
 /// than two seats fit the same interface later.
@@ -115,6 +115,14 @@ pub trait Game: Clone + Sized {
     /// see the game's own future dice; the roll the side to move already knows stays.
     /// Games without chance keep the default, which does nothing.
     fn reseed(&mut self, _seed: u64) {}
+
+    /// How a person makes the legal move `mv` by clicking the board in the player, in the
+    /// view's coordinates: the cells in order (Amazons' queen, target and arrow), or one line
+    /// (Dots and Boxes' edge). `None` (the default) for every move: the player then offers the
+    /// legal moves as a list. Two moves must not share the same clicks.
+    fn clicks(&self, _mv: &Self::Move) -> Option<Clicks> {
+        None
+    }
 }
 
 /// A whole number from a game's config: `default` when `key` is absent, an error in words when
@@ -138,6 +146,44 @@ pub fn config_number(
                 range.end()
             )
         })
+}
+
+/// Why the player could not build `g`'s legal moves from clicks, if it could not: a move
+/// without clicks while others have some, a move of no cells, a cell off the view's board, a
+/// line between places that are not corners (cells board) or points, or two moves clicked
+/// the same way (the player could not tell them apart).
+pub fn check_clicks<G: Game>(g: &G) -> Result<(), String> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let board = g.view().board;
+    let corner = u16::from(board.grid == view::Grid::Cells);
+    let on = |[c, r]: [u16; 2], extra: u16| c < board.cols + extra && r < board.rows + extra;
+    if moves.iter().all(|m| g.clicks(m).is_none()) {
+        return Ok(());
+    }
+    let mut seen: Vec<(Clicks, String)> = Vec::new();
+    for m in &moves {
+        let name = g.format_move(m);
+        let Some(clicks) = g.clicks(m) else {
+            return Err(alloc::format!("{name} has no clicks, other moves have"));
+        };
+        let fits = match &clicks {
+            Clicks::Cells(cells) => !cells.is_empty() && cells.iter().all(|&c| on(c, 0)),
+            Clicks::Line(a, b) => on(*a, corner) && on(*b, corner) && a != b,
+        };
+        if !fits {
+            return Err(alloc::format!(
+                "{name}: clicks {clicks:?} are off the board"
+            ));
+        }
+        if let Some((_, other)) = seen.iter().find(|(c, _)| *c == clicks) {
+            return Err(alloc::format!(
+                "{name} and {other} are clicked the same way"
+            ));
+        }
+        seen.push((clicks, name));
+    }
+    Ok(())
 }
 
 /// Counts the leaves of the move tree to `depth` (plies, forced ones included).

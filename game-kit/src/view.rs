@@ -88,6 +88,16 @@ pub struct Line {
     pub seat: Option<u8>,
 }
 
+/// How a person clicks one move (the `clicks` request of the ABI).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Clicks {
+    /// The cells (on a points board: the points) clicked one after the other.
+    Cells(Vec<[u16; 2]>),
+    /// One click on the line between two corners (cells board) or points, as [`Line`] joins
+    /// them.
+    Line([u16; 2], [u16; 2]),
+}
+
 /// Everything the player draws for one position.
 #[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
 pub struct View {

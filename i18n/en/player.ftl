@@ -102,3 +102,10 @@ live-cannot-connect = Cannot connect: { $why }
 live-hub-refused = The hub refused: { $why }
 live-cannot-show = Cannot show the game: { $message }
 player-meta = { $who } · { $score } · time { $used } / { $total }
+player-score = score { $n }
+# Game modules (a game given as a wasm module) in the player.
+kit-wrong-hash = the game module { $name } the replay carries is not the one its game names (sha256 { $sha }): it is not run
+kit-not-carried = the replay names game module { $name } but does not carry it, and { $url } could not be read: { $why }
+kit-pick = Pick a move…
+live-clicking = Go on: click a highlighted place (another place starts the move again).
+live-pick = Your turn ({ $seat }): pick a move from the list or type one.

@@ -98,3 +98,10 @@ live-cannot-connect = 无法连接：{ $why }
 live-hub-refused = 直播服务器拒绝了：{ $why }
 live-cannot-show = 无法显示对局：{ $message }
 player-meta = { $who } · { $score } · 用时 { $used } / { $total }
+player-score = 得分 { $n }
+# 游戏模块（以 wasm 模块给出的游戏）。
+kit-wrong-hash = 回放携带的游戏模块 { $name } 不是其对局所指的模块（sha256 { $sha }），不予运行
+kit-not-carried = 回放指明了游戏模块 { $name }，但没有携带它，也无法读取 { $url }：{ $why }
+kit-pick = 选择着法…
+live-clicking = 继续：点击高亮的位置（点击其他位置则重新开始这一步）。
+live-pick = 轮到你了（{ $seat }）：从列表中选择着法，或输入着法。

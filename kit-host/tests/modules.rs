@@ -120,3 +120,27 @@ fn einstein_perft_through_the_module_matches_the_native_count() {
     let s = rules.start(&json!({}), 1).unwrap();
     assert_eq!(perft(&mut rules, s, 6).unwrap(), 1296);
 }
+
+#[test]
+fn the_clicks_request_lists_every_legal_move_or_says_there_are_none() {
+    use arbiter_kit_host::{Kit, NativeKit};
+    let mut kit = NativeKit::<game_connect_four::ConnectFour>::default();
+    let s = &kit
+        .call(&json!({"op": "new", "config": {"cols": 4, "rows": 4}}))
+        .unwrap()["ok"]["state"];
+    kit.call(&json!({"op": "play", "state": s, "move": "b"}))
+        .unwrap();
+    let clicks = kit.call(&json!({"op": "clicks", "state": s})).unwrap();
+    // b is taken at the bottom: its disc lands one row higher (rows count from the top).
+    assert_eq!(
+        clicks["ok"],
+        json!([
+            {"move": "a", "cells": [[0, 3]]},
+            {"move": "b", "cells": [[1, 2]]},
+            {"move": "c", "cells": [[2, 3]]},
+            {"move": "d", "cells": [[3, 3]]},
+        ])
+    );
+    let none = kit.call(&json!({"op": "clicks", "state": 99})).unwrap();
+    assert_eq!(none["error"], "no state 99");
+}

@@ -301,6 +301,10 @@ impl Observer for GameObserver {
         for p in &mut skeleton.players {
             p.command = None;
         }
+        // A module game's start carries the module, so that the player can run its rules.
+        if skeleton.module_wasm.is_none() {
+            arbiter_kit_host::host::embed_module(&mut skeleton);
+        }
         let start = json!({
             "type": "start",
             "replay": serde_json::to_value(&skeleton).unwrap_or(Value::Null),

@@ -166,6 +166,9 @@ pub struct App {
     seen_end: bool,
     /// Where the board's cells were drawn, for the coordinates on hover.
     pub geom: Option<draw::Geom>,
+    /// A module game's move being built by clicks (a live seat): the places that continue
+    /// it, and those clicked so far.
+    pub clicking: Option<(Vec<crate::kit::clicks::Spot>, Vec<crate::kit::clicks::Spot>)>,
     pub peer: Option<Peer>,
     last_height: f64,
     pub playing: Option<gloo_timers::callback::Interval>,
@@ -265,6 +268,7 @@ async fn run(task: Task) {
             };
             if let Request::Init(blob) = request {
                 match protocol::read_data(&blob).await {
+                    Ok(text) if !module_ready(&text).await => {}
                     Ok(text) => {
                         with_app(|app| {
                             if app.open_text(&text, 0) {
@@ -289,6 +293,11 @@ async fn run(task: Task) {
         }
         Task::Fetch(url) => {
             let text = fetch_text(&url).await;
+            if let Ok(t) = &text {
+                if !module_ready(t).await {
+                    return;
+                }
+            }
             with_app(|app| match text {
                 Ok(text) => {
                     let k = app.hash_frame();
@@ -298,10 +307,17 @@ async fn run(task: Task) {
             });
         }
         Task::OpenFile(file) => {
-            let text = JsFuture::from(file.text()).await;
+            let text = JsFuture::from(file.text())
+                .await
+                .map(|t| crate::dom::js_string(&t));
+            if let Ok(t) = &text {
+                if !module_ready(t).await {
+                    return;
+                }
+            }
             with_app(|app| match text {
                 Ok(t) => {
-                    if app.open_text(&crate::dom::js_string(&t), 0) {
+                    if app.open_text(&t, 0) {
                         app.dom.welcome.set_hidden(true);
                     }
                 }
@@ -313,6 +329,18 @@ async fn run(task: Task) {
                 let _ = app.dom.root.set_attribute("data-ready", "1");
                 app.report_height();
             });
+        }
+    }
+}
+
+/// Loads the game module a replay's game names, if it is a module game's; false (and the
+/// error shown instead of a board) when the module cannot be used.
+async fn module_ready(text: &str) -> bool {
+    match crate::kit::browser::prepare_text(text).await {
+        Ok(()) => true,
+        Err(e) => {
+            with_app(|app| app.show_error(&e, "module"));
+            false
         }
     }
 }
@@ -475,6 +503,7 @@ impl App {
             show_result,
             seen_end: false,
             geom: None,
+            clicking: None,
             peer: None,
             last_height: -1.0,
             playing: None,
@@ -705,7 +734,12 @@ impl App {
         let Some(l) = self.loaded.as_mut() else {
             return;
         };
-        let Some(view) = l.session.frame(k) else {
+        let view = l.session.frame(k);
+        // A module that failed while making the frame: its words instead of a board.
+        if let Some(fault) = l.session.fault() {
+            return self.show_error(&fault, "module");
+        }
+        let Some(view) = view else {
             return self.fail(&format!("frame {k} is out of range"), "bad_index");
         };
         l.k = k;
@@ -753,6 +787,10 @@ impl App {
             seats: l.info.seats,
             numbers: self.numbers,
             caption: l.info.failure.is_some(),
+            clicking: self
+                .clicking
+                .as_ref()
+                .map(|(next, chosen)| draw::Clicking { next, chosen }),
         };
         self.geom = draw::draw(&self.dom.board, palette, &board, view);
     }
@@ -805,7 +843,8 @@ impl App {
     pub fn render_rows(&mut self) {
         let Some(l) = &mut self.loaded else { return };
         let first = js_sys::Math::floor(self.list_top / ROW).max(0.0) as usize;
-        let duel = l.info.game == "duel2048";
+        // The duel and module games mark seats in the seat colours, the others as stones.
+        let duel = !matches!(l.info.game, "reversi" | "gomoku");
         // Frame k always has row k % POOL: a row in view keeps its frame while the list
         // scrolls (a click aimed at it during a scroll still lands on that move).
         for k in first..first + POOL {
@@ -852,7 +891,7 @@ impl App {
         let palette = self.palette.get_or_insert_with(Palette::read);
         match &self.loaded {
             // CSS variables: Black's border is grey in dark mode, where black would vanish.
-            Some(l) if l.info.game != "duel2048" => [
+            Some(l) if matches!(l.info.game, "reversi" | "gomoku") => [
                 String::from("var(--black-box)"),
                 String::from("var(--white)"),
             ],
@@ -931,7 +970,8 @@ impl App {
                     let stones = (0..v.order.len()).filter(|i| i % 2 == s).count();
                     ta("player-stones", &[("n", stones.into())])
                 }
-                _ => ta("player-tiles", &[("n", v.scores[s].into())]),
+                "duel2048" => ta("player-tiles", &[("n", v.scores[s].into())]),
+                _ => ta("player-score", &[("n", v.scores[s].into())]),
             };
             let cum = l.cum_time.get(l.k).map_or(0.0, |c| c[s]);
             el.last_meta.text(
@@ -1047,9 +1087,13 @@ impl App {
         let (Some(l), Some(g)) = (&self.loaded, &self.geom) else {
             return;
         };
+        let module = l.view.as_ref().and_then(|v| v.module.as_ref());
         let text = g
             .cell_at(x, y)
-            .map(|c| crate::failure::hover_text(l.info.game, l.info.size, c))
+            .map(|[r, c]| match module {
+                Some(m) => m.place_name([u16::from(c), u16::from(r)]),
+                None => crate::failure::hover_text(l.info.game, l.info.size, [r, c]),
+            })
             .unwrap_or_default();
         self.written.hover.attr(&self.dom.board, "title", &text);
     }

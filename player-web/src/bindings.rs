@@ -8,17 +8,13 @@ use crate::app::{enqueue, install, on_message, with_app, App, Task};
 use crate::dom::Dom;
 use crate::lang::Lang;
 
-/// Makes Rust panics readable in the console.
-#[wasm_bindgen(start)]
-pub fn start() {
-    console_error_panic_hook::set_once();
-}
-
 /// Starts the player: finds the page's elements, wires the controls, handles the messages the
 /// bootstrap script queued (`window.__arbiterQueue`) and routes later ones
 /// (`window.__arbiterOnMessage`) to Rust, then opens `?replay=URL` if given.
 #[wasm_bindgen]
 pub fn boot() -> Result<(), JsValue> {
+    // Module games open through the page's own WebAssembly engine.
+    arbiter_engine::module::install_host(&crate::kit::browser::HOST);
     if let Some(window) = web_sys::window() {
         let lang = choose_language(&window);
         crate::lang::set(lang);

@@ -8,6 +8,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use arbiter_engine::any::AnyGame;
+use arbiter_engine::module::ModuleRef;
 use arbiter_engine::replay::{GameResult, MoveRecord, Reason, Replay};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -68,6 +69,14 @@ impl Feed {
             _ => return Err("a content of an unknown type, or too many".to_string()),
         }
         Ok(())
+    }
+
+    /// A module game's module, as its game names it, and the copy the hub sent with the start
+    /// (taken: the replay is copied at every move, the module's bytes need not be).
+    pub fn take_module(&mut self) -> Option<(ModuleRef, Option<String>)> {
+        let doc = self.doc.as_mut()?;
+        let module = doc.game.as_module()?.module.clone();
+        Some((module, doc.module_wasm.take()))
     }
 
     /// The moves so far.

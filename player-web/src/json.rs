@@ -209,6 +209,7 @@ mod tests {
                 clock: Some("move"),
             }),
             description: "描述\r".to_string(),
+            module: None,
         });
     }
 }

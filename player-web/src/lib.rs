@@ -10,10 +10,15 @@ extern crate alloc;
 #[cfg(target_arch = "wasm32")]
 extern crate std;
 
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: arbiter_player_alloc::Classes = arbiter_player_alloc::Classes::new();
+
 pub mod failure;
 pub mod feed;
 #[cfg(any(target_arch = "wasm32", test))]
 mod json;
+pub mod kit;
 pub mod lang;
 pub mod session;
 pub mod units;

@@ -13,11 +13,15 @@ use gloo_events::EventListener;
 use gloo_timers::callback::{Interval, Timeout};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent, MessageEvent, MouseEvent, WebSocket};
+use web_sys::{
+    HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent, MessageEvent, MouseEvent,
+    WebSocket,
+};
 
 use crate::app::with_app;
 use crate::dom::set_text;
 use crate::feed::{self, Feed};
+use crate::kit::clicks::{self, Click, Clicker};
 
 /// A token longer than this is not an address.
 const MAX_TOKEN: usize = 2048;
@@ -26,12 +30,14 @@ const MAX_MESSAGE: usize = 32 << 20;
 /// Reconnections tried after a close, 0.5 s apart, then 1 s, 2 s ...
 const RETRIES: u32 = 6;
 
-/// The live bar's elements: the line of news and refusals, the clock, the move box.
+/// The live bar's elements: the line of news and refusals, the clock, the move box, and the
+/// list of moves (a module game that gives no clicks).
 struct Ui {
     bar: HtmlElement,
     msg: HtmlElement,
     clock: HtmlElement,
     input: HtmlInputElement,
+    pick: HtmlSelectElement,
 }
 
 struct Live {
@@ -48,6 +54,10 @@ struct Live {
     ticker: Option<Interval>,
     /// A move was sent for the newest position; the next move event clears it.
     pending: bool,
+    /// A module game's module is being loaded: frames wait for it.
+    preparing: bool,
+    /// A module game's move being built by clicks, in the newest position.
+    clicker: Option<Clicker>,
     ui: Ui,
     /// `window.__arbiter.liveSent`: every message sent, for tests.
     sent: js_sys::Array,
@@ -94,6 +104,7 @@ pub fn start(token: &str, seat: bool) -> Result<(), String> {
         msg: element("live-msg").ok_or_else(|| String::from("no #live-msg"))?,
         clock: element("live-clock").ok_or_else(|| String::from("no #live-clock"))?,
         input: element("live-move").ok_or_else(|| String::from("no #live-move"))?,
+        pick: element("live-pick").ok_or_else(|| String::from("no #live-pick"))?,
     };
     ui.bar.set_hidden(false);
     ui.input.set_hidden(!seat);
@@ -113,6 +124,8 @@ pub fn start(token: &str, seat: bool) -> Result<(), String> {
         clock: None,
         ticker: None,
         pending: false,
+        preparing: false,
+        clicker: None,
         ui,
         sent,
     };
@@ -246,8 +259,38 @@ fn receive(text: &str) {
         _ => false,
     });
     if changed == Some(true) {
-        refresh();
+        load_module_then_refresh();
     }
+}
+
+/// A module game's frames need its module: loaded (asynchronously) from the copy the hub
+/// sent with the start, before the first frames are shown.
+fn load_module_then_refresh() {
+    let wanted = with_live(|l| {
+        if l.preparing {
+            return Err(());
+        }
+        let module = l.feed.take_module();
+        let module = module.filter(|(m, _)| !crate::kit::browser::loaded(&m.sha256));
+        l.preparing = module.is_some();
+        Ok(module)
+    });
+    let Some(Ok(wanted)) = wanted else {
+        return;
+    };
+    let Some((module, carried)) = wanted else {
+        return refresh();
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let loaded = crate::kit::browser::prepare(&module, carried.as_deref()).await;
+        with_live(|l| l.preparing = false);
+        match loaded {
+            Ok(()) => refresh(),
+            Err(e) => {
+                with_app(|app| app.show_error(&e, "module"));
+            }
+        }
+    });
 }
 
 /// Rebuilds the frames from the feed and shows them, following the newest frame unless the
@@ -278,12 +321,14 @@ fn refresh() {
     if with_app(|app| app.show_live(session, ended)).is_none() {
         return;
     }
+    let mine = !ended && seat.is_some() && turn == seat;
+    let list = offer_moves(mine);
     with_live(|l| {
         let news = match (ended, seat, turn) {
             // The last frame's status line says the result: the bar has nothing left to say.
             (true, _, _) => String::new(),
             (_, Some(s), Some(t)) if s == t => crate::lang::ta(
-                "live-your-turn",
+                if list { "live-pick" } else { "live-your-turn" },
                 &[("seat", seats[usize::from(s & 1)].into())],
             ),
             (_, Some(s), _) => crate::lang::ta(
@@ -424,6 +469,105 @@ fn submit(text: &str) -> bool {
     .unwrap_or(false)
 }
 
+/// A module game, the seat's turn (`mine`) in the newest position: the moves offered by
+/// clicks (the places that begin one highlighted), or, when the module gives no clicks, as a
+/// list (true). Not the seat's turn: nothing offered.
+fn offer_moves(mine: bool) -> bool {
+    let entries = with_app(|app| {
+        let l = app.loaded.as_ref()?;
+        let g = l.session.position(l.frames - 1)?;
+        let rules = g.as_module().filter(|_| mine)?;
+        let text = rules.clicks();
+        // The module's answer as it is, for tests (`window.__arbiter.liveClicks`).
+        if let Some(hooks) =
+            web_sys::window().map(|w| js_sys::Reflect::get(&w, &"__arbiter".into()))
+        {
+            let _ = hooks
+                .map(|h| js_sys::Reflect::set(&h, &"liveClicks".into(), &text.as_deref().into()));
+        }
+        let clicks = text.and_then(|t| serde_json::from_str(&t).ok());
+        let legal = g.legal_moves().into_iter().map(|m| g.format_move(m));
+        Some(
+            clicks
+                .as_ref()
+                .and_then(clicks::read)
+                .ok_or_else(|| legal.collect::<Vec<_>>()),
+        )
+    })
+    .flatten();
+    let (clicker, list) = match entries {
+        Some(Ok(entries)) => (Some(Clicker::new(entries)), Vec::new()),
+        Some(Err(list)) => (None, list),
+        None => (None, Vec::new()),
+    };
+    let listed = !list.is_empty();
+    with_live(|l| {
+        fill_pick(&l.ui.pick, &list);
+        l.clicker = clicker;
+        l.show_clicks();
+    });
+    listed
+}
+
+/// The list of moves to pick from (its first entry says what it is for); hidden when empty.
+fn fill_pick(pick: &HtmlSelectElement, moves: &[String]) {
+    pick.set_length(1);
+    pick.set_hidden(moves.is_empty());
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for mv in moves {
+        if let Ok(option) = document.create_element("option") {
+            let _ = option.set_attribute("value", mv);
+            option.set_text_content(Some(mv));
+            let _ = pick.append_child(&option);
+        }
+    }
+}
+
+impl Live {
+    /// Highlights the places that continue the move being built (none: no move is built).
+    fn show_clicks(&self) {
+        let shown = self.clicker.as_ref().map(|c| (c.next(), c.chosen.clone()));
+        with_app(|app| {
+            app.clicking = shown;
+            app.draw();
+        });
+    }
+}
+
+/// A click on a module game's board: one more step of the move being built.
+fn module_click(x: f64, y: f64) {
+    let spot = with_app(|app| {
+        let module = app.loaded.as_ref()?.view.as_ref()?.module.as_ref()?;
+        let g = app.geom?;
+        let grid = clicks::Grid {
+            ox: g.ox,
+            oy: g.oy,
+            cell: g.cell,
+            cols: module.cols,
+            rows: module.rows,
+            points: module.points,
+        };
+        clicks::pick(&grid, &app.clicking.as_ref()?.0, x, y)
+    })
+    .flatten();
+    let Some(spot) = spot else { return };
+    let Some(Some(click)) = with_live(|l| l.clicker.as_mut().map(|c| c.click(spot))) else {
+        return;
+    };
+    match click {
+        Click::Move(mv) => {
+            submit(&mv);
+        }
+        Click::More => {
+            with_live(|l| note(&l.ui, &crate::lang::t("live-clicking"), false));
+        }
+        Click::Nothing => {}
+    }
+    with_live(|l| l.show_clicks());
+}
+
 /// The board's clicks and the move box's Enter, for as long as the page lives.
 fn bind_input() {
     if let Some(board) = element::<HtmlElement>("board") {
@@ -432,6 +576,9 @@ fn bind_input() {
                 return;
             };
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+            if with_live(|l| l.clicker.is_some()).unwrap_or(false) {
+                return module_click(x, y);
+            }
             let cell = with_app(|app| {
                 let l = app.loaded.as_ref()?;
                 let cell = app.geom?.cell_at(x, y)?;
@@ -441,6 +588,17 @@ fn bind_input() {
             let seat = with_live(|l| l.feed.seat.is_some()).unwrap_or(false);
             if let (Some(text), true) = (cell, seat) {
                 submit(&text);
+            }
+        })
+        .forget();
+    }
+    if let Some(pick) = element::<HtmlSelectElement>("live-pick") {
+        let target = pick.clone();
+        EventListener::new(&pick, "change", move |_| {
+            let mv = target.value();
+            target.set_selected_index(0);
+            if !mv.is_empty() {
+                submit(&mv);
             }
         })
         .forget();

@@ -22,7 +22,7 @@ pub const CHECKPOINT_EVERY: usize = 16;
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct LoadError {
     /// `malformed_json`, `not_a_replay`, `unknown_game`, `wrong_version`, `illegal_move`,
-    /// `invalid_replay`.
+    /// `invalid_replay`, `module` (a game module missing, refused or failed).
     pub kind: &'static str,
     /// The whole sentence shown to people.
     pub message: String,
@@ -95,7 +95,9 @@ impl Session {
 
     /// Rebuilds a replay already read (a live game's, gathered from its contents).
     pub fn from_replay(replay: Replay) -> Result<Session, LoadError> {
-        let rebuilt = replay.rebuild().map_err(|e| classify("", e))?;
+        let rebuilt = replay
+            .rebuild()
+            .map_err(|e| module_failure(&replay).unwrap_or_else(|| classify("", e)))?;
         let mut checkpoints = Vec::with_capacity(rebuilt.moves.len() / CHECKPOINT_EVERY + 1);
         let mut g = rebuilt.start.clone();
         for (i, &mv) in rebuilt.moves.iter().enumerate() {
@@ -166,6 +168,12 @@ impl Session {
         Some(v)
     }
 
+    /// Why the game's module can no longer be trusted, once it failed (after a trap in a
+    /// frame's view, say): the player then shows this instead of the board.
+    pub fn fault(&self) -> Option<String> {
+        self.checkpoints.first().and_then(AnyGame::fault)
+    }
+
     /// The failure verdict, if the game ended by one.
     pub fn failure(&self) -> Option<&FailureInfo> {
         self.failure.as_ref()
@@ -214,9 +222,14 @@ impl Session {
         let result_text = match (&r.result.reason, r.result.reason.culprit()) {
             (Reason::Normal, _) => {
                 let end = self.position(self.moves.len());
-                match end.and_then(|g| g.outcome()) {
-                    Some(o) => end_reason_text(&o.reason),
-                    None => crate::lang::t("player-normal-end"),
+                match (end.as_ref().and_then(AnyGame::outcome), &r.meta.ending) {
+                    // A module game ends in the module's own words.
+                    (Some(o), ending) if o.reason == EndReason::Module => end
+                        .and_then(|g| g.end_words())
+                        .or_else(|| ending.clone())
+                        .unwrap_or_default(),
+                    (Some(o), _) => end_reason_text(&o.reason),
+                    (None, _) => crate::lang::t("player-normal-end"),
                 }
             }
             (_, Some(_)) if self.failure.is_some() => self
@@ -309,6 +322,22 @@ pub fn tile_value(level: u8) -> String {
     } else {
         format!("2^{level}")
     }
+}
+
+/// A module game that cannot be rebuilt because its module is missing or failed: the
+/// module's own sentence, rather than a move called illegal.
+fn module_failure(replay: &Replay) -> Option<LoadError> {
+    replay.game.as_module()?;
+    let message = match replay.start_position() {
+        Err(ReplayError::Config(m)) => m,
+        Err(_) => return None,
+        Ok(g) => g.fault()?,
+    };
+    Some(LoadError {
+        kind: "module",
+        message,
+        move_number: None,
+    })
 }
 
 /// Sorts the engine's error into the kinds the protocol's `error` message names.

@@ -15,6 +15,7 @@ use arbiter_engine::{ForbiddenKind, Game, Seat};
 use serde::Serialize;
 
 use crate::failure::{cell_name, FailureMark};
+use crate::kit::view::ModuleView;
 
 /// One frame, ready to draw. Cells are `[row, col]` (Gomoku: `[y, x]`, row 0 at the top).
 #[derive(Serialize, Default)]
@@ -57,15 +58,19 @@ pub struct FrameView {
     pub next_placer: Option<u8>,
     /// The last frame of a failure verdict: the attempted move and the words drawn.
     pub failure: Option<FailureMark>,
+    /// A game module's view (`board` holds it as text).
+    #[serde(skip)]
+    pub module: Option<ModuleView>,
     /// The board in words, for screen readers: pieces by side in the move list's notation,
     /// the moves allowed, the last move, the marks.
     pub description: String,
 }
 
-/// Seat labels per game: colours for the board games, `+`/`-` for the duel.
+/// Seat labels per game: colours for Reversi and Gomoku, `+`/`-` for the duel, first and
+/// second for a game module (its pieces are in the duel's seat colours).
 pub fn seat_labels(game: &str) -> [&'static str; 2] {
     use crate::lang::t_static;
-    if game == Duel::NAME {
+    if game == Duel::NAME || game == arbiter_engine::any::MODULE {
         [t_static("player-first"), t_static("player-second")]
     } else {
         [t_static("player-black"), t_static("player-white")]
@@ -108,7 +113,10 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
                 Some(s) => ta("player-wins", &[("who", labels[s.index()].into())]),
                 None => crate::lang::t("player-draw"),
             };
-            let why = crate::session::end_reason_text(&o.reason);
+            let why = match o.reason {
+                arbiter_engine::EndReason::Module => after.end_words().unwrap_or_default(),
+                r => crate::session::end_reason_text(&r),
+            };
             ta(
                 "player-game-over",
                 &[("who", who.into()), ("why", why.into())],
@@ -130,7 +138,15 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
         AnyGame::Reversi(g) => reversi(&mut v, last, g),
         AnyGame::Gomoku(g) => gomoku(&mut v, g),
         AnyGame::Duel2048(g) => duel(&mut v, last, g),
-        AnyGame::Module(_) => {}
+        AnyGame::Module(g) => {
+            let parsed = serde_json::from_str(&g.view()).ok();
+            v.module = parsed.and_then(|j| ModuleView::read(&j).ok());
+            v.board = v
+                .module
+                .as_ref()
+                .map(ModuleView::text_lines)
+                .unwrap_or_default();
+        }
     }
     v.description = describe(&v, after);
     v
@@ -226,7 +242,9 @@ pub fn describe(v: &FrameView, g: &AnyGame) -> String {
         out.push_str(&v.status);
         out.push_str(". ");
     }
-    if let AnyGame::Duel2048(_) = g {
+    if let Some(m) = &v.module {
+        out.push_str(&module_pieces(m, labels));
+    } else if let AnyGame::Duel2048(_) = g {
         out.push_str(&duel_pieces(v, labels));
     } else {
         out.push_str(&pieces(v, g, labels));
@@ -300,6 +318,29 @@ fn pieces(v: &FrameView, g: &AnyGame, labels: [&str; 2]) -> String {
         format!("{}, {n} {unit}{plural}: {list}", labels[s])
     };
     format!("{}; {}.", side(0), side(1))
+}
+
+/// `First, 4 pieces: d1 g1 a4 j4; Second, 4 pieces: ...; also: d7 (neutral). ply 3.`: the
+/// pieces by seat in the view's labels, then the view's text.
+fn module_pieces(m: &ModuleView, labels: [&str; 2]) -> String {
+    let mut lists = [Vec::new(), Vec::new(), Vec::new()];
+    for p in &m.pieces {
+        let mut name = m.place_name(p.at);
+        if let Some(l) = &p.label {
+            name = format!("{l} {name}");
+        }
+        lists[p.seat.map_or(2, usize::from)].push(name);
+    }
+    let mut out = String::new();
+    for (s, label) in labels.iter().enumerate() {
+        let n = lists[s].len();
+        out.push_str(&format!("{label}, {n} pieces: {}; ", lists[s].join(" ")));
+    }
+    if !lists[2].is_empty() {
+        out.push_str(&format!("neutral: {}. ", lists[2].join(" ")));
+    }
+    out.push_str(&m.text.join(". "));
+    out
 }
 
 /// `First (+) tiles: 0,1 = 2, 2,3 = 8; Second (−) tiles: none. Next placement: 1,2.`

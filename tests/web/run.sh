@@ -25,6 +25,11 @@ TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 export WWW_DIR=${WWW_OUT:-$TARGET_DIR/www}
 WWW_OUT=$WWW_DIR bash "$ROOT/scripts/build-web.sh"
 
+# The module games' samples (kit-player.test.mjs): a replay of each proof game carrying its
+# module, broken modules, the modules themselves (the proof games built by kit-host).
+log "module game samples"
+(cd "$ROOT" && cargo run -q -p arbiter-player --example make_kit_samples -- "$WWW_DIR/kit" >/dev/null)
+
 # Release: the same binary `cargo test --workspace --release` (scripts/test.sh) already built.
 log "cargo build --release -p arbiter (the oracle)"
 (cd "$ROOT" && cargo build -q --release -p arbiter)
@@ -52,7 +57,7 @@ mkdir -p "$ARTIFACTS_DIR"
 
 log "node --test (artifacts in $ARTIFACTS_DIR)"
 node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs" "$WEB/failures.test.mjs" \
-  "$WEB/contest.test.mjs" "$WEB/live.test.mjs"
+  "$WEB/contest.test.mjs" "$WEB/live.test.mjs" "$WEB/kit-player.test.mjs"
 
 if [ "${BENCH:-1}" != "0" ]; then
   log "benchmark"

@@ -6,7 +6,7 @@
 
 use arbiter_game::notation::{push_square, read_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{export_game, Clicks, Game, Json, Outcome, Seat};
 
 const N: usize = 10;
 const EMPTY: u8 = 0;
@@ -228,6 +228,19 @@ impl Game for Amazons {
         v.text.push(format!("ply {}", self.plies));
         v
     }
+
+    /// The queen, where it goes, where its arrow lands: three clicks.
+    fn clicks(&self, mv: &Move) -> Option<Clicks> {
+        let cell = |i: u8| {
+            let i = usize::from(i);
+            [(i % N) as u16, (N - 1 - i / N) as u16]
+        };
+        Some(Clicks::Cells(vec![
+            cell(mv.from),
+            cell(mv.to),
+            cell(mv.arrow),
+        ]))
+    }
 }
 
 fn name(i: usize) -> String {
@@ -270,6 +283,24 @@ mod tests {
         assert!(g.parse_move("a7-a8").is_err());
         assert!(g.parse_move("a7-a8/a9x").is_err());
         assert!(g.view().check(2).is_ok());
+    }
+
+    #[test]
+    fn every_move_is_three_clicks_told_apart() {
+        let mut g = start();
+        let m = g.parse_move("d1-d7/g7").unwrap();
+        // d1 is column 3 of the bottom row (row 9 from the top).
+        assert_eq!(
+            g.clicks(&m),
+            Some(Clicks::Cells(vec![[3, 9], [3, 3], [6, 3]]))
+        );
+        for _ in 0..12 {
+            arbiter_game::check_clicks(&g).unwrap();
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let pick = moves[moves.len() / 3];
+            g.play(&pick).unwrap();
+        }
     }
 
     #[test]

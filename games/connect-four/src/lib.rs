@@ -4,7 +4,7 @@
 //! first, `2` second).
 
 use arbiter_game::view::{column_letter, Grid, Mark, Shape, View};
-use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct ConnectFour {
@@ -172,6 +172,12 @@ impl Game for ConnectFour {
         }
         v
     }
+
+    /// The cell the disc lands in: the one place of the column a person sees it go.
+    fn clicks(&self, &col: &usize) -> Option<Clicks> {
+        let row = self.rows.checked_sub(1 + self.height(col))?;
+        Some(Clicks::Cells(vec![[col as u16, row as u16]]))
+    }
 }
 
 export_game!(ConnectFour);
@@ -209,6 +215,22 @@ mod tests {
         assert_eq!(g.play(&0), Err("column a is full".into()));
         assert!(g.parse_move("h").is_err());
         assert!(g.view().check(2).is_ok());
+    }
+
+    #[test]
+    fn a_move_is_a_click_where_the_disc_lands() {
+        let mut g = start();
+        assert_eq!(g.clicks(&3), Some(Clicks::Cells(vec![[3, 5]])));
+        g.play(&3).unwrap();
+        assert_eq!(g.clicks(&3), Some(Clicks::Cells(vec![[3, 4]])));
+        for c in [0, 0, 0, 0, 0, 0] {
+            arbiter_game::check_clicks(&g).unwrap();
+            g.play(&c).unwrap();
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert!(!moves.contains(&0), "column a is full");
+        arbiter_game::check_clicks(&g).unwrap();
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use arbiter_game::notation::{parse_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct Connect6 {
@@ -157,6 +157,15 @@ impl Game for Connect6 {
         }
         v
     }
+
+    /// The point of the stone.
+    fn clicks(&self, &i: &usize) -> Option<Clicks> {
+        let n = self.size;
+        Some(Clicks::Cells(vec![[
+            (i % n) as u16,
+            (n - 1 - i / n) as u16,
+        ]]))
+    }
 }
 
 export_game!(Connect6);
@@ -182,6 +191,16 @@ mod tests {
         assert_eq!(perft(&g, 1), 361);
         assert_eq!(perft(&g, 2), 361 * 360);
         assert_eq!(perft(&g, 3), 361 * 360 * 359);
+    }
+
+    #[test]
+    fn a_stone_is_a_click_on_its_point() {
+        let mut g = start(19);
+        let a1 = g.parse_move("a1").unwrap();
+        assert_eq!(g.clicks(&a1), Some(Clicks::Cells(vec![[0, 18]])));
+        arbiter_game::check_clicks(&g).unwrap();
+        g.play(&a1).unwrap();
+        arbiter_game::check_clicks(&g).unwrap();
     }
 
     #[test]

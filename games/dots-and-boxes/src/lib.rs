@@ -9,7 +9,7 @@
 
 use arbiter_game::notation::{read_square, square};
 use arbiter_game::view::{Grid, Line, Mark, View};
-use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct DotsAndBoxes {
@@ -207,6 +207,14 @@ impl Game for DotsAndBoxes {
             .push(format!("boxes {} : {}", self.count(0), self.count(1)));
         v
     }
+
+    /// One click on the edge itself, between its two dots (the corners its line joins).
+    fn clicks(&self, &e: &usize) -> Option<Clicks> {
+        let h = self.rows as u16;
+        let corner = |(x, y): (usize, usize)| [x as u16, h - y as u16];
+        let (a, b) = self.dots(e);
+        Some(Clicks::Line(corner(a), corner(b)))
+    }
 }
 
 export_game!(DotsAndBoxes);
@@ -260,6 +268,22 @@ mod tests {
         assert_eq!(g.to_move(), None);
         assert!(g.view().check(2).is_ok());
         assert_eq!(g.view().lines.len(), 7);
+    }
+
+    #[test]
+    fn an_edge_is_clicked_as_the_line_the_view_draws() {
+        let mut g = start(2, 1);
+        let e = g.parse_move("a1-b1").unwrap();
+        // a1-b1 is the bottom edge of the left box: corners [0, 1] and [1, 1] from the top.
+        assert_eq!(g.clicks(&e), Some(Clicks::Line([0, 1], [1, 1])));
+        play(&mut g, &["a1-b1"]);
+        let drawn = &g.view().lines[0];
+        assert_eq!(Some(Clicks::Line(drawn.from, drawn.to)), g.clicks(&e));
+        for m in ["a2-b2", "a1-a2", "b1-b2"] {
+            arbiter_game::check_clicks(&g).unwrap();
+            play(&mut g, &[m]);
+        }
+        arbiter_game::check_clicks(&start(5, 5)).unwrap();
     }
 
     #[test]

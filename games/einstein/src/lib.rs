@@ -23,7 +23,7 @@
 
 use arbiter_game::notation::{parse_square, push_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{export_game, win_scores, Game, Json, Outcome, Seat};
+use arbiter_game::{export_game, win_scores, Clicks, Game, Json, Outcome, Seat};
 
 /// The board's side.
 pub const N: usize = 5;
@@ -347,6 +347,13 @@ impl Game for Einstein {
     fn reseed(&mut self, seed: u64) {
         // The roll of the ply to play is known to both sides; the ones after it are not.
         self.future = Some((self.plies + 1, seed));
+    }
+
+    /// The cube, then the square it goes to.
+    fn clicks(&self, mv: &Move) -> Option<Clicks> {
+        let top = |i: usize| [(i % N) as u16, (N - 1 - i / N) as u16];
+        let from = self.find(self.seat, mv.cube)?;
+        Some(Clicks::Cells(vec![top(from), top(usize::from(mv.to))]))
     }
 
     fn view(&self) -> View {

@@ -373,3 +373,21 @@ fn a_reseeded_copy_keeps_the_known_roll_and_rolls_its_own_future() {
         play(&mut d, &mv).unwrap();
     }
 }
+
+#[test]
+fn a_move_is_two_clicks_the_cube_then_its_square() {
+    let g = position(&[(2, "b4"), (3, "c3"), (5, "a1")], &[(1, "e1")], 0, 3);
+    let mv = g.parse_move("3:d3").unwrap();
+    // c3 is column 2, row 2 from the top of five; d3 is column 3.
+    assert_eq!(g.clicks(&mv), Some(Clicks::Cells(vec![[2, 2], [3, 2]])));
+    let mut g = start(7);
+    for _ in 0..10 {
+        if g.to_move().is_none() {
+            break;
+        }
+        arbiter_game::check_clicks(&g).unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        g.play(&moves[moves.len() - 1]).unwrap();
+    }
+}

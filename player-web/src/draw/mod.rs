@@ -3,7 +3,10 @@
 
 mod duel;
 mod gomoku;
+mod kit;
 mod reversi;
+
+pub use kit::Clicking;
 
 use alloc::format;
 use alloc::string::String;
@@ -34,6 +37,9 @@ pub struct Palette {
     pub p1: String,
     pub half0: String,
     pub half1: String,
+    /// A game module's cells board and its grid.
+    pub kit_board: String,
+    pub kit_grid: String,
     /// The dark scheme is on (the duel's tiles are darker then).
     pub dark: bool,
     /// The duel's tile colours by owner and level (levels from 11 up share the deepest),
@@ -58,7 +64,7 @@ impl Palette {
                 .unwrap_or_default()
         };
         // In a loop: one call site instead of fourteen inlined copies.
-        let fields: [(&str, &mut String); 14] = [
+        let fields: [(&str, &mut String); 16] = [
             ("--bg", &mut p.bg),
             ("--fg", &mut p.fg),
             ("--muted", &mut p.muted),
@@ -73,6 +79,8 @@ impl Palette {
             ("--p1", &mut p.p1),
             ("--half0", &mut p.half0),
             ("--half1", &mut p.half1),
+            ("--kit-board", &mut p.kit_board),
+            ("--kit-grid", &mut p.kit_grid),
         ];
         for (name, field) in fields {
             *field = css(name);
@@ -101,6 +109,8 @@ pub struct Board<'a> {
     /// The replay ends by a failure: a strip under the board holds its words on the last frame
     /// (every frame keeps the strip, so the page does not jump).
     pub caption: bool,
+    /// A module game's move being built by clicks.
+    pub clicking: Option<Clicking<'a>>,
 }
 
 /// Where the board's cells are, in CSS pixels: for the coordinates shown on hover.
@@ -133,10 +143,15 @@ pub fn draw(
     view: &FrameView,
 ) -> Option<Geom> {
     let aspect = if board.game == "duel2048" { 0.6 } else { 1.0 };
-    let (ctx, w, h) = setup_canvas(canvas, aspect, board.caption)?;
-    let geom = match board.game {
-        "reversi" => reversi::draw(&ctx, w, palette, board, view),
-        "gomoku" => gomoku::draw(&ctx, w, palette, board, view),
+    let height = |w: f64| match &view.module {
+        Some(m) => kit::height(w, m),
+        None => round(w * aspect),
+    };
+    let (ctx, w, h) = setup_canvas(canvas, height, board.caption)?;
+    let geom = match (board.game, &view.module) {
+        (_, Some(m)) => kit::draw(&ctx, w, palette, m, board.clicking.as_ref()),
+        ("reversi", _) => reversi::draw(&ctx, w, palette, board, view),
+        ("gomoku", _) => gomoku::draw(&ctx, w, palette, board, view),
         _ => duel::draw(&ctx, w, palette, board, view),
     };
     if let (true, Some(f)) = (board.caption, &view.failure) {
@@ -270,18 +285,19 @@ fn attempt_mark(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: 
     cross(ctx, x, y, r * 0.62, (r * 0.24).max(2.5));
 }
 
-/// Sizes the canvas in device pixels for its CSS width and clears it; the context is scaled
-/// so that drawing is in CSS pixels. Returns the context, the width and the height.
+/// Sizes the canvas in device pixels for its CSS width (the board's height for a width:
+/// `height`) and clears it; the context is scaled so that drawing is in CSS pixels. Returns
+/// the context, the width and the height.
 fn setup_canvas(
     c: &HtmlCanvasElement,
-    aspect: f64,
+    height: impl Fn(f64) -> f64,
     strip: bool,
 ) -> Option<(CanvasRenderingContext2d, f64, f64)> {
     let parent_w = c.parent_element().map(|p| p.client_width()).unwrap_or(0);
     let parent_w = if parent_w > 0 { parent_w } else { 320 };
     let w = f64::from(parent_w.max(120));
     let css_w = w.min(720.0);
-    let css_h = round(css_w * aspect) + if strip { strip_height(css_w) } else { 0.0 };
+    let css_h = height(css_w) + if strip { strip_height(css_w) } else { 0.0 };
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0);
