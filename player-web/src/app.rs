@@ -786,7 +786,6 @@ impl App {
             size: l.info.size,
             seats: l.info.seats,
             numbers: self.numbers,
-            caption: l.info.failure.is_some(),
             clicking: self
                 .clicking
                 .as_ref()

@@ -16,7 +16,6 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
 
-use crate::failure::FailureMark;
 use crate::view::FrameView;
 
 /// The colours of the page, read from its CSS custom properties (`--bg` ...): they follow the
@@ -106,9 +105,6 @@ pub struct Board<'a> {
     pub seats: [&'a str; 2],
     /// Gomoku: move numbers on the stones.
     pub numbers: bool,
-    /// The replay ends by a failure: a strip under the board holds its words on the last frame
-    /// (every frame keeps the strip, so the page does not jump).
-    pub caption: bool,
     /// A module game's move being built by clicks.
     pub clicking: Option<Clicking<'a>>,
 }
@@ -147,116 +143,14 @@ pub fn draw(
         Some(m) => kit::height(w, m),
         None => round(w * aspect),
     };
-    let (ctx, w, h) = setup_canvas(canvas, height, board.caption)?;
+    let (ctx, w, _) = setup_canvas(canvas, height)?;
     let geom = match (board.game, &view.module) {
         (_, Some(m)) => kit::draw(&ctx, w, palette, m, board.clicking.as_ref()),
         ("reversi", _) => reversi::draw(&ctx, w, palette, board, view),
         ("gomoku", _) => gomoku::draw(&ctx, w, palette, board, view),
         _ => duel::draw(&ctx, w, palette, board, view),
     };
-    if let (true, Some(f)) = (board.caption, &view.failure) {
-        let strip = strip_height(w);
-        caption(&ctx, palette, f, 8.0, h - strip, w - 16.0, strip);
-    }
     Some(geom)
-}
-
-/// The height of the caption strip under the board.
-fn strip_height(w: f64) -> f64 {
-    round(w * 0.075).max(42.0)
-}
-
-/// The failure's words under the board, after an icon: a clock for a timeout, a cross for
-/// anything else. Two lines at most, the font shrinking before a word is cut.
-fn caption(
-    ctx: &CanvasRenderingContext2d,
-    p: &Palette,
-    f: &FailureMark,
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
-) {
-    let icon = (h * 0.5).min(26.0);
-    let (ix, iy) = (x + icon / 2.0 + 2.0, y + h / 2.0);
-    if f.clock.is_some() {
-        clock_icon(ctx, p, ix, iy, icon / 2.0);
-    } else if f.kind == "illegal_move" {
-        stroke(ctx, &p.accent);
-        cross(ctx, ix, iy, icon * 0.38, (icon * 0.14).max(2.0));
-    } else {
-        alert_icon(ctx, p, ix, iy, icon / 2.0);
-    }
-    let tx = x + icon + 10.0;
-    let tw = w - icon - 10.0;
-    let mut px = (h * 0.34).min(16.0);
-    let mut lines = wrap(ctx, &f.caption, px, tw);
-    while lines.len() > 2 && px > 10.0 {
-        px -= 1.0;
-        lines = wrap(ctx, &f.caption, px, tw);
-    }
-    lines.truncate(2);
-    fill(ctx, &p.accent);
-    font(ctx, "600 ", px);
-    ctx.set_text_align("left");
-    ctx.set_text_baseline("middle");
-    let lh = px * 1.25;
-    let top = iy - lh * (lines.len() as f64 - 1.0) / 2.0;
-    for (i, line) in lines.iter().enumerate() {
-        text(ctx, line, tx, top + lh * i as f64);
-    }
-}
-
-/// Words of `s` in lines of at most `width` pixels at `px`.
-fn wrap(ctx: &CanvasRenderingContext2d, s: &str, px: f64, width: f64) -> alloc::vec::Vec<String> {
-    font(ctx, "600 ", px);
-    let fits = |t: &str| ctx.measure_text(t).map(|m| m.width()).unwrap_or(0.0) <= width;
-    let mut lines = alloc::vec::Vec::new();
-    let mut line = String::new();
-    for word in s.split(' ') {
-        let candidate = if line.is_empty() {
-            String::from(word)
-        } else {
-            format!("{line} {word}")
-        };
-        if fits(&candidate) || line.is_empty() {
-            line = candidate;
-        } else {
-            lines.push(core::mem::replace(&mut line, String::from(word)));
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-/// A clock face whose hand stands at twelve: the clock that ran out.
-fn clock_icon(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f64) {
-    circle(ctx, x, y, r);
-    fill(ctx, &p.bg);
-    ctx.fill();
-    stroke(ctx, &p.accent);
-    ctx.set_line_width((r * 0.18).max(2.0));
-    ctx.stroke();
-    ctx.begin_path();
-    ctx.move_to(x, y);
-    ctx.line_to(x, y - r * 0.7);
-    ctx.move_to(x, y);
-    ctx.line_to(x + r * 0.45, y + r * 0.2);
-    ctx.stroke();
-}
-
-/// A red disc with `!`: a failure that is not a move (a crash, memory, a malformed line).
-fn alert_icon(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: f64) {
-    circle(ctx, x, y, r);
-    fill(ctx, &p.accent);
-    ctx.fill();
-    fill(ctx, &p.bg);
-    font(ctx, "700 ", r * 1.5);
-    ctx.set_text_align("center");
-    ctx.set_text_baseline("middle");
-    text(ctx, "!", x, y + r * 0.08);
 }
 
 /// An X of half-size `d` centred on `(x, y)`, in the current stroke colour.
@@ -291,13 +185,12 @@ fn attempt_mark(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, r: 
 fn setup_canvas(
     c: &HtmlCanvasElement,
     height: impl Fn(f64) -> f64,
-    strip: bool,
 ) -> Option<(CanvasRenderingContext2d, f64, f64)> {
     let parent_w = c.parent_element().map(|p| p.client_width()).unwrap_or(0);
     let parent_w = if parent_w > 0 { parent_w } else { 320 };
     let w = f64::from(parent_w.max(120));
     let css_w = w.min(720.0);
-    let css_h = height(css_w) + if strip { strip_height(css_w) } else { 0.0 };
+    let css_h = height(css_w);
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0);
