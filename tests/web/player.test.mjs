@@ -101,10 +101,14 @@ describe("protocol", () => {
           try { q = frame.contentWindow.__arbiterQueue; } catch (_) {}
           if (!q) return setTimeout(poll, 0);
           const w = frame.contentWindow;
-          w.postMessage({ message: "init_replay_player", replay_data: new Blob([text]) }, "*");
-          w.postMessage({ message: "load_players", players: ["early-a", "early-b"] }, "*");
-          w.postMessage({ message: "load_frame", index: 5 }, "*");
-          window.postedBeforeReady = w.document.documentElement.dataset.ready !== "1";
+          // Handed to the page's message handler at once (a posted message would arrive in a
+          // later task, perhaps after the player took over): while the bootstrap handler is
+          // still in place, these can only go to its queue.
+          window.postedBeforeReady = String(w.__arbiterOnMessage).includes("__arbiterQueue.push");
+          const send = (data) => w.__arbiterOnMessage(new w.MessageEvent("message", { data, origin: location.origin, source: window }));
+          send({ message: "init_replay_player", replay_data: new Blob([text]) });
+          send({ message: "load_players", players: ["early-a", "early-b"] });
+          send({ message: "load_frame", index: 5 });
           resolve();
         };
         poll();
