@@ -70,8 +70,11 @@ pub struct FrameView {
 /// second for a game module (its pieces are in the duel's seat colours).
 pub fn seat_labels(game: &str) -> [&'static str; 2] {
     use crate::lang::t_static;
-    if game == Duel::NAME || game == arbiter_engine::any::MODULE {
+    if game == Duel::NAME {
         [t_static("player-first"), t_static("player-second")]
+    } else if game == arbiter_engine::any::MODULE {
+        // A module's seats have no sign: the duel's (+) and (−) are its halves of the board.
+        [t_static("player-module-first"), t_static("player-module-second")]
     } else {
         [t_static("player-black"), t_static("player-white")]
     }
