@@ -74,7 +74,10 @@ pub fn seat_labels(game: &str) -> [&'static str; 2] {
         [t_static("player-first"), t_static("player-second")]
     } else if game == arbiter_engine::any::MODULE {
         // A module's seats have no sign: the duel's (+) and (−) are its halves of the board.
-        [t_static("player-module-first"), t_static("player-module-second")]
+        [
+            t_static("player-module-first"),
+            t_static("player-module-second"),
+        ]
     } else {
         [t_static("player-black"), t_static("player-white")]
     }

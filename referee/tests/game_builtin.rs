@@ -1,20 +1,8 @@
 //! `arbiter game check|perft builtin:NAME`: the engine's games through the game kit, linked
 //! natively, under the tools a game author uses on a module.
 
-use std::process::Command;
-
-fn arbiter(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .output()
-        .expect("arbiter runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
+mod kit_support;
+use kit_support::arbiter;
 
 /// The number after `marker` in `text` (`perft(6) = 8200`, `... on 8x8 = 8200`).
 fn count_after(text: &str, marker: &str) -> u64 {

@@ -4,18 +4,8 @@ use std::process::Command;
 
 use arbiter_kit_host::build;
 
-fn arbiter(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .output()
-        .expect("arbiter runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
+mod kit_support;
+use kit_support::arbiter;
 
 #[test]
 fn check_perft_and_match_on_a_module() {

@@ -7,18 +7,8 @@ use std::process::Command;
 use arbiter_kit_host::build;
 use serde_json::Value;
 
-fn arbiter(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .output()
-        .expect("arbiter runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
+mod kit_support;
+use kit_support::arbiter;
 
 fn module(package: &str) -> String {
     build::game_module(package)
