@@ -82,6 +82,7 @@ pub fn write_site_with(
         )?;
     }
     let mut pages = 0;
+    let mut modules = std::collections::BTreeSet::new();
     for g in &r.games {
         let Some(res) = &g.result else { continue };
         let replay = res.replay.as_ref().map(|p| {
@@ -93,6 +94,7 @@ pub fn write_site_with(
         });
         let js_name = format!("game-{:06}.js", g.slot);
         if let Some(Ok(replay)) = &replay {
+            modules.extend(replay.game.as_module().map(|m| m.module.sha256.clone()));
             // Pages load the replay by a script tag, which works from file:// too.
             let js = format!("window.ARBITER_REPLAY = {};\n", replay.to_json());
             write(&dir.join("games").join(&js_name), &js)?;
@@ -112,7 +114,26 @@ pub fn write_site_with(
         )?;
         pages += 1;
     }
+    write_modules(dir, &modules)?;
     Ok(pages)
+}
+
+/// The game modules the replays name, once each, as `modules/<sha256>.wasm` beside the
+/// player's page: where the player looks for a module its replay does not carry (a replay
+/// carrying its module would repeat it in every game's file).
+fn write_modules(dir: &Path, modules: &std::collections::BTreeSet<String>) -> anyhow::Result<()> {
+    for sha in modules {
+        let bytes = arbiter_kit_host::host::module_bytes(sha).ok_or_else(|| {
+            anyhow::anyhow!("the game module with sha256 {sha} is not loaded: cannot publish it")
+        })?;
+        let path = dir.join("modules").join(format!("{sha}.wasm"));
+        if std::fs::read(&path).is_ok_and(|b| b == *bytes) {
+            continue;
+        }
+        std::fs::create_dir_all(dir.join("modules"))?;
+        write_atomic(&path, &bytes)?;
+    }
+    Ok(())
 }
 
 /// Where the web player is found when none is named: `$CARGO_TARGET_DIR/www/player.html`,
