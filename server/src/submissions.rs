@@ -456,7 +456,7 @@ pub async fn schedule_all_missing(state: &Shared) -> Result<(), AppError> {
 }
 
 /// The games between two submissions: colours swapped in pairs, each pair from the next
-/// opening, the 2048 duel's sequence changing from pair to pair.
+/// opening, the 2048 duel's sequence and a module's seed changing from pair to pair.
 fn pairing_jobs(
     state: &Shared,
     mine: (&Submission, &User),
@@ -475,6 +475,12 @@ fn pairing_jobs(
             [theirs, mine]
         };
         let bots = [job_bot(state, seats[0])?, job_bot(state, seats[1])?];
+        // Both games of a pair see the same chance; pairs and pairings see other chance.
+        let lo = mine.0.id.min(theirs.0.id) as u64;
+        let hi = mine.0.id.max(theirs.0.id) as u64;
+        let pair_seed = |base: u64| {
+            base ^ lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi.rotate_left(32) ^ pair as u64
+        };
         let game = match &contest.game.game {
             GameConfig::Duel2048(c) => {
                 let mut c = c.clone();
@@ -482,14 +488,13 @@ fn pairing_jobs(
                     RandomSource::Seed(s) => s,
                     _ => contest.file.seed,
                 };
-                let lo = mine.0.id.min(theirs.0.id) as u64;
-                let hi = mine.0.id.max(theirs.0.id) as u64;
-                c.random = RandomSource::Seed(
-                    base ^ lo.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                        ^ hi.rotate_left(32)
-                        ^ pair as u64,
-                );
+                c.random = RandomSource::Seed(pair_seed(base));
                 Some(GameConfig::Duel2048(c))
+            }
+            GameConfig::Module(m) => {
+                let mut m = m.clone();
+                m.seed = pair_seed(m.seed);
+                Some(GameConfig::Module(m))
             }
             _ => None,
         };

@@ -121,6 +121,7 @@ async fn two_students_play_a_module_contest() {
             .unwrap()
             .clone();
         assert_eq!(games.len(), 2, "{which}");
+        let mut seeds = Vec::new();
         for g in &games {
             let id = g["id"].as_i64().unwrap();
             let text = reqwest::get(c.url(&format!("/api/games/{id}/replay")))
@@ -133,11 +134,16 @@ async fn two_students_play_a_module_contest() {
             let m = replay.game.as_module().expect("a module game");
             assert_eq!(m.module.sha256, sha);
             assert_eq!(m.config, r#"{"cols":7}"#);
+            seeds.push(m.seed);
             assert_eq!(g["reason"], "normal", "{which}: {g}");
             let (status, page) = ada.get(&format!("/games/{id}")).await;
             assert_eq!(status, StatusCode::OK);
             assert!(page.contains("init_replay_player"), "{which}");
         }
+
+        // Both colours of a pair share the pairing's chance, which is not the contest's seed.
+        assert_eq!(seeds[0], seeds[1], "{which}");
+        assert_ne!(seeds[0], 0, "{which}: the pairing's seed");
 
         // The module, where the game page's player looks for it (relative to /games/N) and
         // at the site's root; immutable. Nothing else is served there.
