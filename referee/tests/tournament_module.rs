@@ -150,17 +150,35 @@ fn a_module_tournament_plays_resumes_refuses_a_swapped_module_and_publishes() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let modules: Vec<_> = std::fs::read_dir(site.join("modules"))
+    let mut modules: Vec<_> = std::fs::read_dir(site.join("modules"))
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(modules, vec![format!("{module_sha}.wasm")]);
+    modules.sort();
     assert_eq!(
-        std::fs::read(site.join("modules").join(&modules[0])).unwrap(),
+        modules,
+        vec![format!("{module_sha}.js"), format!("{module_sha}.wasm")]
+    );
+    assert_eq!(
+        std::fs::read(site.join("modules").join(format!("{module_sha}.wasm"))).unwrap(),
         original
     );
+    // ...and as a script the game pages load (a site opened from the disk cannot fetch).
+    use base64::Engine as _;
+    let js = std::fs::read_to_string(site.join("modules").join(&modules[0])).unwrap();
+    let encoded = js.split('"').nth(3).unwrap();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    assert_eq!(decoded, original);
     let page = std::fs::read_to_string(site.join("games/game-000001.html")).unwrap();
     assert!(page.contains("src=\"../player.html"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "<script src=\"../modules/{module_sha}.js\"></script>"
+        )),
+        "{page}"
+    );
 }
 
 #[test]

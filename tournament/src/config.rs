@@ -224,8 +224,8 @@ impl GameSection {
         let bad = |m: String| Err(ConfigError::Invalid(m));
         if self.rule.is_some() || self.rounds.is_some() {
             return bad(
-                "game.rule and game.rounds are built-in games' keys; a game module \
-                        takes game.config"
+                "game.rule and game.rounds belong to built-in games; a game module \
+                 takes game.config"
                     .into(),
             );
         }
