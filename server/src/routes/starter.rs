@@ -66,13 +66,12 @@ pub fn module_help(state: &Shared) -> Option<ModuleHelp> {
     })
 }
 
-/// The environment variables that name the game to a bot (docs/protocols.md).
+/// The environment variables that name the game to a student's bot (docs/protocols.md; a
+/// module game's seed is not one of them).
 pub fn env_vars(state: &Shared) -> Vec<&'static str> {
-    use arbiter_match::bot_env::{
-        GAME_VAR, MODULE_CONFIG_VAR, MODULE_SEED_VAR, RULE_VAR, SIZE_VAR,
-    };
+    use arbiter_match::bot_env::{GAME_VAR, MODULE_CONFIG_VAR, RULE_VAR, SIZE_VAR};
     match state.contest.game.game.as_module() {
-        Some(_) => vec![GAME_VAR, MODULE_CONFIG_VAR, MODULE_SEED_VAR],
+        Some(_) => vec![GAME_VAR, MODULE_CONFIG_VAR],
         None => vec![GAME_VAR, SIZE_VAR, RULE_VAR],
     }
 }
