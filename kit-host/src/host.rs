@@ -23,6 +23,10 @@ use crate::{sha256_hex, Bounds, KitError, Rules, State, Status, WasmKit};
 const MAX_MODULES: usize = 256;
 const MAX_KEPT_BYTES: usize = 512 << 20;
 
+/// The largest module accepted, in bytes: the five games in games/ are about 200 KB, and a
+/// module travels to workers through the database and to browsers on every game page.
+pub const MAX_MODULE_BYTES: usize = 16 << 20;
+
 struct Known {
     bytes: Arc<[u8]>,
     label: String,
@@ -47,6 +51,9 @@ pub fn register_bytes(bytes: &[u8], label: &str) -> Result<ModuleRef, KitError> 
 }
 
 fn register(bytes: &[u8], label: &str, path: Option<PathBuf>) -> Result<ModuleRef, KitError> {
+    if bytes.len() > MAX_MODULE_BYTES {
+        return Err(too_large(label));
+    }
     let rules = Rules::new(Box::new(WasmKit::load(bytes, label, Bounds::default())?))?;
     let info = rules.info();
     let reference = ModuleRef {
@@ -100,16 +107,40 @@ fn check_name(r: &ModuleRef, label: &str) -> Result<(), KitError> {
     Ok(())
 }
 
+fn too_large(label: &str) -> KitError {
+    KitError::Host(format!(
+        "game module {label} is over {} MiB",
+        MAX_MODULE_BYTES >> 20
+    ))
+}
+
 /// [`register_bytes`] of a file.
 pub fn register_file(path: &Path) -> Result<ModuleRef, KitError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| KitError::Host(format!("cannot read game module {}: {e}", path.display())))?;
     let label = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
+    let bytes = read_bounded(path, &label)?;
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     register(&bytes, &label, Some(path))
+}
+
+/// A module's file, read only up to the bound (a path may name a huge file or a device).
+fn read_bounded(path: &Path, label: &str) -> Result<Vec<u8>, KitError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| {
+        KitError::Host(format!("cannot read game module {}: {e}", path.display()))
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(cannot)?
+        .take(MAX_MODULE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() > MAX_MODULE_BYTES {
+        return Err(too_large(label));
+    }
+    Ok(bytes)
 }
 
 /// The file a registered module was read from, if it came from one.
@@ -385,7 +416,7 @@ impl Drop for ModuleGame {
 }
 
 /// The largest module a replay may carry, in bytes (decoded).
-pub const MAX_EMBEDDED_BYTES: usize = 16 << 20;
+pub const MAX_EMBEDDED_BYTES: usize = MAX_MODULE_BYTES;
 
 /// Puts a module game's module into its replay (`module_wasm`), so that the file alone
 /// plays in the player; a built-in game's replay is left as it is.

@@ -8,13 +8,15 @@
 //!   admin page.
 //! - [`spec`]: what jobs carry (games, compiles) and the outcomes they commit.
 //! - [`artefacts`]: bots by content hash, cached by workers; [`compile`]: building them in the
-//!   sandbox; [`payload`]: compressed replays.
+//!   sandbox; [`payload`]: compressed replays; [`modules`]: game modules, which travel as
+//!   artefacts.
 
 pub mod artefacts;
 pub mod compile;
 pub mod db;
 pub mod health;
 pub mod jobs;
+pub mod modules;
 pub mod payload;
 pub mod quarantine;
 pub mod schema;

@@ -1,5 +1,5 @@
 //! A judging worker: registers itself, then each of its slots claims a job under a lease,
-//! fetches the bots by hash, plays the game (or compiles) under the same containment and
+//! fetches the bots (and a game module) by hash, plays the game (or compiles) under the same containment and
 //! limits as a local match, heartbeats while it plays, and commits the replay and the outcome
 //! exactly once. Workers keep no state: everything they need comes from the database.
 
@@ -523,6 +523,11 @@ impl Worker {
             .map_err(|e| Unready::of(e.into(), "the job's events"))?;
         let competition = self.config(job.competition).await?;
         let config = spec.game.clone().unwrap_or(competition.game);
+        // A module game's rules come from the database the first time (this machine may
+        // never have seen the module's file); the built-in bots load them from the cache.
+        crate::modules::fetch(&self.cache, self.queue.db(), &config)
+            .await
+            .map_err(|e| Unready::of(e, "the game"))?;
         let limits = competition.limits.apply(&config);
         let bots = [
             self.bot_spec(&spec.bots[0], &config).await?,

@@ -782,3 +782,80 @@ fn a_paced_game_waits_between_plies_without_charging_the_bots_clocks() {
         "the bots were charged for the pauses: {thought} ms of thinking, {paused} ms paused"
     );
 }
+
+/// A module game on the hub: a person plays connect-four against `builtin:random` through a
+/// seat's websocket, which carries the moves the referee's replay holds and, in its start,
+/// the module the player needs to follow them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn arbiter_match_live_plays_a_module_game() {
+    use base64::Engine as _;
+    use std::io::BufRead;
+    let module = arbiter_kit_host::build::game_module("game-connect-four").unwrap();
+    // This test's process follows the game through the same module.
+    let sha = arbiter_kit_host::host::register_file(&module)
+        .unwrap()
+        .sha256;
+    arbiter_kit_host::host::install();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("match")
+        .arg(&module)
+        .args(["human:Ada", "builtin:random", "--games", "1", "--quiet"])
+        .args(["--move-time", "20000"])
+        .args(["--live", &format!("127.0.0.1:{port}"), "-o"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    let link = loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the play link");
+        if let Some(at) = line.find("/live/1/play?") {
+            break line[at..].to_string();
+        }
+    };
+    let key = link.split("key=").nth(1).unwrap().trim().to_string();
+    let base = format!("ws://127.0.0.1:{port}/live/ws");
+    let tok = token::seat(&base, 1, &key, 0);
+    let mut ws = connect(&format!("{base}/1.{key}/0")).await;
+    send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert_eq!(saved.game.as_module().unwrap().module.sha256, sha);
+    assert_eq!(saved.players[0].name, "Ada");
+    assert!(!mine.is_empty());
+    assert_eq!(chosen_by(&saved, Seat::First), mine);
+    let followed = f.replay.as_ref().unwrap();
+    same_moves(followed, &saved);
+    assert_eq!(
+        f.end.unwrap()["result"],
+        serde_json::to_value(&saved.result).unwrap()
+    );
+    let carried = followed
+        .module_wasm
+        .as_deref()
+        .expect("the start carries the module");
+    let carried = base64::engine::general_purpose::STANDARD
+        .decode(carried)
+        .unwrap();
+    assert_eq!(carried, std::fs::read(&module).unwrap());
+}

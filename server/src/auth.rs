@@ -290,6 +290,17 @@ pub fn anon_token(secret: &[u8], nonce: &str) -> String {
     hex::encode(mac.finalize().into_bytes())
 }
 
+/// A number nobody can compute without the server's secret: the HMAC of `what`, cut to 64
+/// bits (a module game's seed, which bots must not predict).
+pub fn secret_u64(secret: &[u8], what: &str) -> u64 {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).unwrap_or_else(|_| unreachable_mac());
+    mac.update(what.as_bytes());
+    let bytes = mac.finalize().into_bytes();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(first)
+}
+
 fn unreachable_mac() -> Hmac<Sha256> {
     // HMAC accepts keys of any length; this is never called.
     Hmac::<Sha256>::new_from_slice(&[0u8; 32]).unwrap_or_else(|_| unreachable!())

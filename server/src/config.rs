@@ -132,15 +132,22 @@ pub struct Contest {
 impl Contest {
     pub fn load(path: &Path) -> anyhow::Result<Contest> {
         let text = crate::read_text(path, 1 << 20, "a contest file")?;
-        Contest::parse(&text, &path.display().to_string())
+        let dir = path.parent().unwrap_or(Path::new("."));
+        Contest::parse_in(&text, &path.display().to_string(), dir)
     }
 
+    /// A contest file whose game module, if any, is relative to the working directory.
     pub fn parse(text: &str, origin: &str) -> anyhow::Result<Contest> {
+        Contest::parse_in(text, origin, Path::new("."))
+    }
+
+    /// A contest file in `dir`: a game module's path is relative to it.
+    pub fn parse_in(text: &str, origin: &str, dir: &Path) -> anyhow::Result<Contest> {
         let file: ContestFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{origin}: {}", e.to_string().trim_end()))?;
         let game = file
             .game
-            .resolve(file.seed)
+            .resolve(file.seed, dir)
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         file.limits
             .check()
@@ -227,6 +234,54 @@ pub fn template(name: &str, game: &str, size: Option<u8>, rule: Option<&str>) ->
         Some(r) => format!("rule = \"{r}\""),
         None => "# rule = \"renju\"            # gomoku: freestyle, standard or renju".to_string(),
     };
+    let section = format!(
+        r#"[game]
+name = "{game}"                   # reversi, gomoku or duel2048 (required)
+{size_line}
+{rule_line}
+# openings = ["d3 c5 f6"]         # start positions, each played with both colours
+# protocol = "reversi"            # the protocol bots speak (default: the game's own)"#
+    );
+    template_with(name, &section)
+}
+
+/// The `contest.toml` of a contest whose game is a module (docs/game-kit.md): `file` is the
+/// module's file in the contest's directory, `config` its configuration as a TOML inline
+/// table (`{ cols = 7 }`).
+pub fn module_template(name: &str, file: &str, config: &str) -> String {
+    let section = format!(
+        r#"[game]
+# The game module, relative to this file (docs/game-kit.md), and its configuration (given to
+# it as a JSON object). Replace the file only between contests: games are played by its rules.
+module = {file:?}
+config = {config}
+# seed = 7                        # the seed of its chance (default: the contest's seed)
+# protocol = "kit"                # bots speak the kit's line protocol"#
+    );
+    template_with(name, &section)
+}
+
+/// A module's configuration given as JSON (`--game-config`) as a TOML inline table for
+/// contest.toml: an object, at most 64 KB, without nulls (TOML has none).
+pub fn module_config_table(json: Option<&str>) -> anyhow::Result<String> {
+    let Some(text) = json else {
+        return Ok("{}".into());
+    };
+    let limit = arbiter_tournament::config::MAX_MODULE_CONFIG;
+    if text.len() > limit {
+        anyhow::bail!("--game-config: more than {} KB", limit >> 10);
+    }
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| anyhow::anyhow!("--game-config is not JSON: {e}"))?;
+    if !value.is_object() {
+        anyhow::bail!("--game-config must be a JSON object, such as {{\"cols\": 8}}");
+    }
+    let table = toml::Value::try_from(&value)
+        .map_err(|e| anyhow::anyhow!("--game-config cannot be written as TOML: {e}"))?;
+    Ok(table.to_string())
+}
+
+fn template_with(name: &str, game_section: &str) -> String {
     format!(
         r#"# An arbiter contest. `arbiter contest serve DIR` reads this file at start-up.
 # Every key is optional unless marked; absent keys take the defaults shown.
@@ -234,12 +289,7 @@ pub fn template(name: &str, game: &str, size: Option<u8>, rule: Option<&str>) ->
 name = "{name}"                   # the site's title
 # language = "zh-CN"              # the site's default language: en (default) or zh-CN
 
-[game]
-name = "{game}"                   # reversi, gomoku or duel2048 (required)
-{size_line}
-{rule_line}
-# openings = ["d3 c5 f6"]         # start positions, each played with both colours
-# protocol = "reversi"            # the protocol bots speak (default: the game's own)
+{game_section}
 
 [limits]                          # absent: the game's defaults (Reversi and Gomoku: 5 s a
 # move_ms = 5000                  # move, 180 s a game, 350 MB; the 2048 duel: 5 s in total)
@@ -297,6 +347,21 @@ mod tests {
             assert_eq!(c.file.languages.len(), 3);
             assert_eq!(c.file.submissions.games_per_pairing, 2);
         }
+    }
+
+    #[test]
+    fn a_module_config_is_written_as_toml_that_reads_back_as_the_json() {
+        let json = r#"{"cols": 8, "name": "x \" y", "deep": {"list": [1, 2.5, true]}}"#;
+        let table = module_config_table(Some(json)).unwrap();
+        let back: toml::Table = toml::from_str(&format!("config = {table}")).unwrap();
+        let given: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(serde_json::to_value(&back["config"]).unwrap(), given);
+        assert_eq!(module_config_table(None).unwrap(), "{}");
+        for bad in ["[1]", "{\"a\": null}", "nope"] {
+            assert!(module_config_table(Some(bad)).is_err(), "{bad}");
+        }
+        let huge = format!("{{\"a\": \"{}\"}}", "x".repeat(70_000));
+        assert!(module_config_table(Some(&huge)).is_err());
     }
 
     #[test]

@@ -169,6 +169,31 @@ pub fn may_watch(state: &Shared, viewer: Option<&Session>) -> bool {
     state.rules().scoreboard.public || viewer.is_some()
 }
 
+/// The contest's game module, asked for as `<sha256>.wasm` (the player's `modules/` URL), for
+/// whoever may watch the games: the player needs it to show them. No other module is served,
+/// whatever this process has loaded.
+pub fn module_file(
+    state: &Shared,
+    file: &str,
+    viewer: Option<&Session>,
+) -> Result<std::sync::Arc<[u8]>, AppError> {
+    if !may_watch(state, viewer) {
+        return Err(AppError::Forbidden(crate::lang::t("err-sign-in-to-watch")));
+    }
+    let ours = state
+        .contest
+        .game
+        .game
+        .as_module()
+        .map(|m| &m.module.sha256);
+    let asked = file.strip_suffix(".wasm");
+    match ours.filter(|sha| asked == Some(sha.as_str())) {
+        Some(sha) => arbiter_kit_host::host::module_bytes(sha)
+            .ok_or_else(|| AppError::NotFound(format!("the game module {file}"))),
+        None => Err(AppError::NotFound(format!("the game module {file}"))),
+    }
+}
+
 /// The seats whose private output the viewer may see.
 async fn own_seats(
     state: &Shared,

@@ -85,6 +85,56 @@ pub async fn init(
     rule: Option<&str>,
     db: Option<&str>,
 ) -> anyhow::Result<String> {
+    refuse_existing(dir)?;
+    let text = config::template(name, game, size, rule);
+    Contest::parse(&text, "contest.toml")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    create(dir, &text, db).await
+}
+
+/// `arbiter contest init DIR --game-module FILE [--game-config JSON]`: [`init`] for a contest
+/// whose game is a module. The module is copied into the contest's directory (as
+/// `NAME.wasm`, its own name), where contest.toml names it: the contest does not depend on a
+/// file elsewhere.
+pub async fn init_module(
+    dir: &Path,
+    name: &str,
+    module: &Path,
+    module_config: Option<&str>,
+    db: Option<&str>,
+) -> anyhow::Result<String> {
+    refuse_existing(dir)?;
+    let found = arbiter_kit_host::host::register_file(module)?;
+    let bytes = arbiter_kit_host::host::module_bytes(&found.sha256)
+        .context("the module was registered but its bytes are gone")?;
+    let table = config::module_config_table(module_config)?;
+    let file = format!("{}.wasm", found.name);
+    let text = config::module_template(name, &file, &table);
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let copy = dir.join(&file);
+    let made = match std::fs::read(&copy) {
+        Ok(there) if there != *bytes => bail!(
+            "{} exists already and is another file: remove it, or choose another directory",
+            copy.display()
+        ),
+        Ok(_) => false,
+        Err(_) => {
+            std::fs::write(&copy, &bytes)
+                .with_context(|| format!("cannot write {}", copy.display()))?;
+            true
+        }
+    };
+    // The configuration is checked by the module itself, from the contest's copy.
+    if let Err(e) = Contest::parse_in(&text, "contest.toml", dir) {
+        if made {
+            let _ = std::fs::remove_file(&copy);
+        }
+        return Err(e);
+    }
+    create(dir, &text, db).await
+}
+
+fn refuse_existing(dir: &Path) -> anyhow::Result<()> {
     let file = dir.join("contest.toml");
     if file.exists() {
         bail!(
@@ -92,9 +142,13 @@ pub async fn init(
             file.display()
         );
     }
-    let text = config::template(name, game, size, rule);
-    Contest::parse(&text, "contest.toml")?;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(())
+}
+
+/// The database with its course staff account, then contest.toml (`text`): a directory with
+/// a contest.toml is a contest. Returns the account's password.
+async fn create(dir: &Path, text: &str, db: Option<&str>) -> anyhow::Result<String> {
+    let file = dir.join("contest.toml");
     let (db, _) = state::open_db(dir, db).await?;
     let password = auth::random_password();
     let hash = auth::hash_password(&password);
@@ -157,6 +211,8 @@ pub async fn users(
 async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
     let (contest, db, queue) = open(&opts.dir, opts.db.as_deref()).await?;
     let config = serde_json::to_string(&contest.competition_config())?;
+    // Workers on other machines fetch a game module by its hash, as they fetch bots.
+    arbiter_queue::modules::store(queue.db(), &contest.game.game).await?;
     let name = format!("contest:{}", contest.file.name);
     let competition = queue.competition("contest", &name, &config).await?;
     queue.set_competition_config(competition, &config).await?;

@@ -455,8 +455,37 @@ pub async fn schedule_all_missing(state: &Shared) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The configuration of pair `pair` of the pairing of submissions `ids` (lower first), when it
+/// is not the contest's: both games of a pair see the same chance, other pairs and pairings
+/// other chance. The 2048 duel tells its bots the sequence anyway; a module's dice must stay
+/// unknown to them (docs/game-kit.md), and replays are public: its seed comes from the site's
+/// secret, so that no past game's seed tells a future one.
+fn pair_game(state: &Shared, ids: [i64; 2], pair: usize) -> Option<GameConfig> {
+    let [lo, hi] = ids.map(|i| i as u64);
+    match &state.contest.game.game {
+        GameConfig::Duel2048(c) => {
+            let mut c = c.clone();
+            let base = match c.random {
+                RandomSource::Seed(s) => s,
+                _ => state.contest.file.seed,
+            };
+            c.random = RandomSource::Seed(
+                base ^ lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi.rotate_left(32) ^ pair as u64,
+            );
+            Some(GameConfig::Duel2048(c))
+        }
+        GameConfig::Module(m) => {
+            let mut m = m.clone();
+            let what = format!("module seed {} {lo} {hi} {pair}", m.seed);
+            m.seed = crate::auth::secret_u64(&state.secret, &what);
+            Some(GameConfig::Module(m))
+        }
+        _ => None,
+    }
+}
+
 /// The games between two submissions: colours swapped in pairs, each pair from the next
-/// opening, the 2048 duel's sequence changing from pair to pair.
+/// opening, the 2048 duel's sequence and a module's seed changing from pair to pair.
 fn pairing_jobs(
     state: &Shared,
     mine: (&Submission, &User),
@@ -475,24 +504,8 @@ fn pairing_jobs(
             [theirs, mine]
         };
         let bots = [job_bot(state, seats[0])?, job_bot(state, seats[1])?];
-        let game = match &contest.game.game {
-            GameConfig::Duel2048(c) => {
-                let mut c = c.clone();
-                let base = match c.random {
-                    RandomSource::Seed(s) => s,
-                    _ => contest.file.seed,
-                };
-                let lo = mine.0.id.min(theirs.0.id) as u64;
-                let hi = mine.0.id.max(theirs.0.id) as u64;
-                c.random = RandomSource::Seed(
-                    base ^ lo.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                        ^ hi.rotate_left(32)
-                        ^ pair as u64,
-                );
-                Some(GameConfig::Duel2048(c))
-            }
-            _ => None,
-        };
+        let ids = [mine.0.id, theirs.0.id];
+        let game = pair_game(state, [ids[0].min(ids[1]), ids[0].max(ids[1])], pair);
         let spec = GameJob {
             bots,
             opening: if openings.is_empty() {

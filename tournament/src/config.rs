@@ -80,14 +80,21 @@ pub enum Format {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Default)]
 #[serde(deny_unknown_fields)]
 pub struct GameSection {
-    /// reversi, gomoku or duel2048.
+    /// reversi, gomoku or duel2048; with `module`, optional (then the module's own name).
+    #[serde(default)]
     pub name: String,
+    /// A game module (docs/game-kit.md): its file, relative to the config file.
+    #[serde(default)]
+    pub module: Option<PathBuf>,
+    /// The module's configuration (a table, given to it as a JSON object).
+    #[serde(default)]
+    pub config: Option<toml::Table>,
     #[serde(default)]
     pub size: Option<u8>,
     /// Gomoku: freestyle, standard, renju or renju-gomocup.
     #[serde(default)]
     pub rule: Option<String>,
-    /// 2048 duel: the random sequence's seed (pairs of games advance it).
+    /// 2048 duel and game modules: the seed of their chance (pairs of games advance it).
     #[serde(default)]
     pub seed: Option<u64>,
     #[serde(default)]
@@ -135,9 +142,17 @@ pub struct ResolvedGame {
 
 impl GameSection {
     /// The game, its openings (each played through the engine) and the default protocol.
-    /// `seed` is the competition's: the 2048 duel's sequence follows it unless `seed` is set.
-    pub fn resolve(&self, seed: u64) -> Result<ResolvedGame, ConfigError> {
+    /// `seed` is the competition's: the 2048 duel's sequence and a module's chance follow it
+    /// unless `seed` is set. A module's path is relative to `base` (the config's directory);
+    /// the module is registered with this process's module host.
+    pub fn resolve(&self, seed: u64, base: &Path) -> Result<ResolvedGame, ConfigError> {
         let bad = |m: String| Err(ConfigError::Invalid(m));
+        if let Some(path) = &self.module {
+            return self.resolve_module(&base.join(path), seed);
+        }
+        if self.config.is_some() {
+            return bad("game.config configures a game module: give game.module too".into());
+        }
         let rule = match self.rule.as_deref() {
             None => None,
             Some(name) => match Rule::from_name(name) {
@@ -199,6 +214,83 @@ impl GameSection {
     }
 }
 
+/// The most a module's configuration may take as JSON (as `arbiter match --config`).
+pub const MAX_MODULE_CONFIG: usize = 64 << 10;
+
+impl GameSection {
+    /// `[game] module = "..."`: the module checked and registered, its configuration checked
+    /// by building the start position, and the kit protocol unless another is named.
+    fn resolve_module(&self, path: &Path, seed: u64) -> Result<ResolvedGame, ConfigError> {
+        let bad = |m: String| Err(ConfigError::Invalid(m));
+        if self.rule.is_some() || self.rounds.is_some() {
+            return bad(
+                "game.rule and game.rounds belong to built-in games; a game module \
+                 takes game.config"
+                    .into(),
+            );
+        }
+        if self.openings.as_ref().is_some_and(|o| !o.is_empty()) {
+            return bad(
+                "game.openings: a game module's games start from its start position".into(),
+            );
+        }
+        let module = arbiter_kit_host::host::register_file(path)
+            .map_err(|e| ConfigError::Invalid(format!("game.module: {e}")))?;
+        arbiter_kit_host::host::install();
+        if !self.name.is_empty() && self.name != module.name {
+            return bad(format!(
+                "game.name {:?}, but the module {} calls itself {:?}",
+                self.name,
+                path.display(),
+                module.name
+            ));
+        }
+        let config = self.module_config()?;
+        let game = GameConfig::Module(arbiter_engine::module::ModuleConfig {
+            module,
+            config,
+            seed: self.seed.unwrap_or(seed),
+        });
+        arbiter_engine::AnyGame::new(&game)
+            .map_err(|e| ConfigError::Invalid(format!("game: {}", e.message)))?;
+        let protocol = match &self.protocol {
+            Some(p) => p
+                .parse::<ProtocolKind>()
+                .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?,
+            None => ProtocolKind::Kit,
+        };
+        protocol
+            .check(&game, false)
+            .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?;
+        Ok(ResolvedGame {
+            game,
+            openings: Vec::new(),
+            protocol,
+        })
+    }
+
+    /// `game.config` (and `game.size`, as `"size"`) as the module's JSON object.
+    fn module_config(&self) -> Result<String, ConfigError> {
+        let mut object = match &self.config {
+            Some(table) => serde_json::to_value(table)
+                .map_err(|e| ConfigError::Invalid(format!("game.config: {e}")))?,
+            None => serde_json::Value::Object(Default::default()),
+        };
+        if let (Some(size), Some(map)) = (self.size, object.as_object_mut()) {
+            map.insert("size".into(), size.into());
+        }
+        let text = object.to_string();
+        if text.len() > MAX_MODULE_CONFIG {
+            return Err(ConfigError::Invalid(format!(
+                "game.config: {} bytes as JSON, more than {} KB",
+                text.len(),
+                MAX_MODULE_CONFIG >> 10
+            )));
+        }
+        Ok(text)
+    }
+}
+
 /// A checked configuration with everything resolved.
 #[derive(Clone, Debug)]
 pub struct Resolved {
@@ -239,7 +331,7 @@ impl TournamentConfig {
             game,
             mut openings,
             protocol,
-        } = self.game.resolve(self.seed)?;
+        } = self.game.resolve(self.seed, base_dir)?;
         let mut notes = Vec::new();
         if self.game.openings.is_none() {
             let (suite, note) = self.shipped_suite(&game, protocol)?;

@@ -51,6 +51,9 @@ impl Tournament {
             store.set_meta("config_path", &config_path.display().to_string())?;
             store.set_meta("base_dir", &base.display().to_string())?;
             store.set_meta("created_at", &arbiter_match::game::now_utc())?;
+            if let Some(m) = resolved.game.as_module() {
+                store.set_meta(MODULE_META, &m.module.sha256)?;
+            }
             for b in &resolved.file.bots {
                 store.add_version(
                     &b.name,
@@ -82,6 +85,7 @@ impl Tournament {
         let base = PathBuf::from(store.meta("base_dir")?.unwrap_or_else(|| ".".into()));
         let file = TournamentConfig::parse(&text, "stored config")?;
         let mut resolved = file.resolve(&base)?;
+        same_module(&resolved, store.meta(MODULE_META)?.as_deref())?;
         // The database, not the file, knows where it is and which bots exist now.
         resolved.output = dir;
         resolved.file.bots = store
@@ -150,6 +154,33 @@ impl Tournament {
         let planned = schedule::plan(&self.resolved, |p| p[0] == name || p[1] == name);
         self.store.schedule(&planned, &versions)
     }
+}
+
+/// The sha256 of the game module the tournament was created with (`meta` key).
+pub const MODULE_META: &str = "module_sha256";
+
+/// A game module read again (to resume, report or submit) must be the one the tournament was
+/// created with: its games were scheduled, and some played, by those rules.
+fn same_module(r: &Resolved, created_with: Option<&str>) -> anyhow::Result<()> {
+    let (Some(m), Some(then)) = (r.game.as_module(), created_with) else {
+        return Ok(());
+    };
+    if m.module.sha256 != then {
+        let file = r.file.game.module.as_deref().unwrap_or(Path::new("?"));
+        anyhow::bail!(
+            "the game module {} is not the one this tournament was created with (sha256 {} \
+             then, {} now): put the original file back, or start a new tournament in another \
+             output directory",
+            r.base_dir.join(file).display(),
+            short(then),
+            short(&m.module.sha256)
+        );
+    }
+    Ok(())
+}
+
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
 }
 
 fn base_dir(config_path: &Path) -> anyhow::Result<PathBuf> {

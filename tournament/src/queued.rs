@@ -129,6 +129,8 @@ async fn competition(queue: &Queue, store: &Store, r: &Resolved) -> anyhow::Resu
         game: r.game.clone(),
         limits: r.file.limits.clone(),
     };
+    // Workers on other machines fetch a game module by its hash, as they fetch bots.
+    arbiter_queue::modules::store(queue.db(), &r.game).await?;
     Ok(queue
         .competition("tournament", &name, &serde_json::to_string(&config)?)
         .await?)

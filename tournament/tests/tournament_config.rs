@@ -279,3 +279,57 @@ fn without_an_openings_line_the_shipped_suite_is_played_where_the_protocols_can(
         resolve(&BASE.replace("name = \"reversi\"\nsize = 8", "name = \"duel2048\"")).unwrap();
     assert!(duel.openings.is_empty() && duel.notes.is_empty());
 }
+
+/// `[game] module`: the module's JSON config from the table, its seed from the tournament's,
+/// advancing per pair of games (both colours of a pair share the chance); keys of built-in
+/// games, openings and a config without a module are refused.
+#[test]
+fn a_module_game_resolves_and_its_pairs_share_chance() {
+    let module = arbiter_kit_host::build::game_module("game-connect-four").unwrap();
+    let dir = module.parent().unwrap();
+    let file = module.file_name().unwrap().to_str().unwrap();
+    let text = format!(
+        r#"
+seed = 3
+games_per_pairing = 4
+[game]
+module = "{file}"
+config = {{ cols = 8, rows = 7 }}
+[[bots]]
+name = "a"
+command = "./a"
+[[bots]]
+name = "b"
+command = "./b"
+"#
+    );
+    let resolve_in = |t: &str| {
+        TournamentConfig::parse(t, "test.toml")
+            .and_then(|c| c.resolve(dir))
+            .map_err(|e| e.to_string())
+    };
+    let r = resolve_in(&text).unwrap();
+    assert_eq!(r.protocol.name(), "kit");
+    let m = r.game.as_module().unwrap();
+    assert_eq!((m.module.name.as_str(), m.seed), ("connect-four", 3));
+    let config: serde_json::Value = serde_json::from_str(&m.config).unwrap();
+    assert_eq!(config, serde_json::json!({"cols": 8, "rows": 7}));
+    let seeds: Vec<u64> = schedule::plan(&r, |_| true)
+        .iter()
+        .map(|p| (p.number, p.config.as_module().unwrap().seed))
+        .collect::<BTreeMap<_, _>>()
+        .into_values()
+        .collect();
+    assert_eq!(seeds, vec![3, 3, 4, 4]);
+
+    for (change, expect) in [
+        ("config = {", "rule = \"renju\"\nconfig = {"),
+        ("config = {", "openings = [\"d\"]\nconfig = {"),
+    ] {
+        let bad = text.replace(change, expect);
+        assert!(resolve_in(&bad).is_err(), "{expect}");
+    }
+    let no_module = BASE.replace("size = 8", "size = 8\nconfig = { cols = 8 }");
+    let e = resolve(&no_module).unwrap_err();
+    assert!(e.contains("give game.module too"), "{e}");
+}

@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
 arbiter contest init reversi-2026 --game reversi --size 16\n  \
+arbiter contest init c4-2026 --game-module connect-four.wasm --game-config '{\"cols\": 8}'\n  \
 arbiter contest users reversi-2026 roster.csv\n  \
 arbiter contest serve reversi-2026 --workers 2\n  \
 arbiter contest serve reversi-2026 --db postgres://arbiter@db.example/contest --listen 0.0.0.0:8080\n  \
@@ -28,8 +29,18 @@ pub enum ContestCommand {
     Init {
         dir: PathBuf,
         /// reversi, gomoku or duel2048
-        #[arg(long)]
-        game: String,
+        #[arg(
+            long,
+            required_unless_present = "game_module",
+            conflicts_with = "game_module"
+        )]
+        game: Option<String>,
+        /// A game module (docs/game-kit.md) instead of a built-in game: copied into DIR
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "rule"])]
+        game_module: Option<PathBuf>,
+        /// With --game-module: its configuration, a JSON object ('{"cols": 8}')
+        #[arg(long, value_name = "JSON", requires = "game_module")]
+        game_config: Option<String>,
         /// Board size (reversi: even 4..16; gomoku: 5..26)
         #[arg(long)]
         size: Option<u8>,
@@ -137,6 +148,8 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
         ContestCommand::Init {
             dir,
             game,
+            game_module,
+            game_config,
             size,
             rule,
             name,
@@ -146,9 +159,17 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                 dir.file_name()
                     .map_or("contest".into(), |n| n.to_string_lossy().into_owned())
             });
-            let password =
-                arbiter_server::init(dir, &name, game, *size, rule.as_deref(), db.as_deref())
-                    .await?;
+            let db = db.as_deref();
+            let password = match (game_module, game) {
+                (Some(module), _) => {
+                    arbiter_server::init_module(dir, &name, module, game_config.as_deref(), db)
+                        .await?
+                }
+                (None, Some(game)) => {
+                    arbiter_server::init(dir, &name, game, *size, rule.as_deref(), db).await?
+                }
+                (None, None) => anyhow::bail!("give --game or --game-module"),
+            };
             println!("contest written to {}", dir.join("contest.toml").display());
             println!("course staff account: login admin, password {password} (to change at the first sign-in)");
             println!(

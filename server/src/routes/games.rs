@@ -1,4 +1,4 @@
-//! A game's page (the embedded player) and its replay.
+//! A game's page (the embedded player), its replay, and the game module the player needs.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -122,6 +122,29 @@ pub async fn replay(
             (header::CACHE_CONTROL, "no-store"),
         ],
         text,
+    )
+        .into_response())
+}
+
+/// `/modules/<sha256>.wasm` (and `/games/modules/...`: the game page embeds the player by
+/// `srcdoc`, whose relative URLs resolve against the page's): the contest's game module.
+/// Named by its hash, it never changes: cached for a year.
+pub async fn module(
+    State(state): State<Shared>,
+    Viewer(viewer): Viewer,
+    Path(file): Path<String>,
+) -> Result<Response, AppError> {
+    let bytes = games::module_file(&state, &file, viewer.as_ref())?;
+    let cache = match state.rules().scoreboard.public {
+        true => "public, max-age=31536000, immutable",
+        false => "private, max-age=31536000, immutable",
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/wasm"),
+            (header::CACHE_CONTROL, cache),
+        ],
+        bytes.to_vec(),
     )
         .into_response())
 }

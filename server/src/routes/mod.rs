@@ -67,6 +67,8 @@ pub fn router(state: Shared) -> Router {
         .route("/submissions/{id}/logs", get(submissions::logs))
         .route("/games/{id}", get(games::page))
         .route("/games/{id}/replay.json", get(games::replay))
+        .route("/modules/{file}", get(games::module))
+        .route("/games/modules/{file}", get(games::module))
         .route("/admin", get(admin::page))
         .route("/admin/freeze", post(admin::freeze))
         .route("/admin/rules", post(admin::rules))

@@ -44,6 +44,38 @@ pub fn languages(state: &Shared) -> Vec<LanguageHelp> {
         .collect()
 }
 
+/// A module game's module as the submit page offers it: its file, where the site serves it,
+/// and the command that tries a bot on it.
+pub struct ModuleHelp {
+    pub file: String,
+    pub url: String,
+    pub command: String,
+}
+
+pub fn module_help(state: &Shared) -> Option<ModuleHelp> {
+    let m = state.contest.game.game.as_module()?;
+    let file = format!("{}.wasm", m.module.name);
+    let config = match m.config.as_str() {
+        "{}" => String::new(),
+        c => format!(" --config '{c}'"),
+    };
+    Some(ModuleHelp {
+        url: format!("/modules/{}.wasm", m.module.sha256),
+        command: format!("arbiter match {file}{config} ./my_bot builtin:random"),
+        file,
+    })
+}
+
+/// The environment variables that name the game to a student's bot (docs/protocols.md; a
+/// module game's seed is not one of them).
+pub fn env_vars(state: &Shared) -> Vec<&'static str> {
+    use arbiter_match::bot_env::{GAME_VAR, MODULE_CONFIG_VAR, RULE_VAR, SIZE_VAR};
+    match state.contest.game.game.as_module() {
+        Some(_) => vec![GAME_VAR, MODULE_CONFIG_VAR],
+        None => vec![GAME_VAR, SIZE_VAR, RULE_VAR],
+    }
+}
+
 fn protocol_of(state: &Shared, language: &str) -> ProtocolKind {
     state
         .contest

@@ -27,6 +27,10 @@ struct SubmitPage {
     error: Option<String>,
     help: Vec<super::starter::LanguageHelp>,
     limits: String,
+    /// The environment variables that name the game to a bot.
+    env_vars: Vec<&'static str>,
+    /// A module game's module, for students to try their bots on.
+    module: Option<super::starter::ModuleHelp>,
 }
 
 pub async fn submit_page(
@@ -62,6 +66,8 @@ async fn submit_form(
         error,
         help: super::starter::languages(state),
         limits: super::starter::limits_in_words(state),
+        env_vars: super::starter::env_vars(state),
+        module: super::starter::module_help(state),
     })
 }
 

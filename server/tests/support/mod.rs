@@ -121,6 +121,40 @@ impl TestContest {
         .await
         .expect("init");
         std::fs::write(dir.path().join("contest.toml"), contest_toml).expect("config");
+        Self::serve_dir(dir, admin_password, db, roster, workers, adjust).await
+    }
+
+    /// A contest whose game is a module, made by `arbiter contest init --game-module FILE
+    /// --game-config JSON` (`arbiter_server::init_module`) and served as it wrote it.
+    pub async fn start_module(
+        db: Option<String>,
+        module: &Path,
+        module_config: Option<&str>,
+        roster: &str,
+        workers: usize,
+    ) -> TestContest {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let admin_password = arbiter_server::init_module(
+            dir.path(),
+            "Module contest",
+            module,
+            module_config,
+            db.as_deref(),
+        )
+        .await
+        .expect("init --game-module");
+        Self::serve_dir(dir, admin_password, db, roster, workers, |_| {}).await
+    }
+
+    /// Imports `roster` into the contest in `dir` and serves it.
+    async fn serve_dir(
+        dir: tempfile::TempDir,
+        admin_password: String,
+        db: Option<String>,
+        roster: &str,
+        workers: usize,
+        adjust: impl FnOnce(&mut arbiter_server::ServeOptions),
+    ) -> TestContest {
         let roster_path = dir.path().join("roster.csv");
         std::fs::write(&roster_path, roster).expect("roster");
         arbiter_server::users(dir.path(), db.as_deref(), &roster_path, None)

@@ -82,6 +82,7 @@ pub fn write_site_with(
         )?;
     }
     let mut pages = 0;
+    let mut modules = std::collections::BTreeSet::new();
     for g in &r.games {
         let Some(res) = &g.result else { continue };
         let replay = res.replay.as_ref().map(|p| {
@@ -93,6 +94,7 @@ pub fn write_site_with(
         });
         let js_name = format!("game-{:06}.js", g.slot);
         if let Some(Ok(replay)) = &replay {
+            modules.extend(replay.game.as_module().map(|m| m.module.sha256.clone()));
             // Pages load the replay by a script tag, which works from file:// too.
             let js = format!("window.ARBITER_REPLAY = {};\n", replay.to_json());
             write(&dir.join("games").join(&js_name), &js)?;
@@ -112,7 +114,47 @@ pub fn write_site_with(
         )?;
         pages += 1;
     }
+    write_modules(dir, &modules)?;
     Ok(pages)
+}
+
+/// The game modules the replays name, once each (a replay carrying its module would repeat
+/// it in every game's file), beside the player's page: `modules/<sha256>.wasm`, where the
+/// player looks for a module its replay does not carry, and `modules/<sha256>.js`, which the
+/// game pages load by a script tag to hand the player a replay that carries it: a site opened
+/// from the disk (file://) cannot fetch the first.
+fn write_modules(dir: &Path, modules: &std::collections::BTreeSet<String>) -> anyhow::Result<()> {
+    use base64::Engine as _;
+    for sha in modules {
+        let bytes = arbiter_kit_host::host::module_bytes(sha).ok_or_else(|| {
+            anyhow::anyhow!("the game module with sha256 {sha} is not loaded: cannot publish it")
+        })?;
+        std::fs::create_dir_all(dir.join("modules"))?;
+        let path = dir.join("modules").join(format!("{sha}.wasm"));
+        if !std::fs::read(&path).is_ok_and(|b| b == *bytes) {
+            write_atomic(&path, &bytes)?;
+        }
+        let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let js = format!(
+            "(window.ARBITER_MODULES = window.ARBITER_MODULES || {{}})[\"{sha}\"] = \"{text}\";\n"
+        );
+        write_atomic(
+            &dir.join("modules").join(format!("{sha}.js")),
+            js.as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
+/// The script tag of a module game's module (see [`write_modules`]), for its game page.
+fn module_script(replay: &Replay) -> String {
+    match replay.game.as_module() {
+        Some(m) => format!(
+            "<script src=\"../modules/{}.js\"></script>",
+            esc(&m.module.sha256)
+        ),
+        None => String::new(),
+    }
 }
 
 /// Where the web player is found when none is named: `$CARGO_TARGET_DIR/www/player.html`,
@@ -657,7 +699,12 @@ const PLAYER_SCRIPT: &str = r#"<script>
     label.textContent = at + ' / ' + (frames - 1);
   }
   frame.addEventListener('load', function () {
-    var data = JSON.stringify(window.ARBITER_REPLAY);
+    // A module game's replay goes to the player with its module (modules/SHA.js), as the
+    // replays of `arbiter match` do.
+    var r = window.ARBITER_REPLAY, m = r.game && r.game.module;
+    var wasm = m && window.ARBITER_MODULES && window.ARBITER_MODULES[m.sha256];
+    if (wasm && !r.module_wasm) r.module_wasm = wasm;
+    var data = JSON.stringify(r);
     post({ message: 'init_replay_player', replay_data: new Blob([data], { type: 'application/json' }) });
   });
   window.addEventListener('message', function (e) {
@@ -715,7 +762,7 @@ fn game_page(
                     h,
                     "<iframe id=player src=\"../player.html?lang={}\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"{}\"></iframe>\
 <div class=ctl><button id=first title=\"{}\">|&lt;</button><button id=prev title=\"{}\">&lt;</button><button id=play>{}</button><button id=next title=\"{}\">&gt;</button><button id=last title=\"{}\">&gt;|</button> {} <span id=frame>-</span></div>\
-<script src=\"{}\"></script>{PLAYER_SCRIPT}",
+{}<script src=\"{}\"></script>{PLAYER_SCRIPT}",
                     lang.tag(),
                     rep.decisive_frame(),
                     t(lang, "report-player-title"),
@@ -725,6 +772,7 @@ fn game_page(
                     t(lang, "report-btn-forward"),
                     t(lang, "report-btn-end"),
                     t(lang, "report-frame"),
+                    module_script(rep),
                     esc(js)
                 );
             } else {

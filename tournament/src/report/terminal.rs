@@ -14,7 +14,7 @@ pub fn render(r: &Report) -> String {
     let mut out = format!(
         "{} ({}): {} of {} games played\n",
         r.name.as_deref().unwrap_or("tournament"),
-        r.game.name(),
+        r.game.title(),
         r.done,
         r.scheduled
     );

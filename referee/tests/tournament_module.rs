@@ -1,0 +1,320 @@
+//! Tournaments of a game module (docs/game-kit.md) through the real `arbiter` binary: a round
+//! robin of a Python kit bot and two built-in bots on connect-four, resumed after a new
+//! submission, refused when the module file changed between runs, published as an HTML site
+//! that carries the module once; and the same tournament played by an `arbiter worker` that
+//! was never given the module's file, only the queue's database.
+
+mod tournament_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tournament_support::{arbiter, report_json};
+
+fn module() -> PathBuf {
+    arbiter_kit_host::build::game_module("game-connect-four").expect("connect-four builds")
+}
+
+fn python_bot() -> String {
+    // Canonical: the jail shows the bot's own file, not the directories a `..` passes through.
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bots/python/kit_random.py")
+        .canonicalize()
+        .unwrap();
+    format!("python3 -u {}", bot.display())
+}
+
+/// `dir/t.toml` naming `dir/c4.wasm` (a copy of the module), three bots, 4 games a pairing.
+fn tournament_dir(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::copy(module(), dir.join("c4.wasm")).unwrap();
+    let config = format!(
+        r#"name = "c4"
+seed = 3
+games_per_pairing = 4
+output = "out"
+[game]
+module = "c4.wasm"
+config = {{ cols = 7, rows = 6 }}
+[limits]
+move_ms = 3000
+[[bots]]
+name = "py"
+command = "{}"
+[[bots]]
+name = "random"
+command = "builtin:random"
+[[bots]]
+name = "mc"
+command = "builtin:2"
+"#,
+        python_bot()
+    );
+    let path = dir.join("t.toml");
+    std::fs::write(&path, config).unwrap();
+    path
+}
+
+fn run(args: &[&str], path: &Path) -> (bool, String) {
+    let o = arbiter().args(args).arg(path).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
+
+fn points(report: &Value) -> Vec<(String, f64)> {
+    report["standings"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["bot"].as_str().unwrap().to_string(),
+                r["game_points"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_module_tournament_plays_resumes_refuses_a_swapped_module_and_publishes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tournament_dir(tmp.path());
+    let out = tmp.path().join("out");
+    let (ok, text) = run(&["tournament", "-q", "-j", "2"], &config);
+    assert!(ok, "{text}");
+
+    let report = report_json(&out);
+    assert_eq!(report["done"], 12, "3 pairings of 4 games");
+    let table = points(&report);
+    assert_eq!(table.iter().map(|(_, p)| p).sum::<f64>(), 12.0, "{table:?}");
+    // Flat Monte Carlo (100 playouts a move) beats random movers in Connect Four.
+    assert_eq!(table[0].0, "mc", "{table:?}");
+    assert!(table[0].1 >= 6.0, "{table:?}");
+    // Every game ended by the rules (no failures), and each replay names the module.
+    let module_sha = arbiter_kit_host::sha256_hex(&std::fs::read(module()).unwrap());
+    for g in report["games"].as_array().unwrap() {
+        assert_eq!(g["result"]["reason_code"], "normal", "{g}");
+        let replay = out.join(g["result"]["replay"].as_str().unwrap());
+        let replay: Value = serde_json::from_slice(&std::fs::read(replay).unwrap()).unwrap();
+        assert_eq!(replay["game"]["module"]["sha256"], module_sha);
+        assert_eq!(replay["game"]["config"]["cols"], 7);
+    }
+
+    // A new version is scheduled, and `resume` plays exactly its games.
+    let (ok, text) = run(&["tournament", "submit", "--no-run"], &out);
+    assert!(!ok, "submit needs a name and a command: {text}");
+    let o = arbiter()
+        .args(["tournament", "submit", "--no-run"])
+        .arg(&out)
+        .args(["py2", &python_bot()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (ok, text) = run(&["tournament", "resume", "-q"], &out);
+    assert!(ok, "{text}");
+    let report = report_json(&out);
+    assert_eq!(report["done"], 12 + 12, "py2 against the three others");
+    assert!(points(&report).iter().any(|(b, _)| b == "py2"));
+
+    // The module's file changed: every command that reads it again refuses, naming why.
+    let original = std::fs::read(tmp.path().join("c4.wasm")).unwrap();
+    let mut other = original.clone();
+    other.extend_from_slice(b"\x00\x02\x01x"); // a custom section: a valid, other module
+    std::fs::write(tmp.path().join("c4.wasm"), &other).unwrap();
+    for args in [
+        &["tournament", "resume", "-q"][..],
+        &["tournament", "report"][..],
+    ] {
+        let (ok, text) = run(args, &out);
+        assert!(
+            !ok && text.contains("is not the one this tournament was created with")
+                && text.contains(&module_sha[..12]),
+            "{args:?}: {text}"
+        );
+    }
+    std::fs::write(tmp.path().join("c4.wasm"), &original).unwrap();
+
+    // The site writes the module once, where the player looks for it.
+    let site = tmp.path().join("site");
+    let o = arbiter()
+        .args(["tournament", "report"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut modules: Vec<_> = std::fs::read_dir(site.join("modules"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    modules.sort();
+    assert_eq!(
+        modules,
+        vec![format!("{module_sha}.js"), format!("{module_sha}.wasm")]
+    );
+    assert_eq!(
+        std::fs::read(site.join("modules").join(format!("{module_sha}.wasm"))).unwrap(),
+        original
+    );
+    // ...and as a script the game pages load (a site opened from the disk cannot fetch).
+    use base64::Engine as _;
+    let js = std::fs::read_to_string(site.join("modules").join(&modules[0])).unwrap();
+    let encoded = js.split('"').nth(3).unwrap();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    assert_eq!(decoded, original);
+    let page = std::fs::read_to_string(site.join("games/game-000001.html")).unwrap();
+    assert!(page.contains("src=\"../player.html"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "<script src=\"../modules/{module_sha}.js\"></script>"
+        )),
+        "{page}"
+    );
+}
+
+#[test]
+fn a_module_config_is_checked_before_anything_is_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tournament_dir(tmp.path());
+    let text = std::fs::read_to_string(&config).unwrap();
+    for (change, expect) in [
+        (("cols = 7", "cols = 99"), "refuses the configuration"),
+        (
+            ("module = \"c4.wasm\"", "module = \"nope.wasm\""),
+            "cannot read game module",
+        ),
+        (
+            (
+                "module = \"c4.wasm\"",
+                "module = \"c4.wasm\"\nname = \"amazons\"",
+            ),
+            "calls itself \"connect-four\"",
+        ),
+        (
+            (
+                "module = \"c4.wasm\"",
+                "module = \"c4.wasm\"\nopenings = [\"d\"]",
+            ),
+            "start from its start position",
+        ),
+    ] {
+        std::fs::write(&config, text.replace(change.0, change.1)).unwrap();
+        let (ok, out) = run(&["tournament", "-q"], &config);
+        assert!(!ok && out.contains(expect), "{change:?}: {out}");
+        assert!(
+            !tmp.path().join("out").exists(),
+            "{change:?}: a tournament was made"
+        );
+    }
+    // A module over the bound is refused before it is read whole.
+    std::fs::write(&config, &text).unwrap();
+    let big = std::fs::File::create(tmp.path().join("c4.wasm")).unwrap();
+    big.set_len((16 << 20) + 1).unwrap();
+    let (ok, out) = run(&["tournament", "-q"], &config);
+    assert!(!ok && out.contains("is over 16 MiB"), "{out}");
+}
+
+/// The queue's workers: the coordinator stores the module by its hash; a worker process,
+/// given only the database, fetches it into its cache and plays every game, its built-in bots
+/// loading the module from there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_that_never_saw_the_module_plays_the_tournament() {
+    let mut urls = vec![None];
+    if let Some(pg) = pg_url().await {
+        urls.push(Some(pg));
+    }
+    for pg in urls {
+        let tmp = tempfile::tempdir().unwrap();
+        let config = tournament_dir(&tmp.path().join("t"));
+        let url = pg
+            .clone()
+            .unwrap_or_else(|| tmp.path().join("q.db").display().to_string());
+        let mut coordinator = arbiter()
+            .arg("tournament")
+            .arg(&config)
+            .args(["--db", &url, "--no-local-workers", "-q"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Elsewhere: its own directory, no path to the module.
+        let elsewhere = tmp.path().join("worker");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let mut worker = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["worker", "--db", &url, "--slots", "2", "--games-only", "-q"])
+            .arg("--dir")
+            .arg(elsewhere.join("w"))
+            .current_dir(&elsewhere)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let done = wait_for(&mut coordinator, Duration::from_secs(300));
+        let _ = worker.kill();
+        let _ = worker.wait();
+        if !done {
+            let _ = coordinator.kill();
+            let _ = coordinator.wait();
+            panic!("{pg:?}: the coordinator did not finish: were the games played?");
+        }
+        let report = report_json(&tmp.path().join("t/out"));
+        assert_eq!(report["done"], 12, "{pg:?}");
+        for g in report["games"].as_array().unwrap() {
+            assert_eq!(g["result"]["reason_code"], "normal", "{pg:?}: {g}");
+        }
+        let original = std::fs::read(module()).unwrap();
+        let sha = arbiter_kit_host::sha256_hex(&original);
+        let cached = elsewhere.join("w/artefacts").join(format!("{sha}.wasm"));
+        assert_eq!(std::fs::read(&cached).ok(), Some(original), "{pg:?}");
+    }
+}
+
+/// Whether `child` ended well within `limit`.
+fn wait_for(child: &mut Child, limit: Duration) -> bool {
+    let t0 = Instant::now();
+    while t0.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.success();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// A fresh PostgreSQL database when the test script provides a server.
+async fn pg_url() -> Option<String> {
+    let Ok(base) = std::env::var("ARBITER_TEST_PG") else {
+        if std::env::var("ARBITER_REQUIRE_PG").as_deref() == Ok("1") {
+            panic!("ARBITER_REQUIRE_PG=1 but ARBITER_TEST_PG is not set");
+        }
+        eprintln!("ARBITER_TEST_PG not set: the PostgreSQL part is skipped");
+        return None;
+    };
+    let db = arbiter_queue::Db::connect(&base)
+        .await
+        .expect("ARBITER_TEST_PG");
+    let name = format!("km{}_{}", std::process::id(), rand_suffix());
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(db.pool())
+        .await
+        .expect("create a database");
+    db.close().await;
+    let (prefix, _) = base.rsplit_once('/').expect("a database name");
+    Some(format!("{prefix}/{name}"))
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}

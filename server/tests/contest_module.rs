@@ -1,0 +1,216 @@
+//! A contest whose game is a module (docs/game-kit.md), end to end, in-process, on SQLite and
+//! PostgreSQL: `contest init --game-module` copies the module into the contest and names it in
+//! contest.toml; two students submit the kit starter bots (C and Python), which are judged
+//! and play each other; the scoreboard shows both; the submit page names the kit protocol and
+//! links its description and the module; the game pages' player finds the module where it
+//! looks for it, and no other file is served there.
+
+mod support;
+
+use std::time::Duration;
+
+use arbiter_engine::replay::Replay;
+use reqwest::StatusCode;
+use serde_json::Value;
+use support::{api_submission, bots, wait_for, TestContest};
+
+const ROSTER: &str = "student_id,name\n2301,Ada\n2302,Alan\n";
+
+async fn ready(c: &TestContest, token: &str, id: i64) -> Option<Value> {
+    let v = api_submission(c, token, id).await;
+    matches!(v["status"].as_str(), Some("ready" | "failed")).then_some(v)
+}
+
+/// Signs a student in for the first time and submits `file` of `language`; returns the
+/// browser, the API token and the submission.
+async fn student(
+    c: &TestContest,
+    login: &str,
+    language: &str,
+    file: &str,
+) -> (support::Browser, String, i64) {
+    let mut b = c.client();
+    let password = format!("correct horse {login}");
+    b.first_sign_in(login, login, &password).await;
+    let (_, token) = b.api_token(login, &password).await;
+    let token = token["token"].as_str().expect("a token").to_string();
+    let source = std::fs::read(bots().join(file)).expect("a starter bot");
+    let name = file.rsplit('/').next().unwrap();
+    let id = b
+        .submit_file(language, name, source)
+        .await
+        .expect("accepted");
+    (b, token, id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_students_play_a_module_contest() {
+    let module = arbiter_kit_host::build::game_module("game-connect-four").expect("it builds");
+    let bytes = std::fs::read(&module).unwrap();
+    let sha = arbiter_kit_host::sha256_hex(&bytes);
+    for db in support::databases().await {
+        let which = if db.is_some() { "postgres" } else { "sqlite" };
+        let c = TestContest::start_module(db, &module, Some(r#"{"cols": 7}"#), ROSTER, 1).await;
+
+        // What init wrote: the module beside contest.toml, which names it.
+        let toml = std::fs::read_to_string(c.dir.path().join("contest.toml")).unwrap();
+        assert!(
+            toml.contains("module = \"connect-four.wasm\"")
+                && toml.contains("config = { cols = 7 }"),
+            "{which}: {toml}"
+        );
+        let copy = std::fs::read(c.dir.path().join("connect-four.wasm")).unwrap();
+        assert_eq!(copy, bytes, "{which}: the module copied into the contest");
+
+        let (mut ada, t1, s1) = student(&c, "2301", "c", "c/kit_random.c").await;
+        let (_, t2, s2) = student(&c, "2302", "python", "python/kit_random.py").await;
+        for (t, s) in [(&t1, s1), (&t2, s2)] {
+            let v = wait_for(Duration::from_secs(90), "a judged submission", || {
+                ready(&c, t, s)
+            })
+            .await;
+            assert_eq!(v["status"], "ready", "{which}: {v}");
+        }
+
+        // The submit page: the kit protocol, its description, the module and its variables.
+        let (_, page) = ada.get("/submit").await;
+        for expect in [
+            "/protocols/kit",
+            &format!("/modules/{sha}.wasm"),
+            "ARBITER_GAME_CONFIG",
+            "/starters/c",
+        ] {
+            assert!(
+                page.contains(expect),
+                "{which}: {expect} not on the submit page"
+            );
+        }
+        let (status, text) = ada.get("/protocols/kit").await;
+        assert_eq!(status, StatusCode::OK, "{which}");
+        assert!(
+            text.contains("## `kit`") && text.contains("LEGAL m1 m2"),
+            "{text}"
+        );
+        let (_, starter) = ada.get("/starters/python").await;
+        assert!(
+            starter.contains("LEGAL"),
+            "{which}: the kit starter: {starter}"
+        );
+
+        // Both games of the pairing are played; the scoreboard shows both students.
+        let board = wait_for(Duration::from_secs(120), "two games", || async {
+            let b: Value = reqwest::get(c.url("/api/scoreboard"))
+                .await
+                .ok()?
+                .json()
+                .await
+                .ok()?;
+            (b["board"]["games_done"] == 2).then_some(b)
+        })
+        .await;
+        let rows = board["board"]["rows"].as_array().unwrap();
+        let subs: Vec<i64> = rows
+            .iter()
+            .map(|r| r["submission"].as_i64().unwrap())
+            .collect();
+        assert!(subs.contains(&s1) && subs.contains(&s2), "{which}: {board}");
+
+        // Each game: its replay reads back through the module, its page embeds the player.
+        let games = api_submission(&c, &t2, s2).await["games"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert_eq!(games.len(), 2, "{which}");
+        let mut seeds = Vec::new();
+        for g in &games {
+            let id = g["id"].as_i64().unwrap();
+            let text = reqwest::get(c.url(&format!("/api/games/{id}/replay")))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            let (replay, _) = Replay::read(&text).unwrap_or_else(|e| panic!("{which}: {e}"));
+            let m = replay.game.as_module().expect("a module game");
+            assert_eq!(m.module.sha256, sha);
+            assert_eq!(m.config, r#"{"cols":7}"#);
+            seeds.push(m.seed);
+            assert_eq!(g["reason"], "normal", "{which}: {g}");
+            let (status, page) = ada.get(&format!("/games/{id}")).await;
+            assert_eq!(status, StatusCode::OK);
+            assert!(page.contains("init_replay_player"), "{which}");
+        }
+
+        // Both colours of a pair share the pairing's chance, which is not the contest's seed.
+        assert_eq!(seeds[0], seeds[1], "{which}");
+        assert_ne!(seeds[0], 0, "{which}: the pairing's seed");
+
+        // The module, where the game page's player looks for it (relative to /games/N) and
+        // at the site's root; immutable. Nothing else is served there.
+        for path in [
+            format!("/modules/{sha}.wasm"),
+            format!("/games/modules/{sha}.wasm"),
+        ] {
+            let r = reqwest::get(c.url(&path)).await.unwrap();
+            assert_eq!(r.status(), StatusCode::OK, "{which}: {path}");
+            let h = r.headers().clone();
+            assert_eq!(h["content-type"], "application/wasm", "{which}: {path}");
+            let cache = h["cache-control"].to_str().unwrap();
+            assert!(cache.contains("immutable"), "{which}: {cache}");
+            assert_eq!(
+                r.bytes().await.unwrap().as_ref(),
+                &bytes[..],
+                "{which}: {path}"
+            );
+        }
+        for path in [
+            format!("/modules/{}.wasm", "0".repeat(64)),
+            format!("/modules/{sha}"),
+            "/modules/contest.toml".to_string(),
+            "/modules/..%2Fcontest.toml".to_string(),
+        ] {
+            let r = reqwest::get(c.url(&path)).await.unwrap();
+            assert_eq!(r.status(), StatusCode::NOT_FOUND, "{which}: {path}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_refuses_what_it_cannot_make_a_contest_of() {
+    let module = arbiter_kit_host::build::game_module("game-connect-four").expect("it builds");
+    let dir = tempfile::tempdir().unwrap();
+    let init = |path: std::path::PathBuf, config: Option<&'static str>| {
+        let module = module.clone();
+        async move {
+            arbiter_server::init_module(&path, "m", &module, config, None)
+                .await
+                .map(drop)
+                .map_err(|e| format!("{e:#}"))
+        }
+    };
+    for (config, expect) in [
+        (r#"{"cols": 99}"#, "refuses the configuration"),
+        ("[1, 2]", "must be a JSON object"),
+        (r#"{"cols": null}"#, "cannot be written as TOML"),
+        ("{", "is not JSON"),
+    ] {
+        let here = dir.path().join(format!("c{}", config.len()));
+        let e = init(here.clone(), Some(config)).await.unwrap_err();
+        assert!(e.contains(expect), "{config}: {e}");
+        assert!(
+            !here.join("contest.toml").exists(),
+            "{config}: a contest was made"
+        );
+        assert!(
+            !here.join("connect-four.wasm").exists(),
+            "{config}: the module's copy was left behind"
+        );
+    }
+    // Not a module at all.
+    let junk = dir.path().join("junk.wasm");
+    std::fs::write(&junk, b"\0asm\x01\0\0\0junk").unwrap();
+    let e = arbiter_server::init_module(&dir.path().join("j"), "m", &junk, None, None)
+        .await
+        .unwrap_err();
+    assert!(format!("{e:#}").contains("junk.wasm"), "{e:#}");
+}
