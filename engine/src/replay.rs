@@ -212,8 +212,9 @@ pub struct Meta {
     /// The last lines of each seat's stderr, kept with a failure verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<[String; 2]>,
-    /// The game's seed: the bots saw it as `ARBITER_SEED`, and arbiter's built-in bots drew
-    /// their random choices from it, so the game can be played again move for move.
+    /// The game's seed: the bots saw a number drawn one-way from it as `ARBITER_SEED`, and
+    /// arbiter's built-in bots drew their random choices from that, so the game can be played
+    /// again move for move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// Earlier plays of this game that the judging machine spoiled (a stall, a full disk), in

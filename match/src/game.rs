@@ -154,7 +154,7 @@ pub struct GameSpec {
     pub opening: Vec<String>,
     pub limits: GameLimits,
     pub event: Option<String>,
-    /// The game's seed, given to both bots as `ARBITER_SEED` (arbiter's built-in bots draw
+    /// The game's seed, given to both bots as `ARBITER_SEED` through [`bot_seed`] (arbiter's built-in bots draw
     /// their random choices from it) and kept in the replay, so the game can be played again.
     pub seed: Option<u64>,
 }
@@ -239,6 +239,20 @@ pub const STDERR_KEPT_BYTES: usize = 16 * 1024;
 
 /// The environment variable that carries the game's seed to each bot.
 pub const SEED_VAR: &str = "ARBITER_SEED";
+
+/// What bots are given as `ARBITER_SEED` for a game of seed `seed`: the same number whenever
+/// the game is played again, but one-way (SHA-256), so that no bot can work back from it to
+/// the seed, nor from there to a tournament's seed or a module game's dice.
+pub fn bot_seed(seed: u64) -> u64 {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(b"arbiter bot seed\0")
+        .chain_update(seed.to_le_bytes())
+        .finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
+}
 
 /// The environment variables that tell each bot its move time and game time in milliseconds
 /// (set only when the game has that limit): the `reversi` and `gobang` protocols have no way to
@@ -444,7 +458,7 @@ fn run(
     // Start both, then shake hands with both: a bot that cannot start loses, and if both
     // cannot, nobody wins.
     let mut failed = spawn_both(table, sides, warnings, live);
-    shake_hands(limits, game, sides, &mut failed);
+    shake_hands(limits, game, &table.spec.opening, sides, &mut failed);
     match failed {
         [Some(a), Some(b)] => return Ending::Over(both_failed(&a, &b)),
         [Some(r), None] | [None, Some(r)] => return Ending::Over(GameResult::lost_by(r)),
@@ -610,6 +624,7 @@ fn spawn_both(
 fn shake_hands(
     limits: &GameLimits,
     game: &AnyGame,
+    opening: &[String],
     sides: &mut [Side],
     failed: &mut [Option<Reason>; 2],
 ) {
@@ -632,6 +647,7 @@ fn shake_hands(
         let start = Start {
             seat,
             game,
+            opening,
             limits: info,
             folder: folder.as_deref(),
             deadline: t0 + limits.time.handshake + limits.time.tolerance,
@@ -1050,7 +1066,7 @@ fn spawn(
     let trusted = crate::spec::is_builtin_command(&bot.command);
     command = crate::bot_env::with_game_vars(command, game, trusted);
     if let Some(seed) = seed {
-        command = command.env(SEED_VAR, seed.to_string());
+        command = command.env(SEED_VAR, bot_seed(seed).to_string());
     }
     let times = [
         (MOVE_TIME_VAR, limits.time.per_move),

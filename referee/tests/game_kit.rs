@@ -92,6 +92,45 @@ fn check_perft_and_match_on_a_module() {
         book.to_str().unwrap(),
     ]);
     assert!(ok, "{text}");
+    // A bot is told the opening's plies as PLAYED lines before its first turn.
+    let bot = out.path().join("opening.py");
+    std::fs::write(
+        &bot,
+        "import sys\nseen = []\nfor line in sys.stdin:\n    w = line.split()\n    if w and w[0] == 'START': print('OK', flush=True)\n    if w and w[0] == 'PLAYED': seen.append(w[1] + ':' + w[2])\n    if w and w[0] == 'LEGAL': legal = w[1:]\n    if w and w[0] == 'TURN':\n        print('DEBUG seen ' + ' '.join(seen), flush=True)\n        print(legal[0], flush=True)\n",
+    )
+    .unwrap();
+    let bot = format!("python3 {}", bot.display());
+    let games = out.path().join("opened");
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        &bot,
+        "builtin:1",
+        "--games",
+        "1",
+        "--openings",
+        book.to_str().unwrap(),
+        "-o",
+        games.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(games.join("game-0001.json")).unwrap()).unwrap();
+    let opening = record["opening"].as_array().expect("an opening was played");
+    assert_eq!(opening.len(), 2);
+    let log = record["moves"][0]["log"].as_str().unwrap_or_default();
+    assert!(
+        log.starts_with(&format!(
+            "seen 1:{} 2:{}",
+            opening[0].as_str().unwrap(),
+            opening[1].as_str().unwrap()
+        )),
+        "{log}"
+    );
+    assert_eq!(
+        record["result"]["reason"]["kind"], "normal",
+        "builtin:1 followed the opening"
+    );
     std::fs::write(&book, "d z\n").unwrap();
     let (ok, text) = arbiter(&[
         "match",

@@ -1,6 +1,6 @@
 //! The game kit's line protocol, for any module game (docs/game-kit.md), in seed 001's manner;
 //! seats are numbered 1 (first) and 2 (second):
-//! - `START s name` -> `OK`;
+//! - `START s name` -> `OK`, then `PLAYED` lines for an opening's plies, if any;
 //! - `PLAYED s move`: a ply the bot did not choose (the opponent's, or its own forced one);
 //! - on its turn: `POSITION k` and the k lines the module tells this seat, `LEGAL m1 m2 ...`,
 //!   then `TURN` -> one move in the game's notation;
@@ -31,7 +31,7 @@ impl Protocol for Kit {
         if line.trim() != "OK" {
             return Err(Fault::Malformed(line));
         }
-        Ok(())
+        tell_opening(wire, start)
     }
 
     fn opponent_moved(
@@ -74,6 +74,25 @@ impl Protocol for Kit {
     fn end(&mut self, wire: &mut Wire, standing: Standing) {
         wire.send_quietly(&format!("END {}", standing.code()));
     }
+}
+
+/// The opening's plies, as `PLAYED` lines from the initial position: plies the bot did not
+/// choose, like any other.
+fn tell_opening(wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
+    if start.opening.is_empty() {
+        return Ok(());
+    }
+    let Ok(mut g) = AnyGame::new(&start.game.config()) else {
+        return Ok(());
+    };
+    for mv in start.opening {
+        let seat = g.to_move().unwrap_or(Seat::First);
+        wire.send(&format!("PLAYED {} {mv}", seat_number(seat)))?;
+        if g.play_text(mv).is_err() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// `PLAYED s move`, the seat being the one that made the ply.

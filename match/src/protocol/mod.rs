@@ -163,6 +163,8 @@ pub struct Start<'a> {
     pub seat: Seat,
     /// The position the players start from (after the opening).
     pub game: &'a AnyGame,
+    /// The opening's moves, from the game's initial position to `game`.
+    pub opening: &'a [String],
     pub limits: LimitsInfo,
     /// The bot's scratch directory, where protocols have a place to say it.
     pub folder: Option<&'a str>,
