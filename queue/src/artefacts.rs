@@ -78,7 +78,11 @@ impl Cache {
         let bytes = get(db, hash_hex)
             .await?
             .ok_or_else(|| crate::Error::Missing(format!("artefact {hash_hex}")))?;
-        let tmp = self.dir.join(format!(".{hash_hex}.{}", std::process::id()));
+        // A name of its own per fetch: two slots of one worker may fetch the same artefact at
+        // once, and one must never rename the other's half-written file into place.
+        let tmp = self
+            .dir
+            .join(format!(".{hash_hex}.{:016x}", rand::random::<u64>()));
         std::fs::write(&tmp, &bytes)?;
         set_executable(&tmp)?;
         std::fs::rename(&tmp, &path)?;
