@@ -139,6 +139,9 @@ async fn two_students_play_a_module_contest() {
             let (status, page) = ada.get(&format!("/games/{id}")).await;
             assert_eq!(status, StatusCode::OK);
             assert!(page.contains("init_replay_player"), "{which}");
+            // A module's seats have no colours: first and second, not Black and White.
+            assert!(page.contains("<dt>First</dt>"), "{which}");
+            assert!(!page.contains("Black"), "{which}");
         }
 
         // Both colours of a pair share the pairing's chance, which is not the contest's seed.

@@ -19,6 +19,9 @@ use crate::store;
 struct GamePage {
     l: Layout,
     id: i64,
+    /// What the seats are called in this game: Black and White on a board, else first and
+    /// second.
+    labels: [String; 2],
     seat0: String,
     seat1: String,
     /// Why there is no result to show (not played yet, frozen); `None` for a finished game,
@@ -101,6 +104,7 @@ pub async fn page(
         ),
         id,
         players_json: crate::pages::script_json(&names),
+        labels: seat_labels(&state, lang),
         seat0: names[0].clone(),
         seat1: names[1].clone(),
         verdict,
@@ -108,6 +112,18 @@ pub async fn page(
         start_frame: -1,
         nonce: nonce.0,
     })
+}
+
+/// The seats' names on a game page: "Black / first" where the game has colours (Reversi,
+/// Gomoku), "First" and "Second" where it has none (the 2048 duel, a game module).
+fn seat_labels(state: &Shared, lang: Lang) -> [String; 2] {
+    use arbiter_engine::GameConfig;
+    match &state.contest.game.game {
+        GameConfig::Reversi(_) | GameConfig::Gomoku(_) => {
+            [lang.t("game-first"), lang.t("game-second")]
+        }
+        _ => [lang.t("game-first-seat"), lang.t("game-second-seat")],
+    }
 }
 
 pub async fn replay(
