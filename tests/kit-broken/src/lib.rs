@@ -4,7 +4,7 @@
 //! - `trap`: panics (a wasm trap);
 //! - `loop`: never returns (the host's fuel runs out);
 //! - `alloc`: allocates without end (the host's memory limit);
-//! - `liar`: from then on lists a move as legal that it refuses to play;
+//! - `liar`: from then on lists only a move that it refuses to play;
 //! - `long`: from then on lists a move longer than the host carries.
 //!
 //! Without `fail` it is a correct game. Tests only: never a proof game.
@@ -52,10 +52,12 @@ impl Game for Broken {
     }
 
     fn legal_moves(&self, out: &mut Vec<String>) {
-        out.extend((1..=3).filter(|&n| n <= self.stones).map(|n| n.to_string()));
         if self.failing("liar") {
+            // Its only listed move, so that whatever a bot picks, the module refuses it.
             out.push("9".into());
+            return;
         }
+        out.extend((1..=3).filter(|&n| n <= self.stones).map(|n| n.to_string()));
         if self.failing("long") {
             out.push("x".repeat(40));
         }
