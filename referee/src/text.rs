@@ -231,13 +231,18 @@ pub fn status_line(game: &AnyGame) -> String {
     }
 }
 
-/// "Black"/"White" for board games, "first"/"second" for the duel.
+/// "Black"/"White" for board games, "first"/"second" for the duel and module games.
 pub fn seat_label(game: &AnyGame, s: Seat) -> &'static str {
+    seat_label_of(game.name(), s)
+}
+
+/// [`seat_label`] by the game's name (`GameConfig::name`), without building a position.
+pub fn seat_label_of(game: &str, s: Seat) -> &'static str {
     match (game, s) {
-        (AnyGame::Module(_), Seat::First) => "first player",
-        (AnyGame::Module(_), Seat::Second) => "second player",
-        (AnyGame::Duel2048(_), Seat::First) => "first player (+)",
-        (AnyGame::Duel2048(_), Seat::Second) => "second player (-)",
+        (arbiter_engine::any::MODULE, Seat::First) => "first player",
+        (arbiter_engine::any::MODULE, Seat::Second) => "second player",
+        ("duel2048", Seat::First) => "first player (+)",
+        ("duel2048", Seat::Second) => "second player (-)",
         (_, Seat::First) => "Black",
         (_, Seat::Second) => "White",
     }

@@ -28,7 +28,7 @@ pub fn kit(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
-    let mut game: Option<Copy> = None;
+    let mut game: Option<Follower> = None;
     while let Some(line) = next_line(&mut input)? {
         let mut words = line.split_whitespace();
         match words.next() {
@@ -38,7 +38,7 @@ pub fn kit(
                     Some("2") => Seat::Second,
                     other => bail!("START wants 1 or 2, got {other:?}"),
                 };
-                game = Some(Copy::new(start.clone(), me));
+                game = Some(Follower::new(start.clone(), me));
                 player.clock.restart();
                 send(&mut output, "OK")?;
             }
@@ -82,16 +82,16 @@ pub fn kit(
 /// Our copy of the game, and the referee's last list of legal moves. When our copy fails (the
 /// module broke in our process), we go on from the referee's lists: the referee's copy fails
 /// the same way and ends the game as no result, which a crash of ours would turn into a loss.
-struct Copy {
+struct Follower {
     game: AnyGame,
     me: Seat,
     legal: Vec<String>,
     broken: bool,
 }
 
-impl Copy {
-    fn new(game: AnyGame, me: Seat) -> Copy {
-        Copy {
+impl Follower {
+    fn new(game: AnyGame, me: Seat) -> Follower {
+        Follower {
             game,
             me,
             legal: Vec::new(),

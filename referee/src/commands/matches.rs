@@ -359,8 +359,8 @@ fn append_json_array(path: &Path, entry: serde_json::Value) -> anyhow::Result<()
 fn progress_line(i: usize, total: usize, played: &Played) -> String {
     let r = &played.replay;
     let seat_names: Vec<&str> = r.players.iter().map(|p| p.name.as_str()).collect();
-    let start = r.start_position().ok();
-    let label = |s: Seat| start.as_ref().map_or("", |g| text::seat_label(g, s));
+    // By the game's name: building the start position would load a module again per game.
+    let label = |s: Seat| text::seat_label_of(r.game.name(), s);
     let result = match r.result.winner {
         Some(w) => format!("{} wins", seat_names.get(w.index()).unwrap_or(&"?")),
         None => "draw".to_string(),
