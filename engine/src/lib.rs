@@ -7,6 +7,7 @@
 //! - [`reversi`], [`gomoku`] (with [`gomoku::renju`]), [`duel2048`]: the games.
 //! - [`any`]: one enum over all games, for code that picks the game at run time.
 //! - [`module`]: games that come as game-kit modules, run by a host behind a trait.
+//! - [`platform`]: what the crates above ask of any game (its chance seed, seat names, clock).
 //! - [`replay`]: the versioned replay document (feature `serde`).
 #![no_std]
 #![forbid(unsafe_code)]
@@ -23,6 +24,7 @@ pub mod gomoku;
 #[cfg(feature = "serde")]
 pub mod import;
 pub mod module;
+pub mod platform;
 #[cfg(feature = "serde")]
 pub mod replay;
 pub mod reversi;

@@ -14,31 +14,22 @@ pub const RULE_VAR: &str = "ARBITER_RULE";
 
 /// A module game's configuration (JSON), for bots of kit games.
 pub const MODULE_CONFIG_VAR: &str = "ARBITER_GAME_CONFIG";
-/// A module game's seed, given to arbiter's built-in bots only: their own copy of the game
-/// draws the same chance with it. A player's bot is never told it: it would know every future
+/// The game's chance seed (a module's, the duel's), given to arbiter's built-in bots only:
+/// their own copy of the game draws the same chance with it. A player's bot is never told it: it would know every future
 /// die (EinStein's).
 pub const MODULE_SEED_VAR: &str = "ARBITER_GAME_SEED";
 
-/// The `ARBITER_GAME`, `ARBITER_SIZE` and `ARBITER_RULE` entries for `game` (a module game's
-/// `ARBITER_GAME` is its own name, with `ARBITER_GAME_CONFIG`; and `ARBITER_GAME_SEED` for
-/// arbiter's own bots, `trusted`).
-pub fn game_vars(game: &GameConfig, trusted: bool) -> Vec<(&'static str, String)> {
-    let mut vars = vec![(GAME_VAR, game.name().to_string())];
-    match game {
-        GameConfig::Reversi(c) => vars.push((SIZE_VAR, c.size.to_string())),
-        GameConfig::Gomoku(c) => {
-            vars.push((SIZE_VAR, c.size.to_string()));
-            vars.push((RULE_VAR, c.rule.name().to_string()));
-        }
-        GameConfig::Duel2048(_) => {}
-        // The module's own name: bots that play several kit games learn which one this is.
-        GameConfig::Module(m) => {
-            vars[0].1 = m.module.name.clone();
-            vars.push((MODULE_CONFIG_VAR, m.config.clone()));
-            if trusted {
-                vars.push((MODULE_SEED_VAR, m.seed.to_string()));
-            }
-        }
+/// The variables every bot of `game` is given: `ARBITER_` and each of the game's public facts
+/// (`ARBITER_GAME`, `ARBITER_SIZE`, `ARBITER_RULE`, a module's `ARBITER_GAME_CONFIG`), and
+/// the chance seed as `ARBITER_GAME_SEED` for arbiter's own bots (`trusted`) only.
+pub fn game_vars(game: &GameConfig, trusted: bool) -> Vec<(String, String)> {
+    let mut vars: Vec<(String, String)> = game
+        .public_facts()
+        .into_iter()
+        .map(|(fact, value)| (format!("ARBITER_{fact}"), value))
+        .collect();
+    if let (true, Some(seed)) = (trusted, game.chance_seed()) {
+        vars.push((MODULE_SEED_VAR.to_string(), seed.to_string()));
     }
     vars
 }
@@ -60,7 +51,8 @@ mod tests {
     #[test]
     fn sized_games_name_their_size_and_gomoku_its_rule() {
         let r = game_vars(&GameConfig::Reversi(reversi::Config { size: 8 }), false);
-        assert_eq!(r, [(GAME_VAR, "reversi".into()), (SIZE_VAR, "8".into())]);
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(r, [pair(GAME_VAR, "reversi"), pair(SIZE_VAR, "8")]);
         let g = game_vars(
             &GameConfig::Gomoku(gomoku::Config {
                 size: 19,
@@ -68,7 +60,7 @@ mod tests {
             }),
             false,
         );
-        assert_eq!(g[1], (SIZE_VAR, "19".to_string()));
-        assert_eq!(g[2], (RULE_VAR, "renju".to_string()));
+        assert_eq!(g[1], pair(SIZE_VAR, "19"));
+        assert_eq!(g[2], pair(RULE_VAR, "renju"));
     }
 }

@@ -58,20 +58,15 @@ pub struct GameLimits {
 pub const DEFAULT_DISK_MB: u64 = 64;
 
 impl GameLimits {
-    /// The seeds' limits: seed 001 for Reversi (5 s a move, 180 s a game, 350 MB), the same for
-    /// Gomoku, seed 000 for the 2048 duel (5 s of thinking in total, no move limit).
+    /// The game's own clock ([`GameConfig::default_clock`]) and seed 001's other limits
+    /// (350 MB).
     pub fn default_for(game: &GameConfig) -> GameLimits {
-        let (per_move, per_game) = match game {
-            GameConfig::Reversi(_) | GameConfig::Gomoku(_) | GameConfig::Module(_) => {
-                (Some(Duration::from_secs(5)), Some(Duration::from_secs(180)))
-            }
-            GameConfig::Duel2048(_) => (None, Some(Duration::from_secs(5))),
-        };
+        let clock = game.default_clock();
         GameLimits {
             time: TimeControl {
                 handshake: Duration::from_secs(5),
-                per_move,
-                per_game,
+                per_move: clock.per_move,
+                per_game: clock.per_game,
                 tolerance: Duration::from_millis(50),
             },
             memory_bytes: Some(350 << 20),

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use arbiter_engine::any::GameConfig;
-use arbiter_engine::duel2048::RandomSource;
 use arbiter_engine::replay::{Reason, Replay};
 use arbiter_engine::Seat;
 use serde::Serialize;
@@ -72,22 +71,6 @@ pub struct MatchSummary {
     pub warnings: Vec<String>,
 }
 
-/// The configuration of game `i`: 2048-duel and module seeds advance per pair so that both
-/// colours of a pair see the same chance (random sequence, dice).
-pub fn game_config(base: &GameConfig, i: usize) -> GameConfig {
-    let mut config = base.clone();
-    match &mut config {
-        GameConfig::Duel2048(c) => {
-            if let RandomSource::Seed(s) = c.random {
-                c.random = RandomSource::Seed(s.wrapping_add((i / 2) as u64));
-            }
-        }
-        GameConfig::Module(m) => m.seed = m.seed.wrapping_add((i / 2) as u64),
-        _ => {}
-    }
-    config
-}
-
 /// Plays the match. `on_game` sees each finished game (to print progress and save files) and
 /// returns where its replay was written, if anywhere.
 pub fn play(
@@ -145,7 +128,7 @@ pub fn play_until(
             [1, 0]
         };
         let mut g = spec.game.clone();
-        g.config = game_config(&spec.game.config, i);
+        g.config = spec.game.config.for_game_of_series(i);
         g.seed = Some(game_seed(spec.seed, i));
         if !spec.openings.is_empty() {
             g.opening = spec.openings[(i / 2) % spec.openings.len()].clone();

@@ -207,7 +207,7 @@ impl SprtReport {
 
 /// The shipped opening suite for a game (openings/, docs/openings.md), by file name and text:
 /// Reversi 8 x 8 and 16 x 16, Gomoku 15 x 15 for each rule. The 2048 duel needs none: each pair
-/// gets its own seeded random sequence (see [`crate::series::game_config`]).
+/// gets its own seeded random sequence (see [`GameConfig::for_game_of_series`]).
 pub fn shipped_openings(config: &GameConfig) -> Option<(&'static str, &'static str)> {
     match config {
         GameConfig::Reversi(c) if c.size == 8 => Some((

@@ -264,6 +264,10 @@ pub enum ReplayCommand {
         /// Print JSON instead of pictures
         #[arg(long)]
         json: bool,
+        /// A module game's module, for a replay that does not carry it (default: the one it
+        /// carries, else modules/<sha256>.wasm beside the file or one directory up)
+        #[arg(long, value_name = "FILE")]
+        module: Option<PathBuf>,
     },
 }
 
@@ -295,7 +299,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             frame,
             log,
             json,
-        }) => commands::replay::show(&file, frame, log, json),
+            module,
+        }) => commands::replay::show(&file, module.as_deref(), frame, log, json),
         Command::Import(cmd) => commands::import::run(cmd),
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),

@@ -264,6 +264,30 @@ fn a_replay_without_its_module_says_what_is_missing() {
     std::fs::write(&bare, r.to_string()).unwrap();
     let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap()]);
     assert!(!ok && text.contains("does not carry it"), "{text}");
+    // Given with --module, or found where a report or a contest export puts it.
+    let named = r["game"]["module"]["sha256"].as_str().unwrap().to_string();
+    let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap(), "--module", &m]);
+    assert!(ok && text.contains("connect-four"), "{text}");
+    let wrong = module("game-amazons");
+    let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap(), "--module", &wrong]);
+    assert!(
+        !ok && text.contains("not the connect-four") && text.contains("amazons"),
+        "{text}"
+    );
+    let export = tmp.path().join("export");
+    std::fs::create_dir_all(export.join("games")).unwrap();
+    std::fs::create_dir_all(export.join("modules")).unwrap();
+    std::fs::copy(&m, export.join(format!("modules/{named}.wasm"))).unwrap();
+    let inside = export.join("games/game-1.json");
+    std::fs::copy(&bare, &inside).unwrap();
+    let (ok, text) = arbiter(&[
+        "replay",
+        "show",
+        inside.to_str().unwrap(),
+        "--frame",
+        "last",
+    ]);
+    assert!(ok && text.contains("connect-four"), "{text}");
     // A module that is not the one named is refused.
     let other = std::fs::read(module("game-amazons")).unwrap();
     use base64::Engine as _;

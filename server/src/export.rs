@@ -1,6 +1,7 @@
 //! `arbiter contest export`: everything a course keeps after its contest, as plain files:
 //! `standings.json`, `standings.csv`, `submissions.csv`, and `games/game-ID.json` (complete
-//! replays: the export is for the course staff).
+//! replays: the export is for the course staff), with `modules/<sha256>.wasm` for a module
+//! game's replays.
 
 use std::path::Path;
 
@@ -9,6 +10,12 @@ use sqlx::Row;
 
 use crate::state::Shared;
 use crate::store;
+
+/// The one field of a replay the export reads.
+#[derive(serde::Deserialize)]
+struct ReplayGame {
+    game: arbiter_engine::any::GameConfig,
+}
 
 pub async fn export(state: &Shared, out: &Path) -> anyhow::Result<usize> {
     std::fs::create_dir_all(out.join("games"))
@@ -98,6 +105,10 @@ pub async fn export(state: &Shared, out: &Path) -> anyhow::Result<usize> {
         let job: i64 = game.try_get(0)?;
         let number: i64 = game.try_get(1)?;
         if let Some(text) = arbiter_queue::worker::replay_text(&state.queue, job).await? {
+            // A module game's replay plays in the player with modules/<sha256>.wasm beside it.
+            if let Ok(head) = serde_json::from_str::<ReplayGame>(&text) {
+                crate::modules::export(state, &head.game, out).await?;
+            }
             std::fs::write(out.join("games").join(format!("game-{number}.json")), text)?;
             n += 1;
         }

@@ -169,10 +169,10 @@ pub fn may_watch(state: &Shared, viewer: Option<&Session>) -> bool {
     state.rules().scoreboard.public || viewer.is_some()
 }
 
-/// The contest's game module, asked for as `<sha256>.wasm` (the player's `modules/` URL), for
-/// whoever may watch the games: the player needs it to show them. No other module is served,
-/// whatever this process has loaded.
-pub fn module_file(
+/// A game module of the contest, asked for as `<sha256>.wasm` (the player's `modules/` URL), for
+/// whoever may watch the games: the player needs it to show them. Only a module the contest was
+/// served with is found ([`crate::modules`]), whatever this process has loaded.
+pub async fn module_file(
     state: &Shared,
     file: &str,
     viewer: Option<&Session>,
@@ -180,18 +180,10 @@ pub fn module_file(
     if !may_watch(state, viewer) {
         return Err(AppError::Forbidden(crate::lang::t("err-sign-in-to-watch")));
     }
-    let ours = state
-        .contest
-        .game
-        .game
-        .as_module()
-        .map(|m| &m.module.sha256);
-    let asked = file.strip_suffix(".wasm");
-    match ours.filter(|sha| asked == Some(sha.as_str())) {
-        Some(sha) => arbiter_kit_host::host::module_bytes(sha)
-            .ok_or_else(|| AppError::NotFound(format!("the game module {file}"))),
-        None => Err(AppError::NotFound(format!("the game module {file}"))),
-    }
+    let sha = file.strip_suffix(".wasm").unwrap_or_default();
+    crate::modules::bytes(state, sha)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("the game module {file}")))
 }
 
 /// The seats whose private output the viewer may see.
@@ -399,12 +391,12 @@ pub async fn logs_text(
 
 /// The message of a seat as the game calls it: "Black (first to move)", "second".
 fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static str {
-    use arbiter_engine::any::GameConfig;
-    match (game, seat) {
-        (GameConfig::Duel2048(_), Seat::First) => "logs-seat-first",
-        (GameConfig::Duel2048(_), Seat::Second) => "logs-seat-second",
-        (_, Seat::First) => "logs-seat-black",
-        (_, Seat::Second) => "logs-seat-white",
+    use arbiter_engine::platform::SeatNaming;
+    match (game.seat_naming(), seat) {
+        (SeatNaming::Order, Seat::First) => "logs-seat-first",
+        (SeatNaming::Order, Seat::Second) => "logs-seat-second",
+        (SeatNaming::Colours, Seat::First) => "logs-seat-black",
+        (SeatNaming::Colours, Seat::Second) => "logs-seat-white",
     }
 }
 

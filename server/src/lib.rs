@@ -22,6 +22,7 @@ pub mod export;
 pub mod games;
 pub mod lang;
 pub mod listen;
+pub mod modules;
 pub mod names;
 pub mod pages;
 pub mod roster;
@@ -211,8 +212,9 @@ pub async fn users(
 async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
     let (contest, db, queue) = open(&opts.dir, opts.db.as_deref()).await?;
     let config = serde_json::to_string(&contest.competition_config())?;
-    // Workers on other machines fetch a game module by its hash, as they fetch bots.
-    arbiter_queue::modules::store(queue.db(), &contest.game.game).await?;
+    // Workers on other machines fetch a game module by its hash, as they fetch bots; the
+    // player fetches it, and any module the contest had before, to show their games.
+    modules::remember(&db, &queue, &contest.game.game).await?;
     let name = format!("contest:{}", contest.file.name);
     let competition = queue.competition("contest", &name, &config).await?;
     queue.set_competition_config(competition, &config).await?;

@@ -285,15 +285,7 @@ pub fn safe_next(next: &str) -> String {
 
 /// The game as a sentence: "Reversi 16 x 16", "Gomoku 15 x 15, renju".
 pub fn game_name(state: &Shared) -> String {
-    use arbiter_engine::any::GameConfig;
-    match &state.contest.game.game {
-        GameConfig::Reversi(c) => format!("Reversi {0} x {0}", c.size),
-        GameConfig::Gomoku(c) => format!("Gomoku {0} x {0}, {1:?}", c.size, c.rule)
-            .to_lowercase()
-            .replacen('g', "G", 1),
-        GameConfig::Duel2048(c) => format!("2048 duel, {} rounds", c.rounds),
-        GameConfig::Module(m) => m.to_string(),
-    }
+    state.contest.game.game.rules_title()
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use arbiter_engine::any::GameConfig;
-use arbiter_engine::duel2048::RandomSource;
 use arbiter_queue::jobs::{self, JobKind, NewJob};
 use arbiter_queue::spec::{CompileJob, CompileOutcome, GameJob, JobBot, Run};
 use serde::{Deserialize, Serialize};
@@ -455,33 +454,18 @@ pub async fn schedule_all_missing(state: &Shared) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The configuration of pair `pair` of the pairing of submissions `ids` (lower first), when it
-/// is not the contest's: both games of a pair see the same chance, other pairs and pairings
-/// other chance. The 2048 duel tells its bots the sequence anyway; a module's dice must stay
-/// unknown to them (docs/game-kit.md), and replays are public: its seed comes from the site's
-/// secret, so that no past game's seed tells a future one.
+/// The configuration of pair `pair` of the pairing of submissions `ids` (lower first), when the
+/// game has chance (the 2048 duel's sequence, a module's dice): both games of a pair see the
+/// same chance, other pairs and pairings other chance. Replays are public and a module's dice
+/// must stay unknown to its bots (docs/game-kit.md): the seed comes from the site's secret,
+/// so that no past game's seed tells a future one.
 fn pair_game(state: &Shared, ids: [i64; 2], pair: usize) -> Option<GameConfig> {
-    let [lo, hi] = ids.map(|i| i as u64);
-    match &state.contest.game.game {
-        GameConfig::Duel2048(c) => {
-            let mut c = c.clone();
-            let base = match c.random {
-                RandomSource::Seed(s) => s,
-                _ => state.contest.file.seed,
-            };
-            c.random = RandomSource::Seed(
-                base ^ lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi.rotate_left(32) ^ pair as u64,
-            );
-            Some(GameConfig::Duel2048(c))
-        }
-        GameConfig::Module(m) => {
-            let mut m = m.clone();
-            let what = format!("module seed {} {lo} {hi} {pair}", m.seed);
-            m.seed = crate::auth::secret_u64(&state.secret, &what);
-            Some(GameConfig::Module(m))
-        }
-        _ => None,
-    }
+    let [lo, hi] = ids;
+    let game = &state.contest.game.game;
+    let base = game.chance_seed()?;
+    // Worded as when only modules had it, so that a running contest keeps its seeds.
+    let what = format!("module seed {base} {lo} {hi} {pair}");
+    Some(game.with_chance_seed(crate::auth::secret_u64(&state.secret, &what)))
 }
 
 /// The games between two submissions: colours swapped in pairs, each pair from the next

@@ -175,7 +175,73 @@ async fn two_students_play_a_module_contest() {
             let r = reqwest::get(c.url(&path)).await.unwrap();
             assert_eq!(r.status(), StatusCode::NOT_FOUND, "{which}: {path}");
         }
+        let ids: Vec<i64> = games.iter().map(|g| g["id"].as_i64().unwrap()).collect();
+        a_fixed_module_leaves_the_old_games_playable(&c, &bytes, &ids, which).await;
     }
+}
+
+/// The course staff fix their game between two restarts (the module's bytes change): games
+/// played before still get the module they were played with, the new one is served too, a
+/// student's source (also in the artefact store, by its sha256) never is, and an export puts
+/// the old module where `replay show` finds it.
+async fn a_fixed_module_leaves_the_old_games_playable(
+    c: &TestContest,
+    old: &[u8],
+    games: &[i64],
+    which: &str,
+) {
+    // The same rules with one more custom section: other bytes, another sha256.
+    let mut fixed = old.to_vec();
+    let payload = b"\x0carbiter-testfixed";
+    fixed.push(0);
+    fixed.push(payload.len() as u8);
+    fixed.extend_from_slice(payload);
+    let (old_sha, new_sha) = (
+        arbiter_kit_host::sha256_hex(old),
+        arbiter_kit_host::sha256_hex(&fixed),
+    );
+    assert_ne!(old_sha, new_sha);
+    std::fs::write(c.dir.path().join("connect-four.wasm"), &fixed).unwrap();
+    let again = c.serve_again().await;
+    let get = |path: String| async move {
+        let r = reqwest::get(format!("http://{again}{path}")).await.unwrap();
+        (r.status(), r.bytes().await.unwrap())
+    };
+    let (status, body) = get(format!("/modules/{old_sha}.wasm")).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "{which}: the old module after a restart"
+    );
+    assert_eq!(&body[..], old, "{which}");
+    let (status, body) = get(format!("/games/modules/{new_sha}.wasm")).await;
+    assert_eq!(status, StatusCode::OK, "{which}: the new module");
+    assert_eq!(&body[..], &fixed[..], "{which}");
+    // Attack: a student's source is an artefact too, by its sha256; it is not a module.
+    let source = std::fs::read(bots().join("python/kit_random.py")).unwrap();
+    let student = arbiter_kit_host::sha256_hex(&source);
+    let (status, _) = get(format!("/modules/{student}.wasm")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{which}: a student's source");
+    // The old games' replays still name the old module, and play from an export.
+    let out = tempfile::tempdir().unwrap();
+    let n = arbiter_server::export(c.dir.path(), c.db.as_deref(), out.path())
+        .await
+        .unwrap();
+    assert!(n >= games.len(), "{which}: {n} games exported");
+    let kept = std::fs::read(out.path().join(format!("modules/{old_sha}.wasm"))).unwrap();
+    assert_eq!(kept, old, "{which}: the export's module");
+    let game = std::fs::read_dir(out.path().join("games"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let (replay, _) = Replay::read(&std::fs::read_to_string(&game).unwrap()).unwrap();
+    assert_eq!(replay.game.as_module().unwrap().module.sha256, old_sha);
+    assert!(
+        replay.module_wasm.is_none(),
+        "{which}: exports keep modules apart"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -173,9 +173,10 @@ impl GameSection {
         };
         let mut game =
             spec::game_config(&args).map_err(|e| ConfigError::Invalid(format!("game: {e:#}")))?;
-        // The duel's random sequence follows the competition's seed unless the game sets one.
-        if let (GameConfig::Duel2048(c), None) = (&mut game, self.seed) {
-            c.random = arbiter_engine::duel2048::RandomSource::Seed(seed);
+        // The game's chance (the duel's sequence) follows the competition's seed unless the
+        // game sets one.
+        if self.seed.is_none() {
+            game = game.with_chance_seed(seed);
         }
         let mut openings = Vec::new();
         for (i, line) in self.openings.iter().flatten().enumerate() {

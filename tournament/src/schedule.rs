@@ -4,7 +4,6 @@
 use arbiter_engine::any::GameConfig;
 
 use super::config::{Format, Resolved};
-use arbiter_match::series;
 
 /// One game to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,7 +87,7 @@ pub fn plan(r: &Resolved, involve: impl Fn(&[String; 2]) -> bool) -> Vec<Planned
                     number: k as u32,
                     seats,
                     opening,
-                    config: series::game_config(&r.game, global),
+                    config: r.game.for_game_of_series(global),
                     order: 0,
                 });
             }

@@ -448,8 +448,8 @@ fn print_summary(s: &MatchSummary, elapsed: Duration) {
     );
 }
 
-/// The game `a` asks for. `--seed` seeds the whole match; for the 2048 duel it is also the seed
-/// of the random sequence, which advances pair by pair.
+/// The game `a` asks for. `--seed` seeds the whole match; for a game with chance (the 2048
+/// duel's sequence) it is also the seed of its chance, which advances pair by pair.
 fn match_config(a: &MatchArgs, seed: u64) -> anyhow::Result<GameConfig> {
     if super::is_module(&a.game) {
         return super::game::module_game(&a.game, seed, None);
@@ -457,11 +457,7 @@ fn match_config(a: &MatchArgs, seed: u64) -> anyhow::Result<GameConfig> {
     super::refuse_module_config(&a.game)?;
     let mut choice = super::game_choice(&a.game);
     choice.seed = None;
-    let mut config = arbiter_match::spec::game_config(&choice)?;
-    if let GameConfig::Duel2048(c) = &mut config {
-        c.random = arbiter_engine::duel2048::RandomSource::Seed(seed);
-    }
-    Ok(config)
+    Ok(arbiter_match::spec::game_config(&choice)?.with_chance_seed(seed))
 }
 
 /// A seed for a match run without `--seed`: the OS's randomness, through std's hasher keys.

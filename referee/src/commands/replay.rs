@@ -9,17 +9,65 @@ use arbiter_engine::replay::{Failure, Reason, Rebuilt, Replay};
 
 use crate::text;
 
-/// Reads a replay file and checks it completely (moves and result).
-pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
+/// Reads a replay file and checks it completely (moves and result). A module game's replay
+/// plays through the module it carries, else `module` (`--module FILE`), else
+/// `modules/<sha256>.wasm` beside the file or one directory up (a report's or a contest
+/// export's layout).
+pub fn load(
+    path: &Path,
+    module: Option<&Path>,
+) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
     let text = arbiter_match::input::read_text(path, arbiter_match::input::REPLAY)?;
     let replay = Replay::from_json(&text).with_context(|| format!("{}", path.display()))?;
-    // A module game's replay plays through the module it carries.
+    if replay.module_wasm.is_none() {
+        if let Some(m) = replay.game.as_module() {
+            find_module(path, module, &m.module)?;
+        }
+    }
     arbiter_kit_host::host::load_embedded(&replay)
         .with_context(|| format!("{}", path.display()))?;
     let rebuilt = replay
         .rebuild()
         .with_context(|| format!("{}", path.display()))?;
     Ok((replay, rebuilt))
+}
+
+/// Registers the module a replay names from `given`, or from where reports and exports put
+/// it. A file that is not the module the replay names is an error, never played.
+fn find_module(
+    replay: &Path,
+    given: Option<&Path>,
+    named: &arbiter_engine::module::ModuleRef,
+) -> anyhow::Result<()> {
+    use arbiter_kit_host::host;
+    let file = format!("{}.wasm", named.sha256);
+    let dir = replay.parent().unwrap_or(Path::new("."));
+    let beside = [
+        dir.join("modules").join(&file),
+        dir.join("../modules").join(&file),
+    ];
+    let path = match given {
+        Some(p) => p.to_path_buf(),
+        None => match beside.into_iter().find(|p| p.is_file()) {
+            Some(p) => p,
+            // load_embedded says what is missing.
+            None => return Ok(()),
+        },
+    };
+    let found = host::register_file(&path)?;
+    if found.sha256 != named.sha256 {
+        bail!(
+            "{} is game module {} {} (sha256 {}), not the {} {} the replay names (sha256 {})",
+            path.display(),
+            found.name,
+            found.version,
+            &found.sha256[..12],
+            named.name,
+            named.version,
+            named.sha256.get(..12).unwrap_or(&named.sha256)
+        );
+    }
+    Ok(())
 }
 
 /// Which frame `replay show --frame` prints: a number, `last`, or `fail` (the position in which
@@ -68,11 +116,12 @@ fn chosen_frames(
 
 pub fn show(
     path: &Path,
+    module: Option<&Path>,
     frame: Option<FrameChoice>,
     log: bool,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (replay, rebuilt) = load(path)?;
+    let (replay, rebuilt) = load(path, module)?;
     let count = rebuilt.frame_count();
     let frames = chosen_frames(&replay, count, frame)?;
     if json {

@@ -117,12 +117,10 @@ pub async fn page(
 /// The seats' names on a game page: "Black / first" where the game has colours (Reversi,
 /// Gomoku), "First" and "Second" where it has none (the 2048 duel, a game module).
 fn seat_labels(state: &Shared, lang: Lang) -> [String; 2] {
-    use arbiter_engine::GameConfig;
-    match &state.contest.game.game {
-        GameConfig::Reversi(_) | GameConfig::Gomoku(_) => {
-            [lang.t("game-first"), lang.t("game-second")]
-        }
-        _ => [lang.t("game-first-seat"), lang.t("game-second-seat")],
+    use arbiter_engine::platform::SeatNaming;
+    match state.contest.game.game.seat_naming() {
+        SeatNaming::Colours => [lang.t("game-first"), lang.t("game-second")],
+        SeatNaming::Order => [lang.t("game-first-seat"), lang.t("game-second-seat")],
     }
 }
 
@@ -150,7 +148,7 @@ pub async fn module(
     Viewer(viewer): Viewer,
     Path(file): Path<String>,
 ) -> Result<Response, AppError> {
-    let bytes = games::module_file(&state, &file, viewer.as_ref())?;
+    let bytes = games::module_file(&state, &file, viewer.as_ref()).await?;
     let cache = match state.rules().scoreboard.public {
         true => "public, max-age=31536000, immutable",
         false => "private, max-age=31536000, immutable",

@@ -193,6 +193,31 @@ impl TestContest {
         format!("http://{}{path}", self.addr)
     }
 
+    /// Serves the same contest directory again (as after a restart, with whatever contest.toml
+    /// and files it has now), without judging slots; returns the new server's address.
+    pub async fn serve_again(&self) -> SocketAddr {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let opts = arbiter_server::ServeOptions {
+            dir: self.dir.path().to_path_buf(),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            workers: 0,
+            db: self.db.clone(),
+            player: None,
+            secure_cookies: false,
+            trusted_proxies: Vec::new(),
+            limits: Default::default(),
+            demo_bots: None,
+            pace: std::time::Duration::ZERO,
+            unsafe_containment: false,
+        };
+        tokio::spawn(async move {
+            if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {
+                panic!("serve again: {e:#}");
+            }
+        });
+        rx.await.expect("the server started again")
+    }
+
     pub fn client(&self) -> Browser {
         Browser {
             http: Client::builder()
