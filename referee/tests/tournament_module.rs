@@ -202,9 +202,9 @@ fn a_module_config_is_checked_before_anything_is_played() {
         (
             (
                 "module = \"c4.wasm\"",
-                "module = \"c4.wasm\"\nopenings = [\"d\"]",
+                "module = \"c4.wasm\"\nopenings = [\"d\", \"d z9\"]",
             ),
-            "start from its start position",
+            "game.openings[1]: move z9",
         ),
     ] {
         std::fs::write(&config, text.replace(change.0, change.1)).unwrap();
@@ -221,6 +221,41 @@ fn a_module_config_is_checked_before_anything_is_played() {
     big.set_len((16 << 20) + 1).unwrap();
     let (ok, out) = run(&["tournament", "-q"], &config);
     assert!(!ok && out.contains("is over 16 MiB"), "{out}");
+}
+
+/// Openings are moves in the module's notation: each pair of games starts from the next one,
+/// both seatings from the same, and a kit bot is told them before its first turn.
+#[test]
+fn a_module_tournament_starts_its_pairs_from_the_openings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tournament_dir(tmp.path());
+    let text = std::fs::read_to_string(&config).unwrap();
+    let text = text
+        .replace(
+            "module = \"c4.wasm\"",
+            "module = \"c4.wasm\"\nopenings = [\"d d\", \"a g\"]",
+        )
+        .replace("command = \"builtin:2\"", "command = \"builtin:1\"");
+    std::fs::write(&config, text).unwrap();
+    let (ok, out) = run(&["tournament", "-q", "-j", "2"], &config);
+    assert!(ok, "{out}");
+    let report = report_json(&tmp.path().join("out"));
+    let mut openings = std::collections::BTreeMap::<String, usize>::new();
+    for g in report["games"].as_array().unwrap() {
+        assert_eq!(g["result"]["reason_code"], "normal", "{g}");
+        let replay = tmp.path().join("out").join(g["result"]["replay"].as_str().unwrap());
+        let replay: Value = serde_json::from_slice(&std::fs::read(replay).unwrap()).unwrap();
+        let opening: Vec<&str> = replay["opening"]
+            .as_array()
+            .expect("every game from an opening")
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        *openings.entry(opening.join(" ")).or_default() += 1;
+    }
+    // 3 pairings of 4 games: 2 pairs each, one per opening.
+    assert_eq!(openings.get("d d"), Some(&6), "{openings:?}");
+    assert_eq!(openings.get("a g"), Some(&6), "{openings:?}");
 }
 
 /// The queue's workers: the coordinator stores the module by its hash; a worker process,

@@ -178,24 +178,7 @@ impl GameSection {
         if self.seed.is_none() {
             game = game.with_chance_seed(seed);
         }
-        let mut openings = Vec::new();
-        for (i, line) in self.openings.iter().flatten().enumerate() {
-            let moves: Vec<String> = spec::split_moves(line)
-                .into_iter()
-                .map(String::from)
-                .collect();
-            let mut g = arbiter_engine::AnyGame::new(&game)
-                .map_err(|e| ConfigError::Invalid(format!("game: {e}")))?;
-            for m in &moves {
-                g.play_text(m).map_err(|e| {
-                    ConfigError::Invalid(format!("game.openings[{i}]: move {m}: {e}"))
-                })?;
-            }
-            if g.outcome().is_some() {
-                return bad(format!("game.openings[{i}]: the opening ends the game"));
-            }
-            openings.push(moves);
-        }
+        let openings = self.checked_openings(&game)?;
         let protocol = match &self.protocol {
             Some(p) => {
                 let kind: ProtocolKind = p
@@ -230,11 +213,6 @@ impl GameSection {
                     .into(),
             );
         }
-        if self.openings.as_ref().is_some_and(|o| !o.is_empty()) {
-            return bad(
-                "game.openings: a game module's games start from its start position".into(),
-            );
-        }
         let module = arbiter_kit_host::host::register_file(path)
             .map_err(|e| ConfigError::Invalid(format!("game.module: {e}")))?;
         arbiter_kit_host::host::install();
@@ -254,6 +232,7 @@ impl GameSection {
         });
         arbiter_engine::AnyGame::new(&game)
             .map_err(|e| ConfigError::Invalid(format!("game: {}", e.message)))?;
+        let openings = self.checked_openings(&game)?;
         let protocol = match &self.protocol {
             Some(p) => p
                 .parse::<ProtocolKind>()
@@ -261,13 +240,39 @@ impl GameSection {
             None => ProtocolKind::Kit,
         };
         protocol
-            .check(&game, false)
+            .check(&game, !openings.is_empty())
             .map_err(|e| ConfigError::Invalid(format!("game.protocol: {e}")))?;
         Ok(ResolvedGame {
             game,
-            openings: Vec::new(),
+            openings,
             protocol,
         })
+    }
+
+    /// `game.openings`, each played through the game's rules (a module's too): a move the
+    /// rules refuse, or an opening that ends the game, is an error naming it.
+    fn checked_openings(&self, game: &GameConfig) -> Result<Vec<Vec<String>>, ConfigError> {
+        let mut openings = Vec::new();
+        for (i, line) in self.openings.iter().flatten().enumerate() {
+            let moves: Vec<String> = spec::split_moves(line)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            let mut g = arbiter_engine::AnyGame::new(game)
+                .map_err(|e| ConfigError::Invalid(format!("game: {e}")))?;
+            for m in &moves {
+                g.play_text(m).map_err(|e| {
+                    ConfigError::Invalid(format!("game.openings[{i}]: move {m}: {e}"))
+                })?;
+            }
+            if g.outcome().is_some() {
+                return Err(ConfigError::Invalid(format!(
+                    "game.openings[{i}]: the opening ends the game"
+                )));
+            }
+            openings.push(moves);
+        }
+        Ok(openings)
     }
 
     /// `game.config` (and `game.size`, as `"size"`) as the module's JSON object.
