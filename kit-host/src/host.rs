@@ -16,7 +16,7 @@ use arbiter_engine::module::{
 use arbiter_engine::{ConfigError, Seat};
 use serde_json::Value;
 
-use crate::{sha256_hex, Bounds, KitError, Rules, State, Status, WasmKit};
+use crate::{sha256_hex, Bounds, Compiled, KitError, Rules, State, Status, WasmKit};
 
 /// The most modules one process keeps (a contest has one; a test suite a few dozen), and
 /// their bytes at most: modules are kept for the life of the process.
@@ -29,6 +29,8 @@ pub const MAX_MODULE_BYTES: usize = 16 << 20;
 
 struct Known {
     bytes: Arc<[u8]>,
+    /// Compiled once: a game only starts an instance of it.
+    compiled: Compiled,
     label: String,
     /// The file it was read from, for programs that load it themselves (the built-in bots).
     path: Option<PathBuf>,
@@ -54,12 +56,17 @@ fn register(bytes: &[u8], label: &str, path: Option<PathBuf>) -> Result<ModuleRe
     if bytes.len() > MAX_MODULE_BYTES {
         return Err(too_large(label));
     }
-    let rules = Rules::new(Box::new(WasmKit::load(bytes, label, Bounds::default())?))?;
+    let compiled = Compiled::new(bytes, label)?;
+    let rules = Rules::new(Box::new(WasmKit::start(
+        &compiled,
+        label,
+        Bounds::default(),
+    )?))?;
     let info = rules.info();
     let reference = ModuleRef {
         name: info.name.clone(),
         version: info.version.clone(),
-        sha256: sha256_hex(bytes),
+        sha256: compiled.sha256().to_string(),
     };
     check_name(&reference, label)?;
     let mut map = lock(known());
@@ -79,6 +86,7 @@ fn register(bytes: &[u8], label: &str, path: Option<PathBuf>) -> Result<ModuleRe
             reference.sha256.clone(),
             Known {
                 bytes: bytes.into(),
+                compiled,
                 label: label.to_string(),
                 path,
             },
@@ -177,7 +185,7 @@ impl ModuleHost for WasmHost {
                     short(&config.module.sha256)
                 ))
             })?;
-            (k.bytes.clone(), k.label.clone())
+            (k.compiled.clone(), k.label.clone())
         };
         ModuleGame::start(&bytes, &label, config)
             .map(|g| Box::new(g) as Box<dyn DynRules>)
@@ -226,8 +234,16 @@ fn dead_status() -> Status {
 }
 
 impl ModuleGame {
-    fn start(bytes: &[u8], label: &str, config: &ModuleConfig) -> Result<ModuleGame, KitError> {
-        let mut rules = Rules::new(Box::new(WasmKit::load(bytes, label, Bounds::default())?))?;
+    fn start(
+        compiled: &Compiled,
+        label: &str,
+        config: &ModuleConfig,
+    ) -> Result<ModuleGame, KitError> {
+        let mut rules = Rules::new(Box::new(WasmKit::start(
+            compiled,
+            label,
+            Bounds::default(),
+        )?))?;
         let given: Value = serde_json::from_str(&config.config)
             .map_err(|e| KitError::Host(format!("the module's config is not JSON: {e}")))?;
         let state = match rules.start(&given, config.seed) {

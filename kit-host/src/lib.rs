@@ -20,7 +20,7 @@ use arbiter_game::{Outcome, View};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-pub use wasm::{sha256_hex, Bounds, WasmKit};
+pub use wasm::{sha256_hex, Bounds, Compiled, WasmKit};
 
 /// Why a game module could not answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -38,6 +38,43 @@ type Alloc = TypedFunc<u32, u32>;
 type Free = TypedFunc<(u32, u32), ()>;
 type Call = TypedFunc<(u32, u32), u64>;
 
+/// A module compiled (parsed and validated) once, from which games start instances.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    module: Module,
+    sha256: String,
+}
+
+impl Compiled {
+    /// Compiles `bytes`, refusing a module that imports anything. `label` names it in errors.
+    pub fn new(bytes: &[u8], label: &str) -> Result<Compiled, KitError> {
+        let fail = |what: String| KitError::Module {
+            module: label.to_string(),
+            what,
+        };
+        let mut config = Config::default();
+        config.consume_fuel(true);
+        let engine = Engine::new(&config);
+        let module = Module::new(&engine, bytes)
+            .map_err(|e| fail(format!("is not a valid wasm module: {e}")))?;
+        if let Some(import) = module.imports().next() {
+            return Err(fail(format!(
+                "imports {}::{}: a game module must import nothing (core wasm, no WASI)",
+                import.module(),
+                import.name()
+            )));
+        }
+        Ok(Compiled {
+            module,
+            sha256: sha256_hex(bytes),
+        })
+    }
+
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+}
+
 /// A loaded module, ready for requests.
 pub struct WasmKit {
     label: String,
@@ -69,34 +106,30 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 impl WasmKit {
     /// Compiles and starts `bytes`. `label` names the module in errors (its file name).
     pub fn load(bytes: &[u8], label: &str, bounds: Bounds) -> Result<WasmKit, KitError> {
+        let compiled = Compiled::new(bytes, label)?;
+        WasmKit::start(&compiled, label, bounds)
+    }
+
+    /// Starts an instance of a module compiled before (a host compiles each module once, not
+    /// once a game).
+    pub fn start(compiled: &Compiled, label: &str, bounds: Bounds) -> Result<WasmKit, KitError> {
         let fail = |what: String| KitError::Module {
             module: label.to_string(),
             what,
         };
-        let mut config = Config::default();
-        config.consume_fuel(true);
-        let engine = Engine::new(&config);
-        let module = Module::new(&engine, bytes)
-            .map_err(|e| fail(format!("is not a valid wasm module: {e}")))?;
-        if let Some(import) = module.imports().next() {
-            return Err(fail(format!(
-                "imports {}::{}: a game module must import nothing (core wasm, no WASI)",
-                import.module(),
-                import.name()
-            )));
-        }
+        let (engine, module) = (compiled.module.engine(), &compiled.module);
         let limits = StoreLimitsBuilder::new()
             .memory_size(bounds.memory_bytes)
             .memories(1)
             // A clear "past the limit" rather than an allocator abort inside the module.
             .trap_on_grow_failure(true)
             .build();
-        let mut store = Store::new(&engine, limits);
+        let mut store = Store::new(engine, limits);
         store.limiter(|l| l);
         set_fuel(&mut store, bounds.fuel_per_call);
-        let linker = Linker::<StoreLimits>::new(&engine);
+        let linker = Linker::<StoreLimits>::new(engine);
         let instance = linker
-            .instantiate(&mut store, &module)
+            .instantiate(&mut store, module)
             .and_then(|pre| pre.start(&mut store))
             .map_err(|e| fail(format!("failed to start: {}", trap_words(&e))))?;
         let memory = instance
@@ -129,7 +162,7 @@ impl WasmKit {
         }
         Ok(WasmKit {
             label: label.to_string(),
-            sha256: sha256_hex(bytes),
+            sha256: compiled.sha256.clone(),
             bounds,
             store,
             memory,

@@ -86,6 +86,22 @@ fn bench(
         cores: [Some(0), Some(0)],
         scratch_root: dir.join("scratch"),
     };
+    // The rules alone: a start position (the module instantiated), and a copy of a position
+    // (the game runner keeps the position before each move).
+    let started = Instant::now();
+    for _ in 0..20 {
+        drop(arbiter_engine::AnyGame::new(config).expect("starts"));
+    }
+    let start_ms = started.elapsed().as_secs_f64() * 1e3 / 20.0;
+    let position = arbiter_engine::AnyGame::new(config).expect("starts");
+    let started = Instant::now();
+    for _ in 0..1000 {
+        drop(position.clone());
+    }
+    let copy_us = started.elapsed().as_secs_f64() * 1e6 / 1000.0;
+    println!(
+        "{name}: the rules start a game in {start_ms:.2} ms; a copy of a position {copy_us:.1} us"
+    );
     let (mut moves, mut loop_time, mut think) = (0usize, Duration::ZERO, Duration::ZERO);
     let mut setup = Duration::ZERO;
     for _ in 0..games {

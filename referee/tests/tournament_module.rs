@@ -243,7 +243,10 @@ fn a_module_tournament_starts_its_pairs_from_the_openings() {
     let mut openings = std::collections::BTreeMap::<String, usize>::new();
     for g in report["games"].as_array().unwrap() {
         assert_eq!(g["result"]["reason_code"], "normal", "{g}");
-        let replay = tmp.path().join("out").join(g["result"]["replay"].as_str().unwrap());
+        let replay = tmp
+            .path()
+            .join("out")
+            .join(g["result"]["replay"].as_str().unwrap());
         let replay: Value = serde_json::from_slice(&std::fs::read(replay).unwrap()).unwrap();
         let opening: Vec<&str> = replay["opening"]
             .as_array()
