@@ -240,13 +240,19 @@ impl LiveGame {
                 return Err("you have no choice here: the referee plays it for you".into());
             }
             let mut probe = game.clone();
-            let mv = probe.play_text(text).map_err(|e| format!("{text}: {e}"))?;
+            let canonical = match probe.play_text(text) {
+                Ok(mv) => game.format_move(mv),
+                // The game's rules failed (a module that trapped or looped), not the move: the
+                // referee meets the same failure and ends the game with no result. Refused
+                // here, the person would only lose on time.
+                Err(_) if probe.fault().is_some() => text.to_string(),
+                Err(e) => return Err(format!("{text}: {e}")),
+            };
             if st.acted_at == Some(st.moves) {
                 return Err("your move is already on its way".into());
             }
             // The referee asks for exactly this position (the observer runs on its thread
             // before it asks), so a move sent before its request is simply waiting for it.
-            let canonical = game.format_move(mv);
             st.acted_at = Some(st.moves);
             st.turn = None;
             canonical

@@ -789,13 +789,53 @@ fn a_paced_game_waits_between_plies_without_charging_the_bots_clocks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn arbiter_match_live_plays_a_module_game() {
     use base64::Engine as _;
-    use std::io::BufRead;
     let module = arbiter_kit_host::build::game_module("game-connect-four").unwrap();
     // This test's process follows the game through the same module.
     let sha = arbiter_kit_host::host::register_file(&module)
         .unwrap()
         .sha256;
     arbiter_kit_host::host::install();
+    let LiveModuleMatch {
+        mut child,
+        out,
+        mut ws,
+        tok,
+    } = live_module_match(&module, "{}").await;
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert_eq!(saved.game.as_module().unwrap().module.sha256, sha);
+    assert_eq!(saved.players[0].name, "Ada");
+    assert!(!mine.is_empty());
+    assert_eq!(chosen_by(&saved, Seat::First), mine);
+    let followed = f.replay.as_ref().unwrap();
+    same_moves(followed, &saved);
+    assert_eq!(
+        f.end.unwrap()["result"],
+        serde_json::to_value(&saved.result).unwrap()
+    );
+    let carried = followed
+        .module_wasm
+        .as_deref()
+        .expect("the start carries the module");
+    let carried = base64::engine::general_purpose::STANDARD
+        .decode(carried)
+        .unwrap();
+    assert_eq!(carried, std::fs::read(&module).unwrap());
+}
+
+/// `arbiter match MODULE --config CONFIG human:Ada builtin:random --live`, with Ada's seat
+/// socket connected.
+struct LiveModuleMatch {
+    child: std::process::Child,
+    out: tempfile::TempDir,
+    ws: Socket,
+    tok: String,
+}
+
+async fn live_module_match(module: &Path, config: &str) -> LiveModuleMatch {
+    use std::io::BufRead;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -804,7 +844,8 @@ async fn arbiter_match_live_plays_a_module_game() {
     let out = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .arg("match")
-        .arg(&module)
+        .arg(module)
+        .args(["--config", config])
         .args(["human:Ada", "builtin:random", "--games", "1", "--quiet"])
         .args(["--move-time", "20000"])
         .args(["--live", &format!("127.0.0.1:{port}"), "-o"])
@@ -836,26 +877,74 @@ async fn arbiter_match_live_plays_a_module_game() {
     let tok = token::seat(&base, 1, &key, 0);
     let mut ws = connect(&format!("{base}/1.{key}/0")).await;
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
-    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
-    assert!(child.wait().unwrap().success());
-    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
-    let saved = Replay::from_json(&text).unwrap();
-    assert_eq!(saved.game.as_module().unwrap().module.sha256, sha);
-    assert_eq!(saved.players[0].name, "Ada");
-    assert!(!mine.is_empty());
-    assert_eq!(chosen_by(&saved, Seat::First), mine);
-    let followed = f.replay.as_ref().unwrap();
-    same_moves(followed, &saved);
-    assert_eq!(
-        f.end.unwrap()["result"],
-        serde_json::to_value(&saved.result).unwrap()
-    );
-    let carried = followed
-        .module_wasm
-        .as_deref()
-        .expect("the start carries the module");
-    let carried = base64::engine::general_purpose::STANDARD
-        .decode(carried)
-        .unwrap();
-    assert_eq!(carried, std::fs::read(&module).unwrap());
+    LiveModuleMatch {
+        child,
+        out,
+        ws,
+        tok,
+    }
+}
+
+/// A module that breaks during a live game (tests/kit-broken): whether its rules fail on the
+/// person's move, which the hub checks first, or on the bot's, the game ends with no result
+/// naming the module, and the person is told so at once: never a loss on time, never a hang.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_module_that_breaks_during_a_live_game_ends_it_with_no_result() {
+    let module = arbiter_kit_host::build::game_module("game-broken").unwrap();
+    for (fail, at) in [("trap", 1), ("trap", 2), ("loop", 1)] {
+        let config = format!(r#"{{"fail": "{fail}", "at": {at}}}"#);
+        let started = std::time::Instant::now();
+        let LiveModuleMatch {
+            mut child,
+            out,
+            mut ws,
+            tok,
+        } = live_module_match(&module, &config).await;
+        // Ada (first) takes one stone whenever it is her turn: after the start, and after
+        // each move of the bot.
+        let mut end = None;
+        let mut sent = 0;
+        while end.is_none() {
+            let Some(m) = next(&mut ws).await else { break };
+            let contents: Vec<Value> = match m["request"].as_str() {
+                Some("history") => m["content"].as_array().unwrap().clone(),
+                Some("action") => vec![m["content"].clone()],
+                Some("error") => panic!("{config}: refused: {m}"),
+                _ => continue,
+            };
+            for c in contents {
+                let c: Value = serde_json::from_str(c.as_str().unwrap()).unwrap();
+                let ours = match c["type"].as_str() {
+                    Some("start") => true,
+                    Some("move") => c["move"]["seat"] != json!("first") && c["move"]["seat"] != 0,
+                    Some("end") => {
+                        end = Some(c);
+                        false
+                    }
+                    _ => false,
+                };
+                if ours && end.is_none() {
+                    sent += 1;
+                    let request = json!({"request": "action", "token": tok, "content": "1"});
+                    send(&mut ws, request).await;
+                }
+            }
+        }
+        let end = end.unwrap_or_else(|| panic!("{config}: no end"));
+        let said = end["result"].to_string();
+        assert!(
+            said.contains("the game's rules failed") && said.contains("broken"),
+            "{config}: {end}"
+        );
+        assert!(end["result"]["winner"].is_null(), "{config}: {end}");
+        assert!(sent >= 1, "{config}");
+        assert!(child.wait().unwrap().code().is_some(), "{config}");
+        let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+        let saved = Replay::from_json(&text).unwrap();
+        assert_eq!(saved.result.reason.code(), "aborted", "{config}");
+        // Long before the person's 20 s move clock.
+        let took = started.elapsed();
+        println!("{config}: ended in {took:?}");
+        assert!(took < Duration::from_secs(19), "{config}: {took:?}");
+    }
 }
