@@ -161,19 +161,7 @@ impl TestContest {
             .await
             .expect("users");
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let mut opts = arbiter_server::ServeOptions {
-            dir: dir.path().to_path_buf(),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            workers,
-            db: db.clone(),
-            player: None,
-            secure_cookies: false,
-            trusted_proxies: Vec::new(),
-            limits: Default::default(),
-            demo_bots: None,
-            pace: std::time::Duration::ZERO,
-            unsafe_containment: false,
-        };
+        let mut opts = serve_options(dir.path(), db.clone(), workers);
         adjust(&mut opts);
         tokio::spawn(async move {
             if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {
@@ -197,19 +185,7 @@ impl TestContest {
     /// and files it has now), without judging slots; returns the new server's address.
     pub async fn serve_again(&self) -> SocketAddr {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let opts = arbiter_server::ServeOptions {
-            dir: self.dir.path().to_path_buf(),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            workers: 0,
-            db: self.db.clone(),
-            player: None,
-            secure_cookies: false,
-            trusted_proxies: Vec::new(),
-            limits: Default::default(),
-            demo_bots: None,
-            pace: std::time::Duration::ZERO,
-            unsafe_containment: false,
-        };
+        let opts = serve_options(self.dir.path(), self.db.clone(), 0);
         tokio::spawn(async move {
             if let Err(e) = arbiter_server::serve(opts, Some(tx)).await {
                 panic!("serve again: {e:#}");
@@ -228,6 +204,23 @@ impl TestContest {
             base: self.url(""),
             csrf: String::new(),
         }
+    }
+}
+
+/// A test server's options: any free port, the built-in player, no pace.
+fn serve_options(dir: &Path, db: Option<String>, workers: usize) -> arbiter_server::ServeOptions {
+    arbiter_server::ServeOptions {
+        dir: dir.to_path_buf(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        workers,
+        db,
+        player: None,
+        secure_cookies: false,
+        trusted_proxies: Vec::new(),
+        limits: Default::default(),
+        demo_bots: None,
+        pace: std::time::Duration::ZERO,
+        unsafe_containment: false,
     }
 }
 
