@@ -105,7 +105,9 @@ async fn a_module_demo_plays_the_kit_sample_bots_and_serves_its_module() {
     // The banner names the game; the site's title too.
     let banner = std::fs::read_to_string(&banner_file).unwrap();
     assert!(
-        banner.contains("The demo contest of connect-four is served on") && banner.contains("2305"),
+        banner.contains("The demo contest of connect-four is served on")
+            && banner.contains("kit_random.c")
+            && banner.contains("2305"),
         "{banner}"
     );
     let home = reqwest::get(format!("{base}/"))

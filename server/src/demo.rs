@@ -290,17 +290,18 @@ pub fn banner(url: &str, contest: &Contest) -> String {
     let (of_game, bots) = match contest.game.game.as_module() {
         Some(m) => (
             format!(" of {}", m.module.name),
-            "sample bots (the kit's, in C and Python: a random legal move each)",
+            "Their bots are the kit's sample bots (bots/c/kit_random.c, bots/python/kit_random.py): a\n\
+             random legal move each.\n",
         ),
-        None => (String::new(), "sample bots"),
+        None => (String::new(), ""),
     };
     format!(
         "\nThe demo contest{of_game} is served on {url}\n\
          \n  scoreboard      {url}/\n  games live      {url}/live\n  \
          sign in         {url}/login as a student: {} \n                  or as course staff: admin; every password is {PASSWORD}\n\
-         \nThe five students' {bots} are compiling and playing now: watch the scoreboard fill, or a\n\
+         \nThe five students' sample bots are compiling and playing now: watch the scoreboard fill, or a\n\
          game move by move under Live (the moves are paced for watching: --pace 0 plays at full speed).\n\
-         Barbara's first submission does not compile: sign in as 2305 to see why.\n\
+         {bots}Barbara's first submission does not compile: sign in as 2305 to see why.\n\
          Ctrl-C stops the demo (games in progress finish first).\n",
         students.join(", ")
     )
