@@ -1,6 +1,7 @@
 //! `arbiter contest demo`: a ready contest in a minute. Five students with the sample bots as
 //! their submissions (one of them first submits a bot that does not compile), games played by
-//! local workers while you watch the scoreboard, every game live and in the player.
+//! local workers while you watch the scoreboard, every game live and in the player. Reversi by
+//! default; with `--game-module`, any game module, whose students submit the kit's sample bots.
 
 use std::path::Path;
 
@@ -46,8 +47,64 @@ run_source = true
 run = "python3 -u {file}"
 "#;
 
+/// A module game's demo contest: [`CONFIG`]'s limits and languages, with `{game_section}`
+/// naming the module (copied beside contest.toml) and its configuration.
+const MODULE_CONFIG: &str = r#"# The demo contest written by `arbiter contest demo --game-module`. See docs/contest.md.
+name = {title}
+
+{game_section}
+
+[limits]
+move_ms = 1000
+game_ms = 30000
+
+[submissions]
+min_interval_s = 0
+daily_budget_s = 0
+games_per_pairing = 2
+
+[scoreboard]
+public = true
+private_logs = true
+
+[languages.c]
+name = "C (gcc, C11)"
+file = "main.c"
+compile = "gcc -O2 -std=gnu11 -o {out} {src} -lm"
+run = "{file}"
+
+[languages.python]
+name = "Python 3"
+file = "main.py"
+compile = "python3 -m py_compile {src}"
+run_source = true
+run = "python3 -u {file}"
+"#;
+
+/// The game of a demo contest.
+#[derive(Clone, Copy, Debug)]
+pub enum Game<'a> {
+    /// 8 x 8 Reversi and its greedy and random sample bots.
+    Reversi,
+    /// A game module (docs/game-kit.md) with its configuration (a JSON object), played by the
+    /// kit's random sample bots in C and Python.
+    Module {
+        file: &'a Path,
+        config: Option<&'a str>,
+    },
+}
+
 /// (login, name, nickname, language, sample bot under `bots/`).
-const STUDENTS: [(&str, &str, &str, &str, &str); 5] = [
+type Student = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// The Reversi demo's students.
+const STUDENTS: [Student; 5] = [
     ("2301", "Ada Lovelace", "ada", "c", "c/reversi_greedy.c"),
     (
         "2302",
@@ -73,6 +130,37 @@ const STUDENTS: [(&str, &str, &str, &str, &str); 5] = [
     ),
 ];
 
+/// A module demo's students: the same people, with the kit's sample bot in their language (it
+/// knows no game, so it plays a random legal move of any).
+const KIT_STUDENTS: [Student; 5] = [
+    ("2301", "Ada Lovelace", "ada", "c", "c/kit_random.c"),
+    (
+        "2302",
+        "Alan Turing",
+        "alan",
+        "python",
+        "python/kit_random.py",
+    ),
+    ("2303", "Grace Hopper", "grace", "c", "c/kit_random.c"),
+    (
+        "2304",
+        "Edsger Dijkstra",
+        "edsger",
+        "python",
+        "python/kit_random.py",
+    ),
+    ("2305", "Barbara Liskov", "barbara", "c", "c/kit_random.c"),
+];
+
+/// The students of a demo contest of `contest`'s game.
+fn students(contest: &Contest) -> &'static [Student; 5] {
+    if contest.game.game.as_module().is_some() {
+        &KIT_STUDENTS
+    } else {
+        &STUDENTS
+    }
+}
+
 /// The password of every demo account (students and `admin`).
 pub const PASSWORD: &str = "arbiter-demo";
 
@@ -85,9 +173,20 @@ pub fn is_demo(dir: &Path) -> bool {
     dir.join(MARKER).is_file()
 }
 
-/// Writes a fresh demo contest in `dir` (replacing an earlier demo there, never anything else)
-/// with its students and their submissions queued. `bots` is the repository's `bots/`.
-pub async fn prepare(dir: &Path, bots: &Path) -> anyhow::Result<()> {
+/// Writes a fresh demo contest of `game` in `dir` (replacing an earlier demo there, never
+/// anything else) with its students. `bots` is the repository's `bots/`.
+pub async fn prepare(dir: &Path, bots: &Path, game: Game<'_>) -> anyhow::Result<()> {
+    // A module that is no module, or a configuration that is no JSON object, is refused
+    // before an earlier demo is removed (the module itself checks the configuration later).
+    let module = match game {
+        Game::Reversi => None,
+        Game::Module { file, config } => {
+            let found = arbiter_kit_host::host::register_file(file)
+                .with_context(|| format!("--game-module {}", file.display()))?;
+            let table = crate::config::module_config_table(config)?;
+            Some((file, config, table, found.name))
+        }
+    };
     let marker = dir.join(MARKER);
     if dir.exists() {
         if !marker.exists() {
@@ -98,10 +197,37 @@ pub async fn prepare(dir: &Path, bots: &Path) -> anyhow::Result<()> {
         }
         std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     }
-    crate::init(dir, "arbiter demo", "reversi", Some(8), None, None).await?;
-    std::fs::write(dir.join("contest.toml"), CONFIG)?;
-    std::fs::write(&marker, "")?;
-    Contest::parse(CONFIG, "demo contest")?;
+    let config = match module {
+        None => {
+            crate::init(dir, "arbiter demo", "reversi", Some(8), None, None).await?;
+            std::fs::write(&marker, "")?;
+            CONFIG.to_string()
+        }
+        Some((file, config, table, name)) => {
+            // Marked first: a module that refuses its configuration leaves a directory that
+            // the next demo may replace.
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::write(&marker, "")?;
+            crate::init_module(dir, "arbiter demo", file, config, None).await?;
+            let title = match config {
+                Some(json) if table != "{}" => format!("{name} {}", json.trim()),
+                _ => name.clone(),
+            };
+            let section = format!(
+                "[game]\nmodule = {:?}\nconfig = {table}",
+                format!("{name}.wasm")
+            );
+            MODULE_CONFIG
+                .replace(
+                    "{title}",
+                    &toml::Value::String(format!("arbiter demo: {title}")).to_string(),
+                )
+                .replace("{game_section}", &section)
+        }
+    };
+    std::fs::write(dir.join("contest.toml"), &config)?;
+    Contest::parse_in(&config, "demo contest", dir)?;
     let (db, _) = crate::state::open_db(dir, None).await?;
     let hash = crate::auth::hash_password(PASSWORD);
     sqlx::query("UPDATE users SET password = $1, must_change = 0 WHERE login = 'admin'")
@@ -129,7 +255,7 @@ pub async fn prepare(dir: &Path, bots: &Path) -> anyhow::Result<()> {
 /// Submits the students' bots through the same path as the site (so the compile, the
 /// scheduling and the rules apply): Barbara's first attempt does not compile.
 pub async fn submit_all(state: &crate::state::Shared, bots: &Path) -> anyhow::Result<()> {
-    for (login, _, _, language, file) in STUDENTS {
+    for &(login, _, _, language, file) in students(&state.contest) {
         let Some((user, _)) = store::user_by_login(&state.db, login).await? else {
             continue;
         };
@@ -155,18 +281,27 @@ pub async fn submit_all(state: &crate::state::Shared, bots: &Path) -> anyhow::Re
 }
 
 /// What the demo prints once it serves.
-pub fn banner(url: &str) -> String {
-    let students: Vec<String> = STUDENTS
+pub fn banner(url: &str, contest: &Contest) -> String {
+    let students: Vec<String> = students(contest)
         .iter()
         .map(|(l, _, n, _, _)| format!("{l} ({n})"))
         .collect();
+    // A module demo names its game, and its bots, which all play at random.
+    let (of_game, bots) = match contest.game.game.as_module() {
+        Some(m) => (
+            format!(" of {}", m.module.name),
+            "Their bots are the kit's sample bots (bots/c/kit_random.c, bots/python/kit_random.py): a\n\
+             random legal move each.\n",
+        ),
+        None => (String::new(), ""),
+    };
     format!(
-        "\nThe demo contest is served on {url}\n\
+        "\nThe demo contest{of_game} is served on {url}\n\
          \n  scoreboard      {url}/\n  games live      {url}/live\n  \
          sign in         {url}/login as a student: {} \n                  or as course staff: admin; every password is {PASSWORD}\n\
          \nThe five students' sample bots are compiling and playing now: watch the scoreboard fill, or a\n\
          game move by move under Live (the moves are paced for watching: --pace 0 plays at full speed).\n\
-         Barbara's first submission does not compile: sign in as 2305 to see why.\n\
+         {bots}Barbara's first submission does not compile: sign in as 2305 to see why.\n\
          Ctrl-C stops the demo (games in progress finish first).\n",
         students.join(", ")
     )

@@ -332,7 +332,10 @@ pub async fn serve(
     }
     if let Some(bots) = &opts.demo_bots {
         demo::submit_all(&state, bots).await?;
-        println!("{}", demo::banner(&format!("http://{addr}")));
+        println!(
+            "{}",
+            demo::banner(&format!("http://{addr}"), &state.contest)
+        );
     }
     let app = routes::router(Arc::clone(&state));
     let mut shutdown = stop_rx.clone();

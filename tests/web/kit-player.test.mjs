@@ -196,6 +196,15 @@ describe("module replays in the player", () => {
       await page.screenshot({ path: path.join(ARTIFACTS, `kit-${game}-1280.png`) });
       await page.setViewportSize({ width: 375, height: 760 });
       await page.waitForTimeout(300);
+      // On a phone the control bar must not cover the move list (it did, stuck to the
+      // screen's bottom over a long Amazons game's list).
+      const [bar, list] = await page.evaluate(() => ["controls", "moves"].map((id) => {
+        const b = document.getElementById(id).getBoundingClientRect();
+        return { top: b.top, bottom: b.bottom, height: b.height };
+      }));
+      assert.ok(bar.height > 0 && list.height > 0, `both shown: ${JSON.stringify([bar, list])}`);
+      assert.ok(bar.bottom <= list.top || list.bottom <= bar.top,
+        `${game} at 375 px: the control bar (${bar.top}..${bar.bottom}) overlaps the move list (${list.top}..${list.bottom})`);
       await page.screenshot({ path: path.join(ARTIFACTS, `kit-${game}-375.png`), fullPage: true });
       assert.deepEqual(page.errors, []);
       console.log(`${game}: ${s.frames} frames, shown in ${page.openedMs} ms`);

@@ -1,6 +1,8 @@
 // Screenshots of the contest pages a course's first day touches, at 1280 and 375 px, from a
 // `contest demo` (ARBITER_BIN, OUT_DIR): scoreboard, sign-in, account, submit, a crashing
 // submission and its game, the live list, a 404, the admin page and its confirmation.
+// GAME_MODULE=FILE.wasm (GAME_CONFIG=JSON) takes them of `contest demo --game-module`, with a
+// game between two sample bots, and prints where its player fetched the module.
 //   ARBITER_BIN=target/debug/arbiter OUT_DIR=/tmp/shots node tests/web/shots.mjs
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -12,7 +14,9 @@ const ARBITER = process.env.ARBITER_BIN, OUT = process.env.OUT_DIR;
 const port = 9000 + Math.floor(Math.random() * 900);
 const base = `http://127.0.0.1:${port}`;
 const dir = mkdtempSync(path.join(tmpdir(), "shots-"));
-const server = spawn(ARBITER, ["contest", "demo", "--dir", path.join(dir, "c"), "--listen", `127.0.0.1:${port}`, "--pace", "0"], { stdio: "ignore" });
+const MODULE = process.env.GAME_MODULE, CONFIG = process.env.GAME_CONFIG;
+const game_args = MODULE ? ["--game-module", MODULE, ...(CONFIG ? ["--game-config", CONFIG] : [])] : [];
+const server = spawn(ARBITER, ["contest", "demo", "--dir", path.join(dir, "c"), "--listen", `127.0.0.1:${port}`, "--pace", "0", ...game_args], { stdio: "ignore" });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(fn, ms = 120000) {
   const end = Date.now() + ms;
@@ -60,6 +64,12 @@ try {
   const game = await p.locator("ul.games a").first().getAttribute("href");
   await shot("game-own", game);
   await shot("scoreboard", "/");
+  if (MODULE) {
+    const fetched = [];
+    for (const w of [1280, 375]) pages[w].on("request", (r) => { if (r.url().includes("/modules/")) fetched.push(r.url().slice(base.length)); });
+    await shot("game-samples", "/games/1");
+    console.log("module fetched from", [...new Set(fetched)].join(", ") || "nowhere");
+  }
   await shot("live", "/live");
   await shot("notfound", "/no/such/page");
   // Another student's view of the crash: the hidden output.

@@ -14,6 +14,8 @@ arbiter contest init c4-2026 --game-module connect-four.wasm --game-config '{\"c
 arbiter contest users reversi-2026 roster.csv\n  \
 arbiter contest serve reversi-2026 --workers 2\n  \
 arbiter contest serve reversi-2026 --db postgres://arbiter@db.example/contest --listen 0.0.0.0:8080\n  \
+arbiter contest demo\n  \
+arbiter contest demo --game-module connect-four.wasm --game-config '{\"cols\": 8}'\n  \
 arbiter contest backup reversi-2026 backup-$(date +%F).db\n  \
 arbiter contest export reversi-2026 -o results/\n  \
 arbiter contest similarity reversi-2026 --template bots/c/reversi_greedy.c --csv pairs.csv\n\n\
@@ -102,6 +104,13 @@ pub enum ContestCommand {
         /// demo there is replaced
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// A game module (docs/game-kit.md) instead of Reversi: the students submit the kit's
+        /// sample bots (a random legal move, in C and Python)
+        #[arg(long, value_name = "FILE")]
+        game_module: Option<PathBuf>,
+        /// With --game-module: its configuration, a JSON object ('{"cols": 8}')
+        #[arg(long, value_name = "JSON", requires = "game_module")]
+        game_config: Option<String>,
         #[arg(long, default_value = "127.0.0.1:8080")]
         listen: SocketAddr,
         /// Local judging slots (default: half the cores)
@@ -227,6 +236,8 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
         }
         ContestCommand::Demo {
             dir,
+            game_module,
+            game_config,
             listen,
             workers,
             player,
@@ -244,7 +255,14 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
             });
             // The binary carries the sample bots: the demo works outside a checkout too.
             let bots = dir.join("sample-bots");
-            arbiter_server::demo::prepare(&dir, &bots).await?;
+            let game = match game_module {
+                Some(file) => arbiter_server::demo::Game::Module {
+                    file,
+                    config: game_config.as_deref(),
+                },
+                None => arbiter_server::demo::Game::Reversi,
+            };
+            arbiter_server::demo::prepare(&dir, &bots, game).await?;
             arbiter_server::samples::write_all(&bots).map_err(|e| {
                 anyhow::anyhow!("cannot write the sample bots to {}: {e}", bots.display())
             })?;
