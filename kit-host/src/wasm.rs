@@ -52,11 +52,28 @@ impl Compiled {
             module: label.to_string(),
             what,
         };
+        if !bytes.starts_with(b"\0asm") {
+            let start: String = bytes
+                .iter()
+                .take(8)
+                .map(|&b| match b {
+                    0x20..=0x7e => char::from(b),
+                    _ => '.',
+                })
+                .collect();
+            return Err(fail(format!(
+                "is not a wasm module: it starts with {start:?}, a wasm module with \"\\0asm\" \
+                 (give the .wasm that cargo build --target wasm32-unknown-unknown wrote)"
+            )));
+        }
         let mut config = Config::default();
         config.consume_fuel(true);
         let engine = Engine::new(&config);
-        let module = Module::new(&engine, bytes)
-            .map_err(|e| fail(format!("is not a valid wasm module: {e}")))?;
+        let module = Module::new(&engine, bytes).map_err(|e| {
+            // The interpreter's messages may span lines (byte lists): one line for a person.
+            let words: Vec<String> = e.to_string().split_whitespace().map(String::from).collect();
+            fail(format!("is not a valid wasm module: {}", words.join(" ")))
+        })?;
         if let Some(import) = module.imports().next() {
             return Err(fail(format!(
                 "imports {}::{}: a game module must import nothing (core wasm, no WASI)",
