@@ -54,6 +54,8 @@ pub struct BotTotals {
     pub wins: usize,
     pub draws: usize,
     pub losses: usize,
+    /// Games with no result (the game's rules failed, neither bot started): not draws.
+    pub no_result: usize,
     /// Losses by reason code (`move_time`, `illegal_move` ...), normal ends excluded.
     pub failures: BTreeMap<String, usize>,
     pub moves: usize,
@@ -185,6 +187,7 @@ fn account(
     for (seat_index, &bot) in order.iter().enumerate() {
         let t = &mut s.totals[bot];
         match winner_bot {
+            None if matches!(r.reason, Reason::Aborted { .. }) => t.no_result += 1,
             None => t.draws += 1,
             Some(w) if w == bot => t.wins += 1,
             Some(_) => {

@@ -243,6 +243,21 @@ fn a_module_that_breaks_mid_game_is_no_result() {
                 message.contains("game_broken.wasm") && message.contains(words),
                 "{fail}: {message}"
             );
+            // Said as no result, and counted as neither a win nor a draw.
+            assert!(text.contains(": no result, aborted"), "{fail}: {text}");
+            assert!(
+                text.contains("1 game(s) with no result (aborted)"),
+                "{fail}: {text}"
+            );
+            let summary: Value =
+                serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+            for t in summary["totals"].as_array().unwrap() {
+                assert_eq!(
+                    (&t["draws"], &t["no_result"]),
+                    (&0.into(), &1.into()),
+                    "{fail}"
+                );
+            }
         }
     }
 }

@@ -261,6 +261,47 @@ fn a_module_tournament_starts_its_pairs_from_the_openings() {
     assert_eq!(openings.get("a g"), Some(&6), "{openings:?}");
 }
 
+/// A module that breaks mid-game (tests/kit-broken): each game is listed with no result, and
+/// gives nobody points or a rating, not half a point each as a draw would.
+#[test]
+fn games_whose_module_failed_give_nobody_points() {
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = arbiter_kit_host::build::game_module("game-broken").expect("it builds");
+    std::fs::copy(&broken, tmp.path().join("broken.wasm")).unwrap();
+    let config = tmp.path().join("t.toml");
+    std::fs::write(
+        &config,
+        r#"name = "broken"
+seed = 1
+games_per_pairing = 2
+output = "out"
+[game]
+module = "broken.wasm"
+config = { fail = "trap", at = 3 }
+[[bots]]
+name = "a"
+command = "builtin:random"
+[[bots]]
+name = "b"
+command = "builtin:random"
+"#,
+    )
+    .unwrap();
+    let (ok, out) = run(&["tournament", "-q"], &config);
+    assert!(ok, "{out}");
+    let report = report_json(&tmp.path().join("out"));
+    assert_eq!(report["done"], 2, "{report}");
+    for g in report["games"].as_array().unwrap() {
+        assert_eq!(g["result"]["reason_code"], "aborted", "{g}");
+    }
+    for (bot, p) in points(&report) {
+        assert_eq!(p, 0.0, "{bot}: a game with no result gives no points");
+    }
+    for row in report["standings"]["rows"].as_array().unwrap() {
+        assert_eq!(row["draws"], 0, "{row}");
+    }
+}
+
 /// The queue's workers: the coordinator stores the module by its hash; a worker process,
 /// given only the database, fetches it into its cache and plays every game, its built-in bots
 /// loading the module from there.

@@ -57,11 +57,16 @@ pub struct BoardRow {
 pub struct Played {
     pub seats: [i64; 2],
     pub winner: Option<u8>,
+    /// A game with no result (the game's rules failed, neither bot started): it completes its
+    /// pairing but gives nobody anything, not half a point each.
+    pub aborted: bool,
 }
 
 #[derive(Deserialize)]
 struct WinnerOnly {
     winner: Option<u8>,
+    #[serde(default)]
+    reason: String,
 }
 
 /// Every finished game of the contest (results of game jobs).
@@ -89,6 +94,7 @@ pub async fn played(db: &Db, competition: i64) -> Result<(Vec<Played>, i64), sql
         out.push(Played {
             seats: [a, b],
             winner: w.winner,
+            aborted: w.reason == "aborted",
         });
     }
     Ok((out, seq))
@@ -111,6 +117,7 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
     }
     let mut pending = vec![0u32; current.len()];
     let mut outcomes = Vec::new();
+    let mut no_result = 0;
     let mut results = rating::Results::new(current.len());
     for g in games {
         let Some((a, b)) = seats(g) else {
@@ -119,6 +126,10 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
         if per_pair[&pair(a, b)] < games_per_pairing {
             pending[a] += 1;
             pending[b] += 1;
+            continue;
+        }
+        if g.aborted {
+            no_result += 1;
             continue;
         }
         outcomes.push(standings::Outcome {
@@ -170,7 +181,7 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
     let n = current.len();
     Board {
         rows,
-        games_done: outcomes.len() + pending.iter().sum::<u32>() as usize / 2,
+        games_done: outcomes.len() + no_result + pending.iter().sum::<u32>() as usize / 2,
         games_total: n * n.saturating_sub(1) / 2 * games_per_pairing,
         computed_at: 0,
         seq: 0,
@@ -308,7 +319,27 @@ mod tests {
         Played {
             seats: [a, b],
             winner: Some(winner),
+            aborted: false,
         }
+    }
+
+    #[test]
+    fn a_game_with_no_result_completes_its_pairing_but_gives_nobody_points() {
+        let current = [sub(1), sub(2)];
+        let aborted = Played {
+            seats: [2, 1],
+            winner: None,
+            aborted: true,
+        };
+        let board = rank(&current, &[game(1, 2, 0), aborted], 2);
+        let row = |id: i64| board.rows.iter().find(|r| r.submission == id).expect("row");
+        assert_eq!(row(1).pending, 0);
+        assert_eq!(row(1).games, 1, "the aborted game is not counted");
+        assert_eq!(row(1).draws, 0);
+        assert_eq!(row(1).matches_won, 1);
+        assert_eq!(row(2).matches_lost, 1);
+        assert_eq!(row(2).draws, 0);
+        assert_eq!(board.games_done, 2);
     }
 
     #[test]

@@ -439,14 +439,13 @@ impl<'a> Collector<'a> {
                     return Ok(false);
                 };
                 let again = self.recorded.contains_key(&game);
-                let winner = res.winner;
                 if self.store.record_attempt(game, &res, &attempt)? {
                     if again {
                         self.count_points()?;
                     } else {
                         self.played += 1;
                         if let Some(seats) = self.seats.get(&game) {
-                            runner::tally(&mut self.points, seats, winner);
+                            runner::tally(&mut self.points, seats, &res);
                         }
                         self.bar.inc(1);
                     }
@@ -544,7 +543,7 @@ impl<'a> Collector<'a> {
         let mut done = 0;
         for g in self.store.games(Some("done"))? {
             if let Some(res) = &g.result {
-                runner::tally(&mut self.points, &g.seats, res.winner);
+                runner::tally(&mut self.points, &g.seats, res);
                 done += 1;
             }
         }

@@ -222,7 +222,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
     let mut points: BTreeMap<String, f64> = BTreeMap::new();
     for g in store.games(Some("done"))? {
         if let Some(res) = &g.result {
-            tally(&mut points, &g.seats, res.winner);
+            tally(&mut points, &g.seats, res);
         }
     }
 
@@ -330,7 +330,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 Ok((true, res)) => {
                     played += 1;
                     if let Some(seats) = seats_of.get(&done.id) {
-                        tally(&mut points, seats, res.winner);
+                        tally(&mut points, seats, &res);
                     }
                     bar.set_message(leaders(&points));
                     bar.inc(1);
@@ -418,10 +418,13 @@ pub fn is_running(dir: &Path) -> bool {
     }
 }
 
-/// Adds one game's points (1, ½, 0) to each seat's bot.
-pub fn tally(points: &mut BTreeMap<String, f64>, seats: &[String; 2], winner: Option<u8>) {
+/// Adds one game's points (1, ½, 0) to each seat's bot; a game with no result adds nothing.
+pub fn tally(points: &mut BTreeMap<String, f64>, seats: &[String; 2], result: &GameResultRow) {
+    if !result.counts() {
+        return;
+    }
     for (s, name) in seats.iter().enumerate() {
-        let p = match winner {
+        let p = match result.winner {
             None => 0.5,
             Some(w) if usize::from(w) == s => 1.0,
             Some(_) => 0.0,

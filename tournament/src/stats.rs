@@ -71,7 +71,9 @@ pub fn compute(bots: &[String], games: &[GameRow]) -> Vec<BotStats> {
             let mut time = [0.0f64; 2];
             let mut timed = [0i64; 2];
             for g in games {
-                let Some(r) = &g.result else { continue };
+                let Some(r) = g.result.as_ref().filter(|r| r.counts()) else {
+                    continue;
+                };
                 for seat in 0..2 {
                     if &g.seats[seat] != bot {
                         continue;

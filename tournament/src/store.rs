@@ -65,6 +65,15 @@ pub struct GameResultRow {
     pub finished_at: String,
 }
 
+impl GameResultRow {
+    /// Whether the game counts in points, standings and ratings: a game with no result
+    /// (`aborted`: the game's rules failed, or neither bot could start) gives nobody anything,
+    /// not half a point each.
+    pub fn counts(&self) -> bool {
+        self.reason_code != "aborted"
+    }
+}
+
 pub struct Store {
     conn: Connection,
     pub dir: PathBuf,

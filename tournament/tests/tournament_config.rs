@@ -324,11 +324,18 @@ command = "./b"
 
     for (change, expect) in [
         ("config = {", "rule = \"renju\"\nconfig = {"),
-        ("config = {", "openings = [\"d\"]\nconfig = {"),
+        ("config = {", "openings = [\"z9\"]\nconfig = {"),
     ] {
         let bad = text.replace(change, expect);
         assert!(resolve_in(&bad).is_err(), "{expect}");
     }
+    // Openings in the module's notation, checked through it.
+    let opened =
+        resolve_in(&text.replace("config = {", "openings = [\"d e\"]\nconfig = {")).unwrap();
+    assert_eq!(
+        opened.openings,
+        vec![vec!["d".to_string(), "e".to_string()]]
+    );
     let no_module = BASE.replace("size = 8", "size = 8\nconfig = { cols = 8 }");
     let e = resolve(&no_module).unwrap_err();
     assert!(e.contains("give game.module too"), "{e}");

@@ -361,9 +361,10 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
     let seat_names: Vec<&str> = r.players.iter().map(|p| p.name.as_str()).collect();
     // By the game's name: building the start position would load a module again per game.
     let label = |s: Seat| text::seat_label_of(r.game.name(), s);
-    let result = match r.result.winner {
-        Some(w) => format!("{} wins", seat_names.get(w.index()).unwrap_or(&"?")),
-        None => "draw".to_string(),
+    let result = match (r.result.winner, &r.result.reason) {
+        (Some(w), _) => format!("{} wins", seat_names.get(w.index()).unwrap_or(&"?")),
+        (None, arbiter_engine::replay::Reason::Aborted { .. }) => "no result".to_string(),
+        (None, _) => "draw".to_string(),
     };
     let at = match r.result.reason.culprit() {
         Some(_) if !r.moves.is_empty() || !r.opening.is_empty() => {
@@ -438,6 +439,10 @@ fn print_summary(s: &MatchSummary, elapsed: Duration) {
             per_move,
             failures.join(", ")
         );
+    }
+    let no_result = s.totals.first().map_or(0, |t| t.no_result);
+    if no_result > 0 {
+        println!("{no_result} game(s) with no result (aborted), counted neither as wins nor draws");
     }
     println!(
         "{} games in {:.1} s (seed {}: --seed {} plays them again)",

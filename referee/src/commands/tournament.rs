@@ -369,7 +369,7 @@ fn status(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let mut failures = std::collections::BTreeMap::<String, usize>::new();
     for g in &done {
         let Some(r) = &g.result else { continue };
-        runner::tally(&mut points, &g.seats, r.winner);
+        runner::tally(&mut points, &g.seats, r);
         if r.culprit.is_some() {
             *failures.entry(r.reason_code.clone()).or_default() += 1;
         }

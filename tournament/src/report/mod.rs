@@ -63,11 +63,17 @@ impl Report {
             .filter(|g| g.result.is_some())
             .cloned()
             .collect();
-        let outcomes = Outcome::from_rows(&done);
+        // Games with no result (aborted) are listed, but give nobody points or rating.
+        let counted: Vec<GameRow> = done
+            .iter()
+            .filter(|g| g.result.as_ref().is_some_and(|r| r.counts()))
+            .cloned()
+            .collect();
+        let outcomes = Outcome::from_rows(&counted);
         let standings = standings::compute(&names, &outcomes);
         let mut results = Results::new(names.len());
         let mut sequence = Vec::new();
-        let mut by_id: Vec<&GameRow> = done.iter().collect();
+        let mut by_id: Vec<&GameRow> = counted.iter().collect();
         by_id.sort_by_key(|g| g.id);
         for g in by_id {
             let (Some(a), Some(b), Some(r)) = (
