@@ -118,7 +118,10 @@ pub fn bot_spec(
             }
             (
                 builtin_command(config, protocol, depth)?,
-                format!("builtin-{}", depth_name(depth)),
+                format!(
+                    "builtin-{}",
+                    depth_name(depth, config.as_module().is_some())
+                ),
                 Some(sees),
             )
         }
@@ -183,11 +186,14 @@ fn is_interpreter(word: &str) -> bool {
     base.starts_with("python") || matches!(base, "node" | "java" | "pypy3" | "ruby" | "perl" | "-u")
 }
 
-fn depth_name(depth: u32) -> String {
-    match depth {
-        0 => "random".into(),
-        1 => "greedy".into(),
-        n => format!("depth{n}"),
+/// The built-in bot's name: by its search for the built-in games (greedy is one ply deep),
+/// `mcN` for a module game, where every level is flat Monte Carlo.
+fn depth_name(depth: u32, module: bool) -> String {
+    match (depth, module) {
+        (0, _) => "random".into(),
+        (n, true) => format!("mc{n}"),
+        (1, false) => "greedy".into(),
+        (n, false) => format!("depth{n}"),
     }
 }
 

@@ -1,11 +1,12 @@
 //! Any game module's sparring bot, speaking the kit's line protocol (docs/game-kit.md). It
 //! keeps its own copy of the game, played through the same module, and knows no game by name.
 //!
-//! Level 0 plays uniformly at random. Level N (1 to 5) is flat Monte Carlo: every legal move
-//! gets an equal share of `25 * 4^(N-1)` random playouts (25 ... 6,400), each from a copy
-//! whose chance is drawn afresh ([`AnyGame::reseeded`]), so the bot never knows the game's own
-//! future dice; it stops early at its clock's deadline. More playouts, more strength, in every
-//! game.
+//! Level 0 plays uniformly at random. Level N (1 to 5) is flat Monte Carlo: the legal moves
+//! share `25 * 4^(N-1)` random playouts (25 ... 6,400), and each gets at least `2^N` of them
+//! (2 ... 32: with 25 in all, a game of 49 moves would leave most untried, and level 1 would
+//! play at random), each from a copy whose chance is drawn afresh ([`AnyGame::reseeded`]), so
+//! the bot never knows the game's own future dice; it stops early at its clock's deadline.
+//! More playouts, more strength, in every game.
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -137,11 +138,12 @@ fn choose(
     if player.depth == 0 || moves.len() == 1 {
         return Ok(moves[player.rng.below(moves.len())]);
     }
-    let budget = 25usize << (2 * (player.depth.min(5) - 1));
+    let level = player.depth.min(5);
+    let budget = (25usize << (2 * (level - 1))).max(moves.len() << level);
     let deadline = player.clock.deadline(started, 20);
     let mut wins = vec![0.0f64; moves.len()];
     let mut tries = vec![0u32; moves.len()];
-    for i in 0..budget.max(moves.len()) {
+    for i in 0..budget {
         if deadline.expired() {
             break;
         }
