@@ -6,7 +6,7 @@
 //! duplicates, a forced move is the only legal one, nonsense is refused and changes nothing,
 //! the view can be drawn, and each seat is told something.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -94,6 +94,7 @@ pub fn run(rules: &mut Rules, plan: &Plan) -> Result<Summary, KitError> {
             }
             let legal = rules.legal(a)?;
             check_legal(rules, a, &st, &legal).map_err(|w| broken(rules, w, game, &moves))?;
+            check_clicks(rules, a, &legal).map_err(|w| broken(rules, w, game, &moves))?;
             let mv = legal[rng.below(legal.len())].clone();
             for s in [a, b] {
                 if let Err(why) = rules.play(s, &mv)? {
@@ -159,6 +160,46 @@ fn same_position(rules: &mut Rules, a: State, b: State) -> Result<Status, String
     Ok(sa)
 }
 
+/// When the module says how moves are clicked (the `clicks` op): every legal move, and only
+/// those, has clicks on the board, and no two moves are clicked the same way.
+fn check_clicks(rules: &mut Rules, s: State, legal: &[String]) -> Result<(), String> {
+    let words = |e: KitError| e.to_string();
+    let Some(clicks) = rules.clicks(s).map_err(words)? else {
+        return Ok(());
+    };
+    let board = rules.view(s).map_err(words)?.board;
+    let corner = u16::from(board.grid == arbiter_game::view::Grid::Cells);
+    let on = |[c, r]: [u16; 2], extra: u16| c < board.cols + extra && r < board.rows + extra;
+    let listed: HashSet<&str> = clicks.iter().map(|c| c.mv.as_str()).collect();
+    if let Some(m) = legal.iter().find(|m| !listed.contains(m.as_str())) {
+        return Err(format!("clicks: the legal move {m:?} has no clicks"));
+    }
+    let mut seen = HashMap::new();
+    for c in &clicks {
+        if !legal.contains(&c.mv) {
+            return Err(format!("clicks: {:?} is not a legal move", c.mv));
+        }
+        let fits = match (&c.cells, &c.line) {
+            (Some(cells), None) => !cells.is_empty() && cells.iter().all(|&p| on(p, 0)),
+            (None, Some([a, b])) => on(*a, corner) && on(*b, corner) && a != b,
+            _ => false,
+        };
+        if !fits {
+            return Err(format!(
+                "clicks: {:?} is not clicked on the board ({} x {}): {:?} {:?}",
+                c.mv, board.cols, board.rows, c.cells, c.line
+            ));
+        }
+        if let Some(other) = seen.insert((&c.cells, &c.line), &c.mv) {
+            return Err(format!(
+                "clicks: {:?} and {other:?} are clicked the same way",
+                c.mv
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The legal list of a position in play, and that nonsense is refused without effect.
 fn check_legal(rules: &mut Rules, s: State, st: &Status, legal: &[String]) -> Result<(), String> {
     if legal.is_empty() {
@@ -174,6 +215,19 @@ fn check_legal(rules: &mut Rules, s: State, st: &Status, legal: &[String]) -> Re
     {
         return Err(format!(
             "lists a move that cannot be written on one line: {bad:?}"
+        ));
+    }
+    // Moves travel as one word of a protocol line, and the referee keeps them inline.
+    if let Some(bad) = legal.iter().find(|m| m.contains(char::is_whitespace)) {
+        return Err(format!(
+            "lists the move {bad:?}, which has a space in it: a move is one word"
+        ));
+    }
+    let max = arbiter_engine::module::MOVE_MAX;
+    if let Some(bad) = legal.iter().find(|m| m.len() > max) {
+        return Err(format!(
+            "lists the move {bad:?} of {} bytes: a move is at most {max} bytes",
+            bad.len()
         ));
     }
     if let Some(f) = &st.forced {

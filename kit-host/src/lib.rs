@@ -240,6 +240,16 @@ impl Rules {
         self.ask(json!({"op": "tell", "state": s.0, "seat": seat}))
     }
 
+    /// How a person clicks each legal move (the optional `clicks` op): `None` when the module
+    /// does not say (the player then lists the moves).
+    pub fn clicks(&mut self, s: State) -> Result<Option<Vec<MoveClicks>>, KitError> {
+        match self.ask(json!({"op": "clicks", "state": s.0})) {
+            Ok(c) => Ok(Some(c)),
+            Err(KitError::Refused { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The view, checked to be drawable.
     pub fn view(&mut self, s: State) -> Result<View, KitError> {
         let v: View = self.ask(json!({"op": "view", "state": s.0}))?;
@@ -251,6 +261,18 @@ impl Rules {
     fn garbage(&self, what: String) -> KitError {
         module_error(self.kit.as_ref(), what)
     }
+}
+
+/// One legal move and the clicks that make it: `cells` in order, or one `line` between two
+/// corners or points.
+#[derive(Clone, PartialEq, Eq, Debug, serde::Deserialize)]
+pub struct MoveClicks {
+    #[serde(rename = "move")]
+    pub mv: String,
+    #[serde(default)]
+    pub cells: Option<Vec<[u16; 2]>>,
+    #[serde(default)]
+    pub line: Option<[[u16; 2]; 2]>,
 }
 
 fn module_error(kit: &dyn Kit, what: String) -> KitError {

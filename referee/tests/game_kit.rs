@@ -7,6 +7,24 @@ use arbiter_kit_host::build;
 mod kit_support;
 use kit_support::arbiter;
 
+/// `game check` finds what would break a game in the referee or the player: clicks that do not
+/// tell two moves apart, a move too long for the referee to carry.
+#[test]
+fn check_finds_broken_clicks_and_moves_too_long() {
+    let module = build::game_module("game-broken").unwrap();
+    let m = module.to_str().unwrap();
+    let (ok, text) = arbiter(&["game", "check", m, "--playouts", "3"]);
+    assert!(ok && text.contains("ok: 3 random playouts"), "{text}");
+    for (fail, expect) in [
+        ("clicks", "are clicked the same way"),
+        ("long", "a move is at most 32 bytes"),
+    ] {
+        let config = format!(r#"{{"fail": "{fail}", "at": 2}}"#);
+        let (ok, text) = arbiter(&["game", "check", m, "--config", &config]);
+        assert!(!ok && text.contains(expect), "{fail}: {text}");
+    }
+}
+
 #[test]
 fn check_perft_and_match_on_a_module() {
     let module = build::game_module("game-connect-four").unwrap();

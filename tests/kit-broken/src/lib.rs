@@ -1,16 +1,17 @@
 //! Take-away (a pile of 21 stones, take 1 to 3, whoever takes the last wins) that breaks on
 //! purpose when the ply numbered `at` is played, as its config says:
-//! `{"fail": "trap" | "loop" | "alloc" | "liar" | "long", "at": 3}`.
+//! `{"fail": "trap" | "loop" | "alloc" | "liar" | "long" | "clicks", "at": 3}`.
 //! - `trap`: panics (a wasm trap);
 //! - `loop`: never returns (the host's fuel runs out);
 //! - `alloc`: allocates without end (the host's memory limit);
 //! - `liar`: from then on lists only a move that it refuses to play;
-//! - `long`: from then on lists a move longer than the host carries.
+//! - `long`: from then on lists a move longer than the host carries;
+//! - `clicks`: from then on says every move is clicked on the same cell.
 //!
 //! Without `fail` it is a correct game. Tests only: never a proof game.
 
 use arbiter_game::view::{Grid, Shape, View};
-use arbiter_game::{config_number, export_game, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
 
 #[derive(Clone, Debug)]
 pub struct Broken {
@@ -117,6 +118,15 @@ impl Game for Broken {
 
     fn tell(&self, _seat: Seat) -> String {
         format!("STONES {}", self.stones)
+    }
+
+    /// Taking n stones is a click on the n-th cell of the top row.
+    fn clicks(&self, mv: &String) -> Option<Clicks> {
+        let n: u16 = mv.parse().ok()?;
+        match self.failing("clicks") {
+            true => Some(Clicks::Cells(vec![[0, 0]])),
+            false => Some(Clicks::Cells(vec![[n.saturating_sub(1), 0]])),
+        }
     }
 
     fn view(&self) -> View {
