@@ -273,7 +273,16 @@ impl Kit for WasmKit {
 
     fn call(&mut self, request: &Value) -> Result<Value, KitError> {
         let bytes = serde_json::to_vec(request).map_err(|e| KitError::Host(e.to_string()))?;
-        let answer = self.raw_call(&bytes)?;
+        let answer = self.raw_call(&bytes).map_err(|e| match e {
+            // Which request broke it (the op, the move): where its author looks first.
+            KitError::Module { module, what } if !what.starts_with("failed earlier") => {
+                let asked: String = String::from_utf8_lossy(&bytes).chars().take(160).collect();
+                let what = format!("{what}, asked {asked}");
+                self.broken = Some(what.clone());
+                KitError::Module { module, what }
+            }
+            other => other,
+        })?;
         serde_json::from_slice(&answer).map_err(|e| {
             let start = String::from_utf8_lossy(&answer[..answer.len().min(80)]).into_owned();
             self.fail(format!(
