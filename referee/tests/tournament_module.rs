@@ -259,6 +259,13 @@ fn a_module_tournament_starts_its_pairs_from_the_openings() {
     // 3 pairings of 4 games: 2 pairs each, one per opening.
     assert_eq!(openings.get("d d"), Some(&6), "{openings:?}");
     assert_eq!(openings.get("a g"), Some(&6), "{openings:?}");
+    // The output keeps the module, where `replay show` finds it for a replay (which leaves
+    // it out), even once the config's file is gone.
+    std::fs::remove_file(tmp.path().join("c4.wasm")).unwrap();
+    let first = report["games"][0]["result"]["replay"].as_str().unwrap();
+    let replay = tmp.path().join("out").join(first);
+    let (ok, text) = run(&["replay", "show", "--frame", "last"], &replay);
+    assert!(ok && text.contains("connect-four"), "{text}");
 }
 
 /// A module that breaks mid-game (tests/kit-broken): each game is listed with no result, and

@@ -67,6 +67,7 @@ impl Tournament {
             store.schedule(&planned, &versions)?;
             Ok(())
         })?;
+        keep_module(&resolved)?;
         Ok(Tournament { store, resolved })
     }
 
@@ -86,6 +87,7 @@ impl Tournament {
         let file = TournamentConfig::parse(&text, "stored config")?;
         let mut resolved = file.resolve(&base)?;
         same_module(&resolved, store.meta(MODULE_META)?.as_deref())?;
+        keep_module(&resolved)?;
         // The database, not the file, knows where it is and which bots exist now.
         resolved.output = dir;
         resolved.file.bots = store
@@ -158,6 +160,28 @@ impl Tournament {
 
 /// The sha256 of the game module the tournament was created with (`meta` key).
 pub const MODULE_META: &str = "module_sha256";
+
+/// Keeps a module game's module in the output directory as `modules/<sha256>.wasm`, where
+/// `arbiter replay show` looks for it from `replays/` (replays leave it out: 200 KB each), so
+/// the output plays on its own even once the config's module file has changed.
+fn keep_module(r: &Resolved) -> anyhow::Result<()> {
+    let Some(m) = r.game.as_module() else {
+        return Ok(());
+    };
+    let dir = r.output.join("modules");
+    let path = dir.join(format!("{}.wasm", m.module.sha256));
+    if path.is_file() {
+        return Ok(());
+    }
+    let bytes = arbiter_kit_host::host::module_bytes(&m.module.sha256)
+        .with_context(|| format!("game module {} is not loaded", m.module.name))?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Written whole, then renamed: a killed run never leaves half a module under its name.
+    let tmp = dir.join(format!(".{}.{}", m.module.sha256, std::process::id()));
+    std::fs::write(&tmp, &bytes[..]).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
 
 /// A game module read again (to resume, report or submit) must be the one the tournament was
 /// created with: its games were scheduled, and some played, by those rules.
