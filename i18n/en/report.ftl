@@ -26,6 +26,7 @@ report-col-result = result
 report-col-moves = moves
 report-wins = { $name } wins
 report-draw = draw
+report-no-result = no result
 report-back = ← standings
 report-version = version { $version }
 report-bot-line = rank { $rank } · { $points } match points · games { $w }-{ $d }-{ $l } · { $gp } game points · Elo { $elo } ± { $ci }

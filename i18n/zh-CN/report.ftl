@@ -26,6 +26,7 @@ report-col-result = 结果
 report-col-moves = 步数
 report-wins = { $name } 获胜
 report-draw = 平局
+report-no-result = 无结果
 report-back = ← 排名
 report-version = 版本 { $version }
 report-bot-line = 第 { $rank } 名 · 对战积分 { $points } · 对局 { $w }-{ $d }-{ $l } · 对局得分 { $gp } · Elo { $elo } ± { $ci }

@@ -67,6 +67,14 @@ fn run(args: &[&str], path: &Path) -> (bool, String) {
     (o.status.success(), text)
 }
 
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
 fn points(report: &Value) -> Vec<(String, f64)> {
     report["standings"]["rows"]
         .as_array()
@@ -173,6 +181,21 @@ fn a_module_tournament_plays_resumes_refuses_a_swapped_module_and_publishes() {
     assert_eq!(decoded, original);
     let page = std::fs::read_to_string(site.join("games/game-000001.html")).unwrap();
     assert!(page.contains("src=\"../player.html"), "{page}");
+    // The header says how the game ended in the module's own words.
+    let first = report["games"][0]["result"]["replay"].as_str().unwrap();
+    let replay: Value = serde_json::from_slice(&std::fs::read(out.join(first)).unwrap()).unwrap();
+    let ending = replay["meta"]["ending"]
+        .as_str()
+        .expect("the module's words");
+    let said = format!("({})", html_escape(ending));
+    let pages: Vec<String> = std::fs::read_dir(site.join("games"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        pages.iter().any(|p| p.contains(&said)),
+        "no page says {said}"
+    );
     assert!(
         page.contains(&format!(
             "<script src=\"../modules/{module_sha}.js\"></script>"

@@ -430,6 +430,7 @@ fn result_text(g: &GameRow, lang: Lang) -> String {
             "report-wins",
             &[("name", (&g.seats[usize::from(w).min(1)]).into())],
         ),
+        None if res.reason_code == "aborted" => lang.t("report-no-result"),
         None => lang.t("report-draw"),
     };
     let scores = res
@@ -744,7 +745,10 @@ fn game_page(
         ],
     );
     let result = match replay {
-        Some(Ok(rep)) if lang != Lang::En => game_result_in(g, rep, lang),
+        // Another language, or a module's own words for the ending: from the replay.
+        Some(Ok(rep)) if lang != Lang::En || rep.meta.ending.is_some() => {
+            game_result_in(g, rep, lang)
+        }
         _ => result_text(g, lang),
     };
     let _ = write!(
@@ -920,17 +924,22 @@ fn moves_block(h: &mut String, g: &GameRow, rep: &Replay, lang: Lang) {
 
 /// A game's result said in `lang` from its replay's reason.
 fn game_result_in(g: &GameRow, rep: &Replay, lang: Lang) -> String {
-    let who = match rep.result.winner {
-        Some(w) => lang.ta(
+    let who = match (rep.result.winner, &rep.result.reason) {
+        (Some(w), _) => lang.ta(
             "report-wins",
             &[("name", (&g.seats[w.index().min(1)]).into())],
         ),
-        None => lang.t("report-draw"),
+        (None, Reason::Aborted { .. }) => lang.t("report-no-result"),
+        (None, _) => lang.t("report-draw"),
     };
     let scores = rep
         .scores
         .map(|s| format!(" {}-{}", s[0], s[1]))
         .unwrap_or_default();
-    let reason = arbiter_i18n::verdict::reason(lang, &rep.result.reason);
+    // A module's own words for how its game ended ("four in a row"), where it gives them.
+    let reason = match (&rep.result.reason, &rep.meta.ending) {
+        (Reason::Normal, Some(words)) => words.clone(),
+        (r, _) => arbiter_i18n::verdict::reason(lang, r),
+    };
     format!("{who}{scores} ({reason})")
 }
