@@ -40,6 +40,10 @@ pub fn write(dir: &Path, name: &str, kit: &Path) -> Result<PathBuf, KitError> {
     if root.exists() {
         return Err(KitError::Host(format!("{} exists already", root.display())));
     }
+    // Cargo reads a relative path from the new crate's directory, not from where `--kit` was
+    // typed.
+    let kit = std::path::absolute(kit)
+        .map_err(|e| KitError::Host(format!("cannot make {} absolute: {e}", kit.display())))?;
     let fill = |t: &str| {
         t.replace("{{name}}", name)
             .replace("{{file}}", &name.replace('-', "_"))
@@ -65,6 +69,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kit-template-{}", std::process::id()));
         assert!(write(&dir, "Bad Name", Path::new(".")).is_err());
         assert!(write(&dir, "9men", Path::new(".")).is_err());
+        let root = write(&dir, "nim", Path::new("kit")).unwrap();
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let kit = std::env::current_dir().unwrap().join("kit");
+        assert!(
+            manifest.contains(&format!("path = \"{}\"", kit.display())),
+            "{manifest}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

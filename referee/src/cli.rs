@@ -11,10 +11,11 @@ use crate::commands;
 #[command(
     name = "arbiter",
     version,
-    about = "Referee for AI-bot contests on Reversi, Gomoku and the 2048 duel",
+    about = "Referee for AI-bot contests on Reversi, Gomoku, the 2048 duel and game modules",
     long_about = "arbiter plays bots against each other under contest limits, judges every \
                   failure, writes replays and reports.\n\nGames: reversi (any even size 4..16), \
-                  gomoku (freestyle, standard, renju), duel2048 (seed 000's 2048 duel)."
+                  gomoku (freestyle, standard, renju), duel2048 (seed 000's 2048 duel), and any \
+                  game module, GAME.wasm (docs/game-kit.md; `arbiter game new` starts one)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -25,7 +26,7 @@ pub struct Cli {
 pub enum Command {
     /// Show a position: board, side to move, legal moves, renju forbidden points, outcome.
     Inspect(InspectArgs),
-    /// Count Reversi move paths to a depth (the standard perft convention).
+    /// Count Reversi move paths to a depth (other games and modules: `arbiter game perft`).
     Perft(PerftArgs),
     /// Read replay files.
     #[command(subcommand)]
@@ -59,9 +60,11 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Depth 0 plays random legal moves, 1 is greedy, 2 and more search.\n\n\
+    after_help = "Depth 0 plays random legal moves, 1 is greedy, 2 and more search (a module \
+game: 1 to 5 are flat Monte Carlo, more playouts each level; docs/game-kit.md).\n\n\
 Examples:\n  arbiter match reversi --size 8 ./my_bot builtin:4\n  \
-arbiter bot gomoku --rule renju --protocol gobang --depth 3"
+arbiter bot gomoku --rule renju --protocol gobang --depth 3\n  \
+arbiter bot connect-four.wasm --depth 2 --protocol kit"
 )]
 pub struct BotArgs {
     #[command(flatten)]
@@ -88,13 +91,15 @@ pub struct BotArgs {
 #[derive(Args, Debug)]
 #[command(
     after_help = "BOT is a command line (\"./my_bot\", \"python3 bot.py 16\"), a built-in \
-bot: builtin (greedy), builtin:random, builtin:N (level N: 1 to 5, docs/sparring.md), or human[:NAME]: a person \
+bot: builtin (greedy), builtin:random, builtin:N (level N: 1 to 5, docs/sparring.md; a module's, \
+docs/game-kit.md), or human[:NAME]: a person \
 playing in the browser (needs --live; 60 s a move unless --move-time says otherwise).\n\n\
 Examples:\n  arbiter match reversi --size 8 bots/bin/reversi_greedy 'python3 bots/python/reversi_random.py 8' --games 4 -o out/\n  \
 arbiter match gomoku --rule renju builtin:2 ./brain --protocol-b gomocup --games 2\n  \
 arbiter match reversi --size 8 human:Ada builtin:3 --live --games 1\n  \
 arbiter match duel2048 --seed 7 'python3 bots/python/sessdsa_host.py ai.py' builtin:random\n  \
-arbiter match reversi --size 8 ./my_bot_v2 ./my_bot_v1 --sprt elo0=0,elo1=20 --max-games 2000"
+arbiter match reversi --size 8 ./my_bot_v2 ./my_bot_v1 --sprt elo0=0,elo1=20 --max-games 2000\n  \
+arbiter match connect-four.wasm ./my_bot builtin:2 --config '{\"cols\": 7}' --games 4 -o out/"
 )]
 pub struct MatchArgs {
     #[command(flatten)]
@@ -125,7 +130,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// The protocol both bots speak (default: reversi for reversi, gomocup for gomoku, duel for
-    /// duel2048; reversi-board lets Reversi bots start from openings)
+    /// duel2048, kit for a module; reversi-board lets Reversi bots start from openings)
     #[arg(long)]
     pub protocol: Option<String>,
     /// The protocol of the first / second bot only
@@ -188,7 +193,7 @@ pub struct LimitArgs {
 /// Game selection shared by commands that build a position.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// reversi, gomoku or duel2048
+    /// reversi, gomoku, duel2048, or a game module file (GAME.wasm)
     pub game: String,
     /// Board size (reversi: even 4..16, default 16; gomoku: 5..26, default 15)
     #[arg(long)]
@@ -238,7 +243,7 @@ pub struct InspectArgs {
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Only reversi has published perft counts
+    /// reversi, the only one with published counts (a module: `arbiter game perft GAME.wasm`)
     pub game: String,
     #[arg(long, default_value_t = 8)]
     pub size: u8,

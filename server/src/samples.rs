@@ -49,10 +49,11 @@ pub fn get(path: &str) -> Option<&'static Sample> {
 }
 
 /// The starter bot for `protocol` in a language whose source file is `file` (`main.c`,
-/// `main.py`): the greedy sample, the one worth improving on.
+/// `main.cpp`, `main.py`): the greedy sample, the one worth improving on. C++ gets the C
+/// sample: every C sample compiles as C++ (a test checks it with g++).
 pub fn starter(protocol: ProtocolKind, file: &str) -> Option<&'static Sample> {
     let (dir, ext) = match file.rsplit_once('.').map(|(_, ext)| ext) {
-        Some("c") => ("c", "c"),
+        Some("c" | "cpp" | "cc" | "cxx") => ("c", "c"),
         Some("py") => ("python", "py"),
         _ => return None,
     };
@@ -106,12 +107,38 @@ mod tests {
     }
 
     #[test]
-    fn every_protocol_has_a_starter_in_c_and_python() {
+    fn every_protocol_has_a_starter_in_c_cpp_and_python() {
         for p in ProtocolKind::ALL {
-            for file in ["main.c", "main.py"] {
+            for file in ["main.c", "main.cpp", "main.py"] {
                 assert!(starter(p, file).is_some(), "no {file} starter for {p}");
             }
         }
-        assert!(starter(ProtocolKind::Reversi, "main.cpp").is_none());
+        assert!(starter(ProtocolKind::Reversi, "main.java").is_none());
+    }
+
+    /// C++ is offered the C samples, so each must compile as C++ as the contest's C++
+    /// language compiles (`g++ -std=gnu++17`); skipped where g++ is not installed.
+    #[test]
+    fn the_c_samples_compile_as_cpp() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
+        for s in SAMPLES.iter().filter(|s| s.path.starts_with("c/")) {
+            let out = std::process::Command::new("g++")
+                .args(["-std=gnu++17", "-fsyntax-only", "-x", "c++"])
+                .arg(root.join(s.path))
+                .output();
+            let out = match out {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    eprintln!("SKIPPED: g++ is not installed");
+                    return;
+                }
+                other => other.expect("g++ runs"),
+            };
+            assert!(
+                out.status.success(),
+                "{} does not compile as C++: {}",
+                s.path,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
     }
 }

@@ -30,7 +30,7 @@ pub enum ContestCommand {
     /// Write DIR/contest.toml (commented) and create the database with a course staff account
     Init {
         dir: PathBuf,
-        /// reversi, gomoku or duel2048
+        /// reversi, gomoku or duel2048 (a game module: --game-module)
         #[arg(
             long,
             required_unless_present = "game_module",

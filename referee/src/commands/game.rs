@@ -31,7 +31,8 @@ pub enum GameCommand {
         /// Where to write it
         #[arg(long, default_value = ".")]
         dir: PathBuf,
-        /// The arbiter-game crate to depend on [default: the one of this checkout]
+        /// The arbiter-game crate to depend on: an arbiter checkout's game-kit directory
+        /// [default: the one of the checkout arbiter was built from]
         #[arg(long)]
         kit: Option<PathBuf>,
     },
@@ -70,6 +71,17 @@ pub fn run(a: &GameArgs) -> anyhow::Result<ExitCode> {
             let kit = kit.clone().unwrap_or_else(template::default_kit_path);
             let root = template::write(dir, name, &kit)?;
             println!("wrote {}", root.display());
+            // An installed binary may outlive the checkout it was built from: the crate is
+            // still written, and one line of its Cargo.toml points it at the SDK.
+            if !kit.join("Cargo.toml").is_file() {
+                eprintln!(
+                    "warning: no arbiter-game crate at {}: give --kit the game-kit directory \
+                     of an arbiter checkout, or make the arbiter-game dependency in {} a git \
+                     one (docs/game-kit.md, \"Getting the SDK\")",
+                    kit.display(),
+                    root.join("Cargo.toml").display()
+                );
+            }
             println!(
                 "next: cd {} && cargo test && cargo build --release --target \
                  wasm32-unknown-unknown && arbiter game check \
