@@ -53,6 +53,9 @@ pub struct LiveGame {
     pub(crate) state: Mutex<State>,
     pub(crate) events: broadcast::Sender<Event>,
     pub(crate) seats: [Mutex<Option<HumanSeat>>; 2],
+    /// Which people's seats have been opened (a valid seat token connected), and a signal for
+    /// whoever waits for them.
+    joined: (Mutex<[bool; 2]>, std::sync::Condvar),
 }
 
 #[derive(Default)]
@@ -89,7 +92,27 @@ impl LiveGame {
             // Spectators that fall this far behind get the history again.
             events: broadcast::channel(4096).0,
             seats: [Mutex::new(None), Mutex::new(None)],
+            joined: (Mutex::new([false; 2]), std::sync::Condvar::new()),
         }
+    }
+
+    /// A person opened `seat` (its token was checked).
+    pub(crate) fn seat_joined(&self, seat: Seat) {
+        let (joined, signal) = &self.joined;
+        joined.lock().unwrap_or_else(|p| p.into_inner())[seat.index()] = true;
+        signal.notify_all();
+    }
+
+    /// Waits until a person has opened `seat`, at most `limit`; whether they did. The referee
+    /// starts a person's game only then, so that their clock does not run while nobody is
+    /// there to play.
+    pub fn wait_for_seat(&self, seat: Seat, limit: std::time::Duration) -> bool {
+        let (joined, signal) = &self.joined;
+        let guard = joined.lock().unwrap_or_else(|p| p.into_inner());
+        let (guard, _) = signal
+            .wait_timeout_while(guard, limit, |j| !j[seat.index()])
+            .unwrap_or_else(|p| p.into_inner());
+        guard[seat.index()]
     }
 
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {

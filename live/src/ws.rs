@@ -126,6 +126,7 @@ async fn serve(mut socket: WebSocket, hub: Arc<Hub>, game: Arc<LiveGame>, target
                 refuse(&mut socket, "this seat's token is not valid").await;
                 return;
             }
+            game.seat_joined(seat);
             Some(seat)
         }
     };

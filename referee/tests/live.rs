@@ -809,6 +809,8 @@ async fn arbiter_match_live_plays_a_module_game() {
     assert_eq!(saved.players[0].name, "Ada");
     assert!(!mine.is_empty());
     assert_eq!(chosen_by(&saved, Seat::First), mine);
+    let first = saved.moves[0].time_ms.unwrap();
+    assert!(first < 1000.0, "the clock ran before Ada came: {first} ms");
     let followed = f.replay.as_ref().unwrap();
     same_moves(followed, &saved);
     assert_eq!(
@@ -875,6 +877,8 @@ async fn live_module_match(module: &Path, config: &str) -> LiveModuleMatch {
     let key = link.split("key=").nth(1).unwrap().trim().to_string();
     let base = format!("ws://127.0.0.1:{port}/live/ws");
     let tok = token::seat(&base, 1, &key, 0);
+    // The person comes late: the game waits for them, their clock not running.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut ws = connect(&format!("{base}/1.{key}/0")).await;
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
     LiveModuleMatch {

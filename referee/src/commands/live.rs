@@ -60,6 +60,9 @@ impl LiveServer {
 /// The command of a seat a person plays (never run).
 const HUMAN: &str = "human";
 
+/// How long a game waits for a person to open their seat's page before it starts anyway.
+const PERSON_WAIT: Duration = Duration::from_secs(30 * 60);
+
 /// `human` or `human:NAME` names a person's seat: the name (default "human").
 pub fn human_name(text: &str) -> Option<&str> {
     match text.strip_prefix(HUMAN) {
@@ -135,6 +138,25 @@ impl LiveGames for HubGames {
             }
         }
         eprintln!("game {}: watch it at {}/live/{}", i + 1, self.base, game.id);
+        // A person's clock must not run before they open their page.
+        for seat in Seat::BOTH {
+            let person = bots[seat.index()];
+            if is_human(person) && !game.wait_for_seat(seat, Duration::ZERO) {
+                eprintln!(
+                    "game {}: waiting for {} to open their page; the game starts then",
+                    i + 1,
+                    person.name
+                );
+                if !game.wait_for_seat(seat, PERSON_WAIT) {
+                    eprintln!(
+                        "game {}: {} did not come within {} minutes: starting without them",
+                        i + 1,
+                        person.name,
+                        PERSON_WAIT.as_secs() / 60
+                    );
+                }
+            }
+        }
         setup
     }
 }
