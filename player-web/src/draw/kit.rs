@@ -210,7 +210,7 @@ fn highlights(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &G
         let (x, y) = g.centre(h.at);
         match (h.mark, over) {
             (Mark::Last, true) => frame(ctx, g, x, y, &p.accent, 2.5),
-            (Mark::Win, false) => frame(ctx, g, x, y, &p.hl, 5.0),
+            (Mark::Win, false) => frame(ctx, g, x, y, &p.win, 5.0),
             (Mark::Target, true) => {
                 ctx.set_global_alpha(0.45);
                 fill(ctx, seat_color(p, h.seat));
@@ -293,9 +293,10 @@ fn draw_piece(
     ctx.stroke();
 }
 
-/// While a move is built: the places that continue it, and those already clicked.
+/// While a move is built: the places that continue it, and those already clicked, in the
+/// text colour (neither seat's: the person may be either).
 fn spots(ctx: &CanvasRenderingContext2d, p: &Palette, g: &Grid, c: &Clicking) {
-    stroke(ctx, &p.hl);
+    stroke(ctx, &p.fg);
     for (spot, chosen) in c
         .next
         .iter()

@@ -39,6 +39,8 @@ pub struct Palette {
     /// A game module's cells board and its grid.
     pub kit_board: String,
     pub kit_grid: String,
+    /// A module's winning cells: green, apart from both seats' colours and the amber turn mark.
+    pub win: String,
     /// The dark scheme is on (the duel's tiles are darker then).
     pub dark: bool,
     /// The duel's tile colours by owner and level (levels from 11 up share the deepest),
@@ -63,7 +65,7 @@ impl Palette {
                 .unwrap_or_default()
         };
         // In a loop: one call site instead of fourteen inlined copies.
-        let fields: [(&str, &mut String); 16] = [
+        let fields: [(&str, &mut String); 17] = [
             ("--bg", &mut p.bg),
             ("--fg", &mut p.fg),
             ("--muted", &mut p.muted),
@@ -80,6 +82,7 @@ impl Palette {
             ("--half1", &mut p.half1),
             ("--kit-board", &mut p.kit_board),
             ("--kit-grid", &mut p.kit_grid),
+            ("--win", &mut p.win),
         ];
         for (name, field) in fields {
             *field = css(name);
