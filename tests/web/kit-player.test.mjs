@@ -332,12 +332,12 @@ async function clickAt(frame, geom, [c, r]) {
   await frame.locator("#board").click({ position: { x: ox + (c + 0.5) * cell, y: oy + (r + 0.5) * cell } });
 }
 
-/** Whether the canvas shows a highlight ring (the page's --hl) of `radius` cells around [c, r]. */
+/** Whether the canvas shows a click ring (the page's text colour, --fg) of `radius` cells around [c, r]. */
 function ringAt(frame, geom, [c, r], radius) {
   return frame.evaluate(({ geom, c, r, radius }) => {
     const [ox, oy, cell] = geom, canvas = document.getElementById("board"), ctx = canvas.getContext("2d");
     const k = canvas.width / canvas.getBoundingClientRect().width;
-    const h = getComputedStyle(document.documentElement).getPropertyValue("--hl").trim().slice(1);
+    const h = getComputedStyle(document.documentElement).getPropertyValue("--fg").trim().slice(1);
     const hl = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
     let hits = 0;
     for (let i = 0; i < 8; i++) {
