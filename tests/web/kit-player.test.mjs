@@ -349,6 +349,11 @@ function ringAt(frame, geom, [c, r], radius) {
   }, { geom, c, r, radius });
 }
 
+/** ringAt, given a moment: the board is redrawn on an animation frame after the state shows the turn. */
+async function ringSoon(frame, geom, at, radius) {
+  return until(async () => (await ringAt(frame, geom, at, radius)) || null, "a ring", 3000).then(() => true, () => false);
+}
+
 const sameCell = (a, b) => a[0] === b[0] && a[1] === b[1];
 
 describe("a person plays a module game by clicks on the real hub", () => {
@@ -362,7 +367,7 @@ describe("a person plays a module game by clicks on the real hub", () => {
       const entries = JSON.parse(s.clicks);
       assert.ok(entries.every((e) => e.cells.length === 1), "one click a move");
       // Every landing cell is offered (highlighted), each once.
-      for (const e of entries) assert.ok(await ringAt(frame, s.geom, e.cells[0], 0.22), `${e.move} highlighted`);
+      for (const e of entries) assert.ok(await ringSoon(frame, s.geom, e.cells[0], 0.22), `${e.move} highlighted`);
       const pick = entries[(guard * 5) % entries.length];
       clicked.push(pick.move);
       await clickAt(frame, s.geom, pick.cells[0]);
@@ -391,20 +396,20 @@ describe("a person plays a module game by clicks on the real hub", () => {
         const entries = JSON.parse(s.clicks);
         const queens = [...new Map(entries.map((e) => [e.cells[0].join(), e.cells[0]])).values()];
         assert.ok(queens.length >= 1 && queens.length <= 4, "the queens that can move are offered first");
-        for (const q of queens) assert.ok(await ringAt(frame, s.geom, q, 0.22), `queen ${q} highlighted`);
+        for (const q of queens) assert.ok(await ringSoon(frame, s.geom, q, 0.22), `queen ${q} highlighted`);
         const pick = entries[(turn * 97 + 13) % entries.length];
         const [q, t, a] = pick.cells;
         await clickAt(frame, s.geom, q);
         // After the queen: her targets, and not the other queens.
         const targets = entries.filter((e) => sameCell(e.cells[0], q)).map((e) => e.cells[1]);
-        for (const x of targets.slice(0, 6)) assert.ok(await ringAt(frame, s.geom, x, 0.22), `target ${x} highlighted`);
+        for (const x of targets.slice(0, 6)) assert.ok(await ringSoon(frame, s.geom, x, 0.22), `target ${x} highlighted`);
         for (const other of queens.filter((x) => !sameCell(x, q))) assert.ok(!(await ringAt(frame, s.geom, other, 0.22)), `queen ${other} no longer offered`);
-        assert.ok(await ringAt(frame, s.geom, q, 0.46), "the chosen queen is marked");
+        assert.ok(await ringSoon(frame, s.geom, q, 0.46), "the chosen queen is marked");
         assert.match((await liveState(frame)).msg, /^Go on: click a highlighted place/);
         if (turn === 0) await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-amazons-1280.png") });
         await clickAt(frame, s.geom, t);
         const arrows = entries.filter((e) => sameCell(e.cells[0], q) && sameCell(e.cells[1], t)).map((e) => e.cells[2]);
-        for (const x of arrows.slice(0, 6)) assert.ok(await ringAt(frame, s.geom, x, 0.22), `arrow square ${x} highlighted`);
+        for (const x of arrows.slice(0, 6)) assert.ok(await ringSoon(frame, s.geom, x, 0.22), `arrow square ${x} highlighted`);
         assert.equal((await liveState(frame)).sent.length, s.sent.length, "nothing is sent before the move is complete");
         await clickAt(frame, s.geom, a);
         const sent = await until(async () => {
