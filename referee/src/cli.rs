@@ -264,6 +264,10 @@ pub enum ReplayCommand {
         /// Print JSON instead of pictures
         #[arg(long)]
         json: bool,
+        /// The game module a module game's replay names, for a replay that does not carry it
+        /// (a tournament's replays)
+        #[arg(long, value_name = "FILE")]
+        module: Option<PathBuf>,
     },
 }
 
@@ -295,7 +299,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             frame,
             log,
             json,
-        }) => commands::replay::show(&file, frame, log, json),
+            module,
+        }) => commands::replay::show(&file, frame, log, json, module.as_deref()),
         Command::Import(cmd) => commands::import::run(cmd),
         Command::Match(a) => commands::matches::run(&a),
         Command::Doctor => commands::doctor::run(),

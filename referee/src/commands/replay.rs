@@ -9,10 +9,37 @@ use arbiter_engine::replay::{Failure, Reason, Rebuilt, Replay};
 
 use crate::text;
 
-/// Reads a replay file and checks it completely (moves and result).
-pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
+/// Reads a replay file and checks it completely (moves and result); `module` is the game
+/// module's file for a module game's replay that does not carry it.
+pub fn load(
+    path: &Path,
+    module: Option<&Path>,
+) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
     let text = arbiter_match::input::read_text(path, arbiter_match::input::REPLAY)?;
     let replay = Replay::from_json(&text).with_context(|| format!("{}", path.display()))?;
+    if let Some(file) = module {
+        let given = arbiter_kit_host::host::register_file(file)?;
+        match replay.game.as_module() {
+            None => bail!(
+                "{} is a replay of {}, not of a game module: it needs no --module",
+                path.display(),
+                replay.game.title()
+            ),
+            Some(m) if m.module.sha256 != given.sha256 => bail!(
+                "{} is not the game module {} names: it is {} {} (sha256 {}), the replay's is \
+                 {} {} (sha256 {})",
+                file.display(),
+                path.display(),
+                given.name,
+                given.version,
+                short(&given.sha256),
+                m.module.name,
+                m.module.version,
+                short(&m.module.sha256)
+            ),
+            Some(_) => {}
+        }
+    }
     // A module game's replay plays through the module it carries.
     arbiter_kit_host::host::load_embedded(&replay)
         .with_context(|| format!("{}", path.display()))?;
@@ -20,6 +47,11 @@ pub fn load(path: &Path) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebu
         .rebuild()
         .with_context(|| format!("{}", path.display()))?;
     Ok((replay, rebuilt))
+}
+
+/// A sha256's first twelve digits, as errors name a module.
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
 }
 
 /// Which frame `replay show --frame` prints: a number, `last`, or `fail` (the position in which
@@ -71,8 +103,9 @@ pub fn show(
     frame: Option<FrameChoice>,
     log: bool,
     json: bool,
+    module: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let (replay, rebuilt) = load(path)?;
+    let (replay, rebuilt) = load(path, module)?;
     let count = rebuilt.frame_count();
     let frames = chosen_frames(&replay, count, frame)?;
     if json {
