@@ -216,7 +216,7 @@ fn an_sprt_decides_on_every_proof_game() {
             "{}",
             "elo0=0,elo1=200",
             2,
-            &["--move-time", "200", "--seed", "1"][..],
+            &["--move-time", "400", "--seed", "1"][..],
             "none",
         ),
         (

@@ -232,7 +232,7 @@ fn every_proof_game_plays_a_short_tournament() {
     // Small boards and short moves: Monte Carlo gives every legal move a playout at least
     // (Amazons has about 2,000), so its clock is what bounds it there.
     let games: [(&str, &str, &str, u32, &[&str]); 4] = [
-        ("game-amazons", "amazons", "{}", 400, &["random", "mc"]),
+        ("game-amazons", "amazons", "{}", 600, &["random", "mc"]),
         (
             "game-connect6",
             "connect6",
