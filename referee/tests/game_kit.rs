@@ -3,6 +3,7 @@
 use std::process::Command;
 
 use arbiter_kit_host::build;
+use serde_json::Value;
 
 mod kit_support;
 use kit_support::arbiter;
@@ -159,6 +160,116 @@ fn check_perft_and_match_on_a_module() {
         book.to_str().unwrap(),
     ]);
     assert!(!ok && text.contains("opening move z"), "{text}");
+}
+
+/// `match M builtin:1 builtin:random --sprt ...` on `package` (and `extra` arguments): the
+/// games played and summary.json, after checking that the test counted whole pairs, that
+/// every game ended by the rules, and that it said its decision or stopped at the limit.
+fn sprt(package: &str, config: &str, test: &str, max_games: u64, extra: &[&str]) -> (u64, Value) {
+    let module = build::game_module(package).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let max = max_games.to_string();
+    let mut args = vec![
+        "match",
+        module.to_str().unwrap(),
+        "builtin:1",
+        "builtin:random",
+        "--config",
+        config,
+        "--sprt",
+        test,
+        "--max-games",
+        &max,
+        "-o",
+        out.path().to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (ok, text) = arbiter(&args);
+    assert!(ok, "{package}: {text}");
+    let played = text.lines().filter(|l| l.starts_with("game ")).count() as u64;
+    assert!(played % 2 == 0 && played <= max_games, "{package}: {text}");
+    let summary: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("summary.json")).unwrap()).unwrap();
+    let s = &summary["sprt"];
+    assert_eq!(
+        s["pairs"].as_u64(),
+        Some(played / 2),
+        "{package}: {summary}"
+    );
+    let counted: u64 = s["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_u64)
+        .sum();
+    assert_eq!(counted, played / 2, "{package}: every pair counted once");
+    let said = match s["decision"].as_str() {
+        Some("H1") => text.contains("decision: H1 accepted"),
+        Some("H0") => text.contains("decision: H0 accepted"),
+        Some("none") => played == max_games && text.contains("stopped at --max-games"),
+        _ => false,
+    };
+    assert!(said, "{package}: {summary}\n{text}");
+    let games = summary["games"].as_array().unwrap();
+    assert_eq!(games.len() as u64, played, "{package}: {summary}");
+    for g in games {
+        assert_eq!(g["reason_code"], "normal", "{package}: {g}");
+    }
+    assert!(out.path().join(format!("game-{played:04}.json")).exists());
+    (played, summary)
+}
+
+/// An SPRT on each of the other proof games: Monte Carlo's first rung against random moves,
+/// in whole pairs. The bounds are wide, so that the few pairs a test here can afford decide:
+/// on small boards the rung is far stronger than random, and H1 must come before the limit
+/// (measured over seeds 1 to 6: Connect6 7 x 7 at 400 Elo in 10 to 14 games, Dots and
+/// Boxes 2 x 2 at 200 in 14 to 32, Einstein at 200 in 14 to 24; the seeds below are fixed so
+/// that each run plays the same games). Amazons' Monte Carlo is bounded by its clock and a
+/// game of it takes seconds: one pair, which cannot decide, stops at the limit.
+#[test]
+fn an_sprt_decides_on_every_proof_game() {
+    for (package, config, test, max, extra, want) in [
+        (
+            "game-amazons",
+            "{}",
+            "elo0=0,elo1=200",
+            2,
+            &["--move-time", "400", "--seed", "1"][..],
+            "none",
+        ),
+        (
+            "game-connect6",
+            r#"{"size": 7}"#,
+            "elo0=0,elo1=400",
+            40,
+            &["--seed", "3"][..],
+            "H1",
+        ),
+        (
+            "game-dots-and-boxes",
+            r#"{"cols": 2, "rows": 2}"#,
+            "elo0=0,elo1=200",
+            40,
+            &["--seed", "2"][..],
+            "H1",
+        ),
+        (
+            "game-einstein",
+            "{}",
+            "elo0=0,elo1=200",
+            40,
+            &["--seed", "2"][..],
+            "H1",
+        ),
+    ] {
+        let t0 = std::time::Instant::now();
+        let (played, summary) = sprt(package, config, test, max, extra);
+        assert_eq!(summary["sprt"]["decision"], want, "{package}: {summary}");
+        eprintln!(
+            "{package}: {want} after {played} games in {:.1?}",
+            t0.elapsed()
+        );
+    }
 }
 
 #[test]

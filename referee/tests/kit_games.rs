@@ -290,7 +290,7 @@ fn a_replay_without_its_module_says_what_is_missing() {
     let wrong = module("game-amazons");
     let (ok, text) = arbiter(&["replay", "show", bare.to_str().unwrap(), "--module", &wrong]);
     assert!(
-        !ok && text.contains("not the connect-four") && text.contains("amazons"),
+        !ok && text.contains("is not the game module") && text.contains("amazons"),
         "{text}"
     );
     let export = tmp.path().join("export");

@@ -2,7 +2,8 @@
 //! robin of a Python kit bot and two built-in bots on connect-four, resumed after a new
 //! submission, refused when the module file changed between runs, published as an HTML site
 //! that carries the module once; and the same tournament played by an `arbiter worker` that
-//! was never given the module's file, only the queue's database.
+//! was never given the module's file, only the queue's database. Amazons, Connect6, Dots and
+//! Boxes and Einstein each play a short round robin whose replays play again in `replay show`.
 
 mod tournament_support;
 
@@ -329,6 +330,124 @@ command = "builtin:random"
     }
     for row in report["standings"]["rows"].as_array().unwrap() {
         assert_eq!(row["draws"], 0, "{row}");
+    }
+}
+
+/// Every other proof game plays a short round robin (one pair of games a pairing): the
+/// report is whole, each game ended by its rules, and each replay names its module and plays
+/// again through `replay show`. Amazons' Monte Carlo is slow, so it has no Python bot there.
+#[test]
+fn every_proof_game_plays_a_short_tournament() {
+    // Small boards and short moves: Monte Carlo gives every legal move a playout at least
+    // (Amazons has about 2,000), so its clock is what bounds it there.
+    let games: [(&str, &str, &str, u32, &[&str]); 4] = [
+        ("game-amazons", "amazons", "{}", 600, &["random", "mc"]),
+        (
+            "game-connect6",
+            "connect6",
+            "{ size = 7 }",
+            2000,
+            &["py", "random", "mc"],
+        ),
+        (
+            "game-dots-and-boxes",
+            "dots-and-boxes",
+            "{ cols = 3, rows = 3 }",
+            2000,
+            &["py", "random", "mc"],
+        ),
+        (
+            "game-einstein",
+            "einstein",
+            "{}",
+            2000,
+            &["py", "random", "mc"],
+        ),
+    ];
+    for (package, name, game_config, move_ms, bots) in games {
+        let t0 = Instant::now();
+        let module = arbiter_kit_host::build::game_module(package).expect("it builds");
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::copy(&module, tmp.path().join("g.wasm")).unwrap();
+        let mut config = format!(
+            "name = \"{name}\"\nseed = 5\ngames_per_pairing = 2\noutput = \"out\"\n[game]\n\
+             module = \"g.wasm\"\nconfig = {game_config}\n[limits]\nmove_ms = {move_ms}\n"
+        );
+        for bot in bots {
+            let command = match *bot {
+                "py" => python_bot(),
+                "random" => "builtin:random".to_string(),
+                _ => "builtin:1".to_string(),
+            };
+            config.push_str(&format!(
+                "[[bots]]\nname = \"{bot}\"\ncommand = \"{command}\"\n"
+            ));
+        }
+        let path = tmp.path().join("t.toml");
+        std::fs::write(&path, config).unwrap();
+        let (ok, text) = run(&["tournament", "-q", "-j", "2"], &path);
+        assert!(ok, "{name}: {text}");
+
+        let out = tmp.path().join("out");
+        let report = report_json(&out);
+        let pairings = bots.len() * (bots.len() - 1) / 2;
+        assert_eq!(report["done"], 2 * pairings, "{name}: {report}");
+        let table = points(&report);
+        let mut named: Vec<&str> = table.iter().map(|(b, _)| b.as_str()).collect();
+        named.sort();
+        let mut want = bots.to_vec();
+        want.sort();
+        assert_eq!(named, want, "{name}: every bot has its row");
+        let total: f64 = table.iter().map(|(_, p)| p).sum();
+        assert_eq!(total, (2 * pairings) as f64, "{name}: {table:?}");
+
+        let sha = arbiter_kit_host::sha256_hex(&std::fs::read(&module).unwrap());
+        let games = report["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2 * pairings, "{name}");
+        for g in games {
+            assert_eq!(g["result"]["reason_code"], "normal", "{name}: {g}");
+            let file = out.join(g["result"]["replay"].as_str().unwrap());
+            let replay: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            assert_eq!(replay["game"]["module"]["name"], name);
+            assert_eq!(replay["game"]["module"]["sha256"], sha.as_str());
+            let o = arbiter()
+                .args(["replay", "show", "--frame", "last"])
+                .arg(&file)
+                .arg("--module")
+                .arg(tmp.path().join("g.wasm"))
+                .output()
+                .unwrap();
+            let shown = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                o.status.success() && shown.contains(&format!("{name} — ")),
+                "{name}: {shown}{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            // The last frame is the end: the module's own words for it.
+            let ending = replay["meta"]["ending"].as_str().unwrap_or_default();
+            assert!(
+                !ending.is_empty() && shown.contains(ending),
+                "{name}: {ending:?} not in {shown}"
+            );
+        }
+        // A tournament's replay does not carry its module: `replay show` finds it in the
+        // output's modules/, and refuses another module given with --module.
+        let file = out.join(games[0]["result"]["replay"].as_str().unwrap());
+        let c4 = self::module();
+        for (extra, expect) in [(Some(c4.as_path()), "is not the game module")] {
+            let mut show = arbiter();
+            show.args(["replay", "show"]).arg(&file);
+            if let Some(m) = extra {
+                show.arg("--module").arg(m);
+            }
+            let o = show.output().unwrap();
+            let said = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                !o.status.success() && said.contains(expect),
+                "{name}: {said}"
+            );
+        }
+        eprintln!("{name}: {} games in {:.1?}", games.len(), t0.elapsed());
     }
 }
 

@@ -3,7 +3,8 @@
 //! contest.toml; two students submit the kit starter bots (C and Python), which are judged
 //! and play each other; the scoreboard shows both; the submit page names the kit protocol and
 //! links its description and the module; the game pages' player finds the module where it
-//! looks for it, and no other file is served there.
+//! looks for it, and no other file is served there. The other proof games (Amazons, Connect6,
+//! Dots and Boxes, Einstein) each play the same contest of two students.
 
 mod support;
 
@@ -43,6 +44,116 @@ async fn student(
     (b, token, id)
 }
 
+/// A module contest after two students' games: the contest, Ada's browser, both students'
+/// API tokens and submissions, and the games as the API lists them.
+struct Played {
+    c: TestContest,
+    ada: support::Browser,
+    tokens: [String; 2],
+    subs: [i64; 2],
+    games: Vec<Value>,
+}
+
+/// Makes a contest of `package`'s module with `config` on `db`; two students submit the kit
+/// starter bots (C and Python), which are judged and play their pair of games; checks what
+/// every module contest must show: the module in the contest, both students on the
+/// scoreboard, each game ended by the rules, its replay naming the module and config and
+/// reading back through it, its page embedding the player, both colours sharing the
+/// pairing's chance.
+async fn two_students_play(
+    db: Option<String>,
+    package: &str,
+    config: Option<&str>,
+    which: &str,
+) -> Played {
+    let module = arbiter_kit_host::build::game_module(package).expect("it builds");
+    let bytes = std::fs::read(&module).unwrap();
+    let sha = arbiter_kit_host::sha256_hex(&bytes);
+    let name = package.strip_prefix("game-").unwrap();
+    let c = TestContest::start_module(db, &module, config, ROSTER, 1).await;
+
+    // What init wrote: the module beside contest.toml, which names it.
+    let toml = std::fs::read_to_string(c.dir.path().join("contest.toml")).unwrap();
+    assert!(
+        toml.contains(&format!("module = \"{name}.wasm\"")),
+        "{which}: {toml}"
+    );
+    let copy = std::fs::read(c.dir.path().join(format!("{name}.wasm"))).unwrap();
+    assert_eq!(copy, bytes, "{which}: the module copied into the contest");
+
+    let (mut ada, t1, s1) = student(&c, "2301", "c", "c/kit_random.c").await;
+    let (_, t2, s2) = student(&c, "2302", "python", "python/kit_random.py").await;
+    for (t, s) in [(&t1, s1), (&t2, s2)] {
+        let v = wait_for(Duration::from_secs(90), "a judged submission", || {
+            ready(&c, t, s)
+        })
+        .await;
+        assert_eq!(v["status"], "ready", "{which}: {v}");
+    }
+
+    // Both games of the pairing are played; the scoreboard shows both students.
+    let board = wait_for(Duration::from_secs(120), "two games", || async {
+        let b: Value = reqwest::get(c.url("/api/scoreboard"))
+            .await
+            .ok()?
+            .json()
+            .await
+            .ok()?;
+        (b["board"]["games_done"] == 2).then_some(b)
+    })
+    .await;
+    let rows = board["board"]["rows"].as_array().unwrap();
+    let subs: Vec<i64> = rows
+        .iter()
+        .map(|r| r["submission"].as_i64().unwrap())
+        .collect();
+    assert!(subs.contains(&s1) && subs.contains(&s2), "{which}: {board}");
+
+    // Each game: its replay reads back through the module, its page embeds the player.
+    let games = api_submission(&c, &t2, s2).await["games"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(games.len(), 2, "{which}");
+    let want_config: Value = serde_json::from_str(config.unwrap_or("{}")).unwrap();
+    let mut seeds = Vec::new();
+    for g in &games {
+        let id = g["id"].as_i64().unwrap();
+        let text = reqwest::get(c.url(&format!("/api/games/{id}/replay")))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let (replay, _) = Replay::read(&text).unwrap_or_else(|e| panic!("{which}: {e}"));
+        let m = replay.game.as_module().expect("a module game");
+        assert_eq!(m.module.sha256, sha, "{which}");
+        assert_eq!(m.module.name, name, "{which}");
+        let config: Value = serde_json::from_str(&m.config).unwrap();
+        assert_eq!(config, want_config, "{which}");
+        assert!(!replay.moves.is_empty(), "{which}: moves were played");
+        seeds.push(m.seed);
+        assert_eq!(g["reason"], "normal", "{which}: {g}");
+        let (status, page) = ada.get(&format!("/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("init_replay_player"), "{which}");
+        // A module's seats have no colours: first and second, not Black and White.
+        assert!(page.contains("<dt>First</dt>"), "{which}");
+        assert!(!page.contains("Black"), "{which}");
+    }
+
+    // Both colours of a pair share the pairing's chance, which is not the contest's seed.
+    assert_eq!(seeds[0], seeds[1], "{which}");
+    assert_ne!(seeds[0], 0, "{which}: the pairing's seed");
+    Played {
+        c,
+        ada,
+        tokens: [t1, t2],
+        subs: [s1, s2],
+        games,
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_students_play_a_module_contest() {
     let module = arbiter_kit_host::build::game_module("game-connect-four").expect("it builds");
@@ -50,26 +161,22 @@ async fn two_students_play_a_module_contest() {
     let sha = arbiter_kit_host::sha256_hex(&bytes);
     for db in support::databases().await {
         let which = if db.is_some() { "postgres" } else { "sqlite" };
-        let c = TestContest::start_module(db, &module, Some(r#"{"cols": 7}"#), ROSTER, 1).await;
-
-        // What init wrote: the module beside contest.toml, which names it.
+        let config = Some(r#"{"cols": 7}"#);
+        let Played {
+            c, mut ada, games, ..
+        } = two_students_play(db, "game-connect-four", config, which).await;
         let toml = std::fs::read_to_string(c.dir.path().join("contest.toml")).unwrap();
-        assert!(
-            toml.contains("module = \"connect-four.wasm\"")
-                && toml.contains("config = { cols = 7 }"),
-            "{which}: {toml}"
-        );
-        let copy = std::fs::read(c.dir.path().join("connect-four.wasm")).unwrap();
-        assert_eq!(copy, bytes, "{which}: the module copied into the contest");
-
-        let (mut ada, t1, s1) = student(&c, "2301", "c", "c/kit_random.c").await;
-        let (_, t2, s2) = student(&c, "2302", "python", "python/kit_random.py").await;
-        for (t, s) in [(&t1, s1), (&t2, s2)] {
-            let v = wait_for(Duration::from_secs(90), "a judged submission", || {
-                ready(&c, t, s)
-            })
-            .await;
-            assert_eq!(v["status"], "ready", "{which}: {v}");
+        assert!(toml.contains("config = { cols = 7 }"), "{which}: {toml}");
+        for g in &games {
+            let text = reqwest::get(c.url(&format!("/api/games/{}/replay", g["id"])))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            let (replay, _) = Replay::read(&text).unwrap();
+            // The config as the contest wrote it, byte for byte.
+            assert_eq!(replay.game.as_module().unwrap().config, r#"{"cols":7}"#);
         }
 
         // The submit page: the kit protocol, its description, the module and its variables.
@@ -96,57 +203,6 @@ async fn two_students_play_a_module_contest() {
             starter.contains("LEGAL"),
             "{which}: the kit starter: {starter}"
         );
-
-        // Both games of the pairing are played; the scoreboard shows both students.
-        let board = wait_for(Duration::from_secs(120), "two games", || async {
-            let b: Value = reqwest::get(c.url("/api/scoreboard"))
-                .await
-                .ok()?
-                .json()
-                .await
-                .ok()?;
-            (b["board"]["games_done"] == 2).then_some(b)
-        })
-        .await;
-        let rows = board["board"]["rows"].as_array().unwrap();
-        let subs: Vec<i64> = rows
-            .iter()
-            .map(|r| r["submission"].as_i64().unwrap())
-            .collect();
-        assert!(subs.contains(&s1) && subs.contains(&s2), "{which}: {board}");
-
-        // Each game: its replay reads back through the module, its page embeds the player.
-        let games = api_submission(&c, &t2, s2).await["games"]
-            .as_array()
-            .unwrap()
-            .clone();
-        assert_eq!(games.len(), 2, "{which}");
-        let mut seeds = Vec::new();
-        for g in &games {
-            let id = g["id"].as_i64().unwrap();
-            let text = reqwest::get(c.url(&format!("/api/games/{id}/replay")))
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
-            let (replay, _) = Replay::read(&text).unwrap_or_else(|e| panic!("{which}: {e}"));
-            let m = replay.game.as_module().expect("a module game");
-            assert_eq!(m.module.sha256, sha);
-            assert_eq!(m.config, r#"{"cols":7}"#);
-            seeds.push(m.seed);
-            assert_eq!(g["reason"], "normal", "{which}: {g}");
-            let (status, page) = ada.get(&format!("/games/{id}")).await;
-            assert_eq!(status, StatusCode::OK);
-            assert!(page.contains("init_replay_player"), "{which}");
-            // A module's seats have no colours: first and second, not Black and White.
-            assert!(page.contains("<dt>First</dt>"), "{which}");
-            assert!(!page.contains("Black"), "{which}");
-        }
-
-        // Both colours of a pair share the pairing's chance, which is not the contest's seed.
-        assert_eq!(seeds[0], seeds[1], "{which}");
-        assert_ne!(seeds[0], 0, "{which}: the pairing's seed");
 
         // The module, where the game page's player looks for it (relative to /games/N) and
         // at the site's root; immutable. Nothing else is served there.
@@ -242,6 +298,40 @@ async fn a_fixed_module_leaves_the_old_games_playable(
         replay.module_wasm.is_none(),
         "{which}: exports keep modules apart"
     );
+}
+
+/// The other proof games, each a contest of two students (on PostgreSQL too when the test
+/// script provides it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_students_play_a_contest_of_every_proof_game() {
+    for (package, config) in [
+        ("game-amazons", None),
+        ("game-connect6", Some(r#"{"size": 9}"#)),
+        ("game-dots-and-boxes", Some(r#"{"cols": 3, "rows": 3}"#)),
+        ("game-einstein", None),
+    ] {
+        for db in support::databases().await {
+            let which = format!(
+                "{package} on {}",
+                if db.is_some() { "postgres" } else { "sqlite" }
+            );
+            let t0 = std::time::Instant::now();
+            let played = two_students_play(db, package, config, &which).await;
+            // Each student sees both games, with the other student as the opponent.
+            let mine = api_submission(&played.c, &played.tokens[0], played.subs[0]).await;
+            let ids = |games: &[Value]| {
+                let mut v: Vec<i64> = games.iter().filter_map(|g| g["id"].as_i64()).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(
+                ids(mine["games"].as_array().unwrap()),
+                ids(&played.games),
+                "{which}"
+            );
+            eprintln!("{which}: a contest of two students in {:.1?}", t0.elapsed());
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,8 +4,9 @@
 // its last frame is drawn as the referee sees it; a replay whose module is not the one its game
 // names is refused; a module that loops, traps, answers garbage or allocates without end shows
 // an error naming it and the tab answers at once; a replay without its module finds it at
-// modules/<sha256>.wasm; and a person plays Connect Four and Amazons (three clicks a move)
-// against builtin:random on the real hub. Samples: `make_kit_samples` (run.sh) in
+// modules/<sha256>.wasm; and a person plays Connect Four, Amazons (three clicks a move),
+// Connect6 (two stones a turn) and Dots and Boxes (a click on a line; an extra turn after a
+// box) against builtin:random on the real hub. Samples: `make_kit_samples` (run.sh) in
 // WWW_DIR/kit. Screenshots: tests/artifacts/web/kit-*.png.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -273,13 +274,14 @@ function freePort() {
   });
 }
 
-/** `arbiter match MODULE human:Ada builtin:random --live`, once it printed the play address. */
-async function startMatch(module) {
+/** `arbiter match MODULE human:Ada builtin:random --live` (and `extra` arguments), once it
+ * printed the play address. */
+async function startMatch(module, extra = []) {
   const dir = scratchDir();
   const port = await freePort();
   const file = module.endsWith(".wasm") ? module : path.join(MODULES, module + ".wasm");
   const proc = spawn(ARBITER, ["match", file, "human:Ada", "builtin:random",
-    "--games", "1", "--live", `127.0.0.1:${port}`, "-o", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    "--games", "1", "--live", `127.0.0.1:${port}`, "-o", dir, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout.on("data", (d) => { out += d; });
   proc.stderr.on("data", (d) => { out += d; });
@@ -422,6 +424,131 @@ describe("a person plays a module game by clicks on the real hub", () => {
       await page.setViewportSize({ width: 375, height: 900 });
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-amazons-375.png"), fullPage: true });
+      assert.deepEqual(page.errors, []);
+    } finally {
+      m.proc.kill();
+      await page.close();
+    }
+  });
+
+  test("Connect6 against builtin:random: one stone, then two a turn, the second stone clicked like the first", async () => {
+    const m = await startMatch("connect6", ["--config", '{"size": 9}']);
+    const { page, frame } = await livePage(m.play);
+    try {
+      const clicked = [];
+      // Ada's stones of three turns: 1, then 2, then 2.
+      for (let stone = 0; stone < 5; stone++) {
+        const s = await myTurn(frame);
+        assert.ok(!s.over);
+        const entries = JSON.parse(s.clicks);
+        assert.ok(entries.every((e) => e.cells.length === 1), "one click a stone");
+        // Every empty point is offered; those taken are not.
+        assert.equal(entries.length, 81 - s.frames + 1, `${s.frames - 1} stones on the board`);
+        for (const e of entries.slice(0, 6)) assert.ok(await ringAt(frame, s.geom, e.cells[0], 0.22), `${e.move} highlighted`);
+        const pick = entries[(stone * 31 + 7) % entries.length];
+        clicked.push(pick.move);
+        await clickAt(frame, s.geom, pick.cells[0]);
+        await until(async () => (await liveState(frame)).sent.length > s.sent.length, "the stone to be sent");
+        if (stone === 1 || stone === 3) {
+          // The turn's first stone is back, and Ada is to move again, at once: the same seat,
+          // one frame on, the point just taken no longer offered.
+          await until(async () => (await liveState(frame)).frames > s.frames, "the stone to come back");
+          const second = await myTurn(frame);
+          assert.equal(second.frames, s.frames + 1, "no reply between a turn's two stones");
+          assert.equal(second.toMove, 0);
+          const again = JSON.parse(second.clicks);
+          assert.equal(again.length, entries.length - 1);
+          assert.ok(!again.some((e) => e.move === pick.move), `${pick.move} is taken`);
+          assert.ok(!(await ringAt(frame, second.geom, pick.cells[0], 0.22)), `${pick.move} no longer offered`);
+          if (stone === 3) await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-connect6.png") });
+        } else {
+          await until(async () => (await liveState(frame)).frames > s.frames + 1, "the stone and the reply");
+        }
+      }
+      const s = await liveState(frame);
+      const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action").map((a) => a.content);
+      assert.deepEqual(actions, clicked, "each click sent as one stone");
+      // The stones so far: Ada 1, random 2, Ada 2, random 2, Ada 2, and the reply begun.
+      assert.ok(s.frames >= 11, `${s.frames} frames`);
+      assert.deepEqual(page.errors, []);
+    } finally {
+      m.proc.kill();
+      await page.close();
+    }
+  });
+
+  test("Dots and Boxes against builtin:random, a whole game: an edge is one click on its line, and a box gives an extra turn", async () => {
+    const m = await startMatch("dots-and-boxes", ["--config", '{"cols": 3, "rows": 3}', "--seed", "2"]);
+    const { page, frame } = await livePage(m.play);
+    const key = ([a, b]) => [a, b].map((p) => p.join(",")).sort().join("|");
+    // Every edge of the 3 x 3 boxes, as the clicks name lines (corners, row 0 at the top).
+    const all = [];
+    for (let r = 0; r <= 3; r++) for (let c = 0; c <= 3; c++) {
+      if (c < 3) all.push([[c, r], [c + 1, r]]);
+      if (r < 3) all.push([[c, r], [c, r + 1]]);
+    }
+    const sides = (c, r) => [[[c, r], [c + 1, r]], [[c, r + 1], [c + 1, r + 1]], [[c, r], [c, r + 1]], [[c + 1, r], [c + 1, r + 1]]].map(key);
+    const boxes = [];
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) boxes.push(sides(c, r));
+    /** How many boxes drawing `line` closes, when the edges not offered are drawn. */
+    const closes = (line, drawn) => boxes.filter((b) => b.includes(key(line)) && b.every((e) => e === key(line) || drawn.has(e))).length;
+    const clicked = [];
+    let extra = 0, shot = false;
+    try {
+      for (let guard = 0; guard < 40; guard++) {
+        const s = await myTurn(frame);
+        if (s.over) break;
+        const entries = JSON.parse(s.clicks);
+        assert.ok(entries.every((e) => e.line && !e.cells), "an edge is a line to click");
+        const offered = new Set(entries.map((e) => key(e.line)));
+        const drawn = new Set(all.map(key).filter((k) => !offered.has(k)));
+        // Take a box when there is one; else an edge that gives none away, if any.
+        const safe = (e) => boxes.every((b) => !b.includes(key(e.line)) || b.filter((x) => drawn.has(x)).length < 2);
+        const pick = entries.find((e) => closes(e.line, drawn) > 0) || entries.find(safe) || entries[guard % entries.length];
+        const boxed = closes(pick.line, drawn) > 0;
+        clicked.push(pick.move);
+        const [ox, oy, cell] = s.geom;
+        const mid = [0, 1].map((i) => (pick.line[0][i] + pick.line[1][i]) / 2);
+        await frame.locator("#board").click({ position: { x: ox + mid[0] * cell, y: oy + mid[1] * cell } });
+        await until(async () => (await liveState(frame)).sent.length > s.sent.length, "the edge to be sent");
+        await until(async () => (await liveState(frame)).frames > s.frames, "the edge to come back");
+        // The line is drawn in Ada's colour where it was clicked.
+        let off = null;
+        const inked = await until(async () => {
+          off = await frame.evaluate(({ x, y }) => {
+            const canvas = document.getElementById("board"), k = canvas.width / canvas.getBoundingClientRect().width;
+            const d = canvas.getContext("2d").getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data;
+            const h = getComputedStyle(document.documentElement).getPropertyValue("--p0").trim().slice(1);
+            return [0, 2, 4].reduce((sum, i, j) => sum + Math.abs(d[j] - parseInt(h.slice(i, i + 2), 16)), 0);
+          }, { x: ox + mid[0] * cell, y: oy + mid[1] * cell });
+          return off < 40;
+        }, "the line to be drawn", 3000).catch(() => false);
+        assert.ok(inked, `${pick.move} drawn in Ada's colour (off by ${off})`);
+        if (boxed) {
+          // A box: Ada moves again, with no reply between.
+          const next = await myTurn(frame);
+          if (next.over) break;
+          assert.equal(next.frames, s.frames + 1, `${pick.move} closed a box: Ada draws again`);
+          assert.equal(next.toMove, 0);
+          extra++;
+          if (!shot) {
+            await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dots-and-boxes.png") });
+            shot = true;
+          }
+        }
+      }
+      assert.equal(await m.exited, 0, m.output());
+      assert.ok(extra > 0, "Ada closed a box before the end and drew again");
+      const s = await liveState(frame);
+      assert.ok(s.over, "the game ended");
+      const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action").map((a) => a.content);
+      assert.deepEqual(actions, clicked);
+      const saved = JSON.parse(readFileSync(path.join(m.dir, "game-0001.json"), "utf8"));
+      assert.deepEqual(actions, saved.moves.filter((x) => x.seat === 0).map((x) => x.move), "Ada's clicks are the replay's moves");
+      // The replay has Ada's extra turns: her moves one after the other.
+      const twice = saved.moves.filter((x, i) => i > 0 && x.seat === 0 && saved.moves[i - 1].seat === 0).length;
+      assert.ok(twice >= extra, `${twice} extra turns in the replay, ${extra} seen`);
+      await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dots-and-boxes-end.png") });
       assert.deepEqual(page.errors, []);
     } finally {
       m.proc.kill();

@@ -66,6 +66,22 @@ impl DotsAndBoxes {
         ]
     }
 
+    /// The boxes `(c, r)` that edge `e` is a side of (one at the board's edge, else two).
+    fn beside(&self, e: usize) -> Vec<(usize, usize)> {
+        let ((c, r), (c2, _)) = self.dots(e);
+        let mut out = Vec::with_capacity(2);
+        if c2 > c {
+            // Horizontal: the box below it, the box above it.
+            out.extend(r.checked_sub(1).map(|below| (c, below)));
+            out.extend((r < self.rows).then_some((c, r)));
+        } else {
+            // Vertical: the box to its left, the box to its right.
+            out.extend(c.checked_sub(1).map(|left| (left, r)));
+            out.extend((c < self.cols).then_some((c, r)));
+        }
+        out
+    }
+
     fn count(&self, seat: Seat) -> i64 {
         self.boxes.iter().filter(|&&b| b == 1 + seat as u8).count() as i64
     }
@@ -197,11 +213,16 @@ impl Game for DotsAndBoxes {
             let (c, r) = ((b % self.cols) as u16, (b / self.cols) as u16);
             v.mark(c, h - 1 - r, Mark::Owned, Some(who - 1));
         }
+        // The view marks cells, not edges: the last edge is shown by a box it borders, the
+        // one it closed when it closed one.
         if let Some(e) = self.last {
-            let (a, _) = self.dots(e);
-            let [x, y] = corner(a);
-            // The last edge's first dot, where there is a cell to mark it in.
-            v.mark(x.min(w - 1), y.min(h - 1), Mark::Last, None);
+            let beside = self.beside(e);
+            let closed = beside
+                .iter()
+                .find(|&&(c, r)| self.boxes[r * self.cols + c] != 0);
+            if let Some(&(c, r)) = closed.or(beside.first()) {
+                v.mark(c as u16, h - 1 - r as u16, Mark::Last, None);
+            }
         }
         v.text
             .push(format!("boxes {} : {}", self.count(0), self.count(1)));
@@ -284,6 +305,41 @@ mod tests {
             play(&mut g, &[m]);
         }
         arbiter_game::check_clicks(&start(5, 5)).unwrap();
+    }
+
+    /// Where the view marks the last edge: on a box it is a side of, the one it closed if any.
+    fn last_mark(g: &DotsAndBoxes) -> [u16; 2] {
+        let marks: Vec<_> = g
+            .view()
+            .highlights
+            .into_iter()
+            .filter(|h| h.mark == Mark::Last)
+            .collect();
+        assert_eq!(marks.len(), 1);
+        marks[0].at
+    }
+
+    #[test]
+    fn the_last_edge_is_marked_on_a_box_beside_it() {
+        // 2 x 2 boxes; view rows count from the top, so box row 0 (the bottom) is view row 1.
+        let mut g = start(2, 2);
+        for (edge, box_at) in [
+            ("a2-a3", [0, 0]), // the left side of the top left box, not the box below a2
+            ("c1-c2", [1, 1]), // the right side of the bottom right box
+            ("a1-b1", [0, 1]), // the bottom of the bottom left box
+            ("b3-c3", [1, 0]), // the top of the top right box
+            ("b2-b3", [0, 0]), // between the top boxes: the left one
+        ] {
+            play(&mut g, &[edge]);
+            assert_eq!(last_mark(&g), box_at, "{edge}");
+        }
+        // b1-b2 is between the bottom boxes and closes the right one: that one is marked, not
+        // the left one (the first beside a vertical edge otherwise).
+        play(&mut g, &["b2-c2", "b1-c1"]);
+        assert_eq!(g.scores(), vec![0, 0]);
+        play(&mut g, &["b1-b2"]);
+        assert_eq!(g.scores().iter().sum::<i64>(), 1, "b1-b2 closed a box");
+        assert_eq!(last_mark(&g), [1, 1], "the box b1-b2 closed");
     }
 
     #[test]

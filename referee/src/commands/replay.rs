@@ -11,18 +11,24 @@ use crate::text;
 
 /// Reads a replay file and checks it completely (moves and result). A module game's replay
 /// plays through the module it carries, else `module` (`--module FILE`), else
-/// `modules/<sha256>.wasm` beside the file or one directory up (a report's or a contest
-/// export's layout).
+/// `modules/<sha256>.wasm` beside the file or one directory up (a report's, a tournament's or
+/// a contest export's layout).
 pub fn load(
     path: &Path,
     module: Option<&Path>,
 ) -> anyhow::Result<(Replay, arbiter_engine::replay::Rebuilt)> {
     let text = arbiter_match::input::read_text(path, arbiter_match::input::REPLAY)?;
     let replay = Replay::from_json(&text).with_context(|| format!("{}", path.display()))?;
-    if replay.module_wasm.is_none() {
-        if let Some(m) = replay.game.as_module() {
+    match replay.game.as_module() {
+        None if module.is_some() => bail!(
+            "{} is a replay of {}, not of a game module: it needs no --module",
+            path.display(),
+            replay.game.title()
+        ),
+        Some(m) if module.is_some() || replay.module_wasm.is_none() => {
             find_module(path, module, &m.module)?;
         }
+        _ => {}
     }
     arbiter_kit_host::host::load_embedded(&replay)
         .with_context(|| format!("{}", path.display()))?;
@@ -57,17 +63,24 @@ fn find_module(
     let found = host::register_file(&path)?;
     if found.sha256 != named.sha256 {
         bail!(
-            "{} is game module {} {} (sha256 {}), not the {} {} the replay names (sha256 {})",
+            "{} is not the game module {} names: it is {} {} (sha256 {}), the replay's is {} {} \
+             (sha256 {})",
             path.display(),
+            replay.display(),
             found.name,
             found.version,
-            &found.sha256[..12],
+            short(&found.sha256),
             named.name,
             named.version,
-            named.sha256.get(..12).unwrap_or(&named.sha256)
+            short(&named.sha256)
         );
     }
     Ok(())
+}
+
+/// A sha256's first twelve digits, as errors name a module.
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
 }
 
 /// Which frame `replay show --frame` prints: a number, `last`, or `fail` (the position in which
