@@ -143,11 +143,17 @@ fn choose(
     let deadline = player.clock.deadline(started, 20);
     let mut wins = vec![0.0f64; moves.len()];
     let mut tries = vec![0u32; moves.len()];
+    // Round robin over the moves in a random order: a search the clock cuts short has sampled
+    // moves from all over the list, not only its front (one Amazons queen's moves).
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, player.rng.below(i + 1));
+    }
     for i in 0..budget {
         if deadline.expired() {
             break;
         }
-        let k = i % moves.len();
+        let k = order[i % moves.len()];
         let mut copy = game.reseeded(player.rng.next_u64());
         if copy.play(moves[k]).is_err() {
             continue;
