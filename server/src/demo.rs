@@ -12,44 +12,9 @@ use crate::store;
 
 /// The demo's contest: 8 x 8 Reversi through `reversi-board` (the sample bots learn the board
 /// from its BOARD line), short clocks, no limits on submitting.
-const CONFIG: &str = r#"# The demo contest written by `arbiter contest demo`. See docs/contest.md.
-name = "arbiter demo: Reversi 8 x 8"
-
-[game]
-name = "reversi"
-size = 8
-protocol = "reversi-board"
-
-[limits]
-move_ms = 1000
-game_ms = 30000
-
-[submissions]
-min_interval_s = 0
-daily_budget_s = 0
-games_per_pairing = 2
-
-[scoreboard]
-public = true
-private_logs = true
-
-[languages.c]
-name = "C (gcc, C11)"
-file = "main.c"
-compile = "gcc -O2 -std=gnu11 -o {out} {src} -lm"
-run = "{file}"
-
-[languages.python]
-name = "Python 3"
-file = "main.py"
-compile = "python3 -m py_compile {src}"
-run_source = true
-run = "python3 -u {file}"
-"#;
-
-/// A module game's demo contest: [`CONFIG`]'s limits and languages, with `{game_section}`
-/// naming the module (copied beside contest.toml) and its configuration.
-const MODULE_CONFIG: &str = r#"# The demo contest written by `arbiter contest demo --game-module`. See docs/contest.md.
+/// The demo contest's contest.toml: `{command}` wrote it, `{title}` is its name (TOML), and
+/// `{game_section}` its `[game]` (Reversi 8 x 8, or a module copied beside contest.toml).
+const CONFIG: &str = r#"# The demo contest written by `{command}`. See docs/contest.md.
 name = {title}
 
 {game_section}
@@ -80,6 +45,17 @@ compile = "python3 -m py_compile {src}"
 run_source = true
 run = "python3 -u {file}"
 "#;
+
+/// [`CONFIG`] filled in.
+fn demo_config(command: &str, title: &str, game_section: &str) -> String {
+    CONFIG
+        .replace("{command}", command)
+        .replace(
+            "{title}",
+            &toml::Value::String(format!("arbiter demo: {title}")).to_string(),
+        )
+        .replace("{game_section}", game_section)
+}
 
 /// The game of a demo contest.
 #[derive(Clone, Copy, Debug)]
@@ -201,7 +177,11 @@ pub async fn prepare(dir: &Path, bots: &Path, game: Game<'_>) -> anyhow::Result<
         None => {
             crate::init(dir, "arbiter demo", "reversi", Some(8), None, None).await?;
             std::fs::write(&marker, "")?;
-            CONFIG.to_string()
+            demo_config(
+                "arbiter contest demo",
+                "Reversi 8 x 8",
+                "[game]\nname = \"reversi\"\nsize = 8\nprotocol = \"reversi-board\"",
+            )
         }
         Some((file, config, table, name)) => {
             // Marked first: a module that refuses its configuration leaves a directory that
@@ -218,12 +198,7 @@ pub async fn prepare(dir: &Path, bots: &Path, game: Game<'_>) -> anyhow::Result<
                 "[game]\nmodule = {:?}\nconfig = {table}",
                 format!("{name}.wasm")
             );
-            MODULE_CONFIG
-                .replace(
-                    "{title}",
-                    &toml::Value::String(format!("arbiter demo: {title}")).to_string(),
-                )
-                .replace("{game_section}", &section)
+            demo_config("arbiter contest demo --game-module", &title, &section)
         }
     };
     std::fs::write(dir.join("contest.toml"), &config)?;
