@@ -67,6 +67,10 @@ pub struct SprtRun {
     pub decision: Option<Decision>,
     /// Bot A's result in the first game of an unfinished pair.
     pending: Option<GameResult>,
+    /// The unfinished pair's first game had no result: the pair will not count.
+    pending_void: bool,
+    /// Pairs left out because a game of theirs had no result (aborted).
+    pub void_pairs: u64,
 }
 
 impl SprtRun {
@@ -77,12 +81,17 @@ impl SprtRun {
             llr: 0.0,
             decision: None,
             pending: None,
+            pending_void: false,
+            void_pairs: 0,
         }
     }
 
     /// Counts bot A's result in the next game; a pair is counted when its second game ends.
     /// True when this game completed a pair.
     pub fn add_game(&mut self, result: GameResult) -> bool {
+        if self.pending_void {
+            return self.void_pair();
+        }
         match self.pending.take() {
             None => {
                 self.pending = Some(result);
@@ -95,6 +104,23 @@ impl SprtRun {
                 true
             }
         }
+    }
+
+    /// A game with no result (aborted: the game's rules failed, neither bot started): its pair
+    /// does not count, since a pair is only fair whole. True when this game ended a pair.
+    pub fn add_no_result(&mut self) -> bool {
+        if self.pending.take().is_some() || self.pending_void {
+            return self.void_pair();
+        }
+        self.pending_void = true;
+        false
+    }
+
+    fn void_pair(&mut self) -> bool {
+        self.pending = None;
+        self.pending_void = false;
+        self.void_pairs += 1;
+        true
     }
 
     /// Bot A's result in game `i` (A sits first in even games, as [`crate::series`] seats it).
@@ -135,6 +161,7 @@ impl SprtRun {
                 None => "none",
             },
             pairs: self.counts.pairs(),
+            void_pairs: self.void_pairs,
             pentanomial: self.counts.counts,
             pentanomial_outcomes: PAIR_OUTCOMES,
             estimate: Estimate::from_counts(&self.counts),
@@ -152,6 +179,8 @@ pub struct SprtReport {
     /// "H1" (A is stronger by elo1), "H0" (not), or "none" (stopped at the game limit).
     pub decision: &'static str,
     pub pairs: u64,
+    /// Pairs not counted: a game of theirs had no result.
+    pub void_pairs: u64,
     /// Pairs by bot A's points: LL, LD, DD/WL, WD, WW.
     pub pentanomial: [u64; 5],
     pub pentanomial_outcomes: [&'static str; 5],
@@ -178,6 +207,12 @@ impl SprtReport {
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
         out.push(format!("pairs {}: {}", self.pairs, counts.join(", ")));
+        if self.void_pairs > 0 {
+            out.push(format!(
+                "{} pair(s) not counted: a game of theirs had no result (aborted)",
+                self.void_pairs
+            ));
+        }
         if let Some(e) = &self.estimate {
             out.push(format!(
                 "Elo {:+.1} ± {:.1} (95 %: {:+.1} to {:+.1}), nElo {:+.1} ± {:.1}, LOS {:.1} %",
@@ -265,6 +300,28 @@ pub fn parse_openings(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_pair_with_a_game_of_no_result_is_not_counted() {
+        let test = parse("elo0=0,elo1=10").unwrap();
+        let mut run = SprtRun::new(test);
+        // Aborted first game, then a win: void. A win and an aborted game: void.
+        assert!(!run.add_no_result());
+        assert!(run.add_game(GameResult::Win));
+        assert!(!run.add_game(GameResult::Win));
+        assert!(run.add_no_result());
+        assert_eq!((run.counts.pairs(), run.void_pairs), (0, 2));
+        // Then a whole pair counts as usual.
+        assert!(!run.add_game(GameResult::Win));
+        assert!(run.add_game(GameResult::Draw));
+        assert_eq!((run.counts.pairs(), run.void_pairs), (1, 2));
+        assert!(run
+            .report()
+            .lines()
+            .iter()
+            .any(|l| l.contains("2 pair(s) not counted")));
+    }
+
     use super::{parse, SprtRun};
     use arbiter_engine::Seat;
     use arbiter_rating::GameResult;

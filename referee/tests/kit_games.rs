@@ -266,6 +266,29 @@ fn a_module_that_breaks_mid_game_is_no_result() {
     }
 }
 
+/// An SPRT leaves out a pair with a game of no result: a pair is only fair whole, and a
+/// module's failure is neither bot's draw.
+#[test]
+fn an_sprt_counts_no_pair_with_a_game_of_no_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-broken");
+    let config = r#"{"fail": "trap", "at": 3}"#;
+    let args = [
+        "--config",
+        config,
+        "--sprt",
+        "elo0=0,elo1=100",
+        "--max-games",
+        "4",
+    ];
+    let text = play(&m, "builtin:random", "builtin:random", &args, tmp.path());
+    assert!(text.contains("2 pair(s) not counted"), "{text}");
+    assert!(text.contains("pairs 0:"), "{text}");
+    let summary: Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["sprt"]["void_pairs"], 2, "{summary}");
+}
+
 #[test]
 fn a_replay_without_its_module_says_what_is_missing() {
     let tmp = tempfile::tempdir().unwrap();

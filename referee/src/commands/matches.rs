@@ -156,7 +156,12 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             let mut line = progress_line(i, games, played);
             if let Some(run) = &sprt_run {
                 let mut run = run.borrow_mut();
-                if run.add_game(SprtRun::result_of(i, played.replay.result.winner)) {
+                let result = &played.replay.result;
+                let paired = match result.reason {
+                    arbiter_engine::replay::Reason::Aborted { .. } => run.add_no_result(),
+                    _ => run.add_game(SprtRun::result_of(i, result.winner)),
+                };
+                if paired {
                     line = format!("{line} | {}", run.progress());
                 }
             }
