@@ -10,6 +10,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use arbiter_game::view::Board;
+
 use crate::{KitError, Rules, State, Status};
 
 /// What the suite did, for the report.
@@ -87,14 +89,15 @@ pub fn run(rules: &mut Rules, plan: &Plan) -> Result<Summary, KitError> {
         let b = rules.start(&plan.config, seed)?;
         let mut moves = Vec::new();
         let status = loop {
-            let st = same_position(rules, a, b).map_err(|w| broken(rules, w, game, &moves))?;
+            let (st, board) =
+                same_position(rules, a, b).map_err(|w| broken(rules, w, game, &moves))?;
             let Some(_) = st.to_move else { break st };
             if moves.len() as u64 >= plan.max_plies {
                 return Err(broken(rules, "the game did not end".into(), game, &moves));
             }
             let legal = rules.legal(a)?;
             check_legal(rules, a, &st, &legal).map_err(|w| broken(rules, w, game, &moves))?;
-            check_clicks(rules, a, &legal).map_err(|w| broken(rules, w, game, &moves))?;
+            check_clicks(rules, a, &board, &legal).map_err(|w| broken(rules, w, game, &moves))?;
             let mv = legal[rng.below(legal.len())].clone();
             for s in [a, b] {
                 if let Err(why) = rules.play(s, &mv)? {
@@ -129,8 +132,9 @@ fn tally(sum: &mut Summary, status: &Status, plies: u64) {
     }
 }
 
-/// Both copies answer alike, and the view and each seat's content are sound.
-fn same_position(rules: &mut Rules, a: State, b: State) -> Result<Status, String> {
+/// Both copies answer alike, and the view and each seat's content are sound; the status and
+/// the view's board.
+fn same_position(rules: &mut Rules, a: State, b: State) -> Result<(Status, Board), String> {
     let words = |e: KitError| e.to_string();
     let (sa, sb) = (
         rules.status(a).map_err(words)?,
@@ -157,17 +161,21 @@ fn same_position(rules: &mut Rules, a: State, b: State) -> Result<Status, String
             return Err(format!("told seat {seat} an empty line: {ta:?}"));
         }
     }
-    Ok(sa)
+    Ok((sa, va.board))
 }
 
 /// When the module says how moves are clicked (the `clicks` op): every legal move, and only
 /// those, has clicks on the board, and no two moves are clicked the same way.
-fn check_clicks(rules: &mut Rules, s: State, legal: &[String]) -> Result<(), String> {
+fn check_clicks(
+    rules: &mut Rules,
+    s: State,
+    board: &Board,
+    legal: &[String],
+) -> Result<(), String> {
     let words = |e: KitError| e.to_string();
     let Some(clicks) = rules.clicks(s).map_err(words)? else {
         return Ok(());
     };
-    let board = rules.view(s).map_err(words)?.board;
     let corner = u16::from(board.grid == arbiter_game::view::Grid::Cells);
     let on = |[c, r]: [u16; 2], extra: u16| c < board.cols + extra && r < board.rows + extra;
     let listed: HashSet<&str> = clicks.iter().map(|c| c.mv.as_str()).collect();

@@ -57,10 +57,16 @@ pub async fn fetch(cache: &Cache, db: &Db, game: &GameConfig) -> Result<(), crat
     Ok(())
 }
 
+/// Whether `text` is a sha256 as modules are named: 64 lowercase hex digits (so it is also a
+/// safe file name).
+pub fn is_sha256(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// `CACHE/<sha256>.wasm`, fetched when not there yet.
 async fn cached(cache: &Cache, db: &Db, m: &ModuleRef) -> Result<PathBuf, crate::Error> {
     let sha = &m.sha256;
-    if sha.len() != 64 || !sha.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+    if !is_sha256(sha) {
         return Err(crate::Error::Corrupt(format!(
             "game module {}: not a sha256: {sha:?}",
             m.name

@@ -590,55 +590,12 @@ async fn arbiter_judge_live_serves_the_logic_watch_messages_to_spectators() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn arbiter_match_live_lets_a_person_play_a_builtin_bot() {
-    use std::io::BufRead;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let out = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args([
-            "match",
-            "reversi",
-            "--size",
-            "8",
-            "human:Ada",
-            "builtin:1",
-            "--games",
-            "1",
-            "--quiet",
-        ])
-        .args(["--live", &format!("127.0.0.1:{port}"), "-o"])
-        .arg(out.path())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // "game 1: Ada plays first here: http://127.0.0.1:PORT/live/1/play?seat=0&key=KEY"
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let _ = tx.send(line);
-        }
-    });
-    let link = loop {
-        let line = rx
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the play link");
-        if let Some(at) = line.find("/live/1/play?") {
-            break line[at..].to_string();
-        }
-    };
-    let key = link.split("key=").nth(1).unwrap().trim().to_string();
-    let base = format!("ws://127.0.0.1:{port}/live/ws");
-    let tok = token::seat(&base, 1, &key, 0);
-    let mut ws = connect(&format!("{base}/1.{key}/0")).await;
-    send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    let LiveMatch {
+        mut child,
+        out,
+        mut ws,
+        tok,
+    } = live_match(&["reversi", "--size", "8"], "builtin:1").await;
     let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
     assert!(child.wait().unwrap().success());
     let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
@@ -795,7 +752,7 @@ async fn arbiter_match_live_plays_a_module_game() {
         .unwrap()
         .sha256;
     arbiter_kit_host::host::install();
-    let LiveModuleMatch {
+    let LiveMatch {
         mut child,
         out,
         mut ws,
@@ -827,16 +784,22 @@ async fn arbiter_match_live_plays_a_module_game() {
     assert_eq!(carried, std::fs::read(&module).unwrap());
 }
 
-/// `arbiter match MODULE --config CONFIG human:Ada builtin:random --live`, with Ada's seat
-/// socket connected.
-struct LiveModuleMatch {
+/// `arbiter match GAME... human:Ada OPPONENT --games 1 --live`, with Ada's seat socket
+/// connected a moment after the link is printed (the game waits for her).
+struct LiveMatch {
     child: std::process::Child,
     out: tempfile::TempDir,
     ws: Socket,
     tok: String,
 }
 
-async fn live_module_match(module: &Path, config: &str) -> LiveModuleMatch {
+async fn live_module_match(module: &Path, config: &str) -> LiveMatch {
+    let module = module.to_str().unwrap();
+    let game = [module, "--config", config, "--move-time", "20000"];
+    live_match(&game, "builtin:random").await
+}
+
+async fn live_match(game: &[&str], opponent: &str) -> LiveMatch {
     use std::io::BufRead;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -846,16 +809,15 @@ async fn live_module_match(module: &Path, config: &str) -> LiveModuleMatch {
     let out = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .arg("match")
-        .arg(module)
-        .args(["--config", config])
-        .args(["human:Ada", "builtin:random", "--games", "1", "--quiet"])
-        .args(["--move-time", "20000"])
+        .args(game)
+        .args(["human:Ada", opponent, "--games", "1", "--quiet"])
         .args(["--live", &format!("127.0.0.1:{port}"), "-o"])
         .arg(out.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // "game 1: Ada plays first here: http://127.0.0.1:PORT/live/1/play?seat=0&key=KEY"
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -881,7 +843,7 @@ async fn live_module_match(module: &Path, config: &str) -> LiveModuleMatch {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut ws = connect(&format!("{base}/1.{key}/0")).await;
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
-    LiveModuleMatch {
+    LiveMatch {
         child,
         out,
         ws,
@@ -898,7 +860,7 @@ async fn a_module_that_breaks_during_a_live_game_ends_it_with_no_result() {
     for (fail, at) in [("trap", 1), ("trap", 2), ("loop", 1)] {
         let config = format!(r#"{{"fail": "{fail}", "at": {at}}}"#);
         let started = std::time::Instant::now();
-        let LiveModuleMatch {
+        let LiveMatch {
             mut child,
             out,
             mut ws,

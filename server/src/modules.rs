@@ -36,11 +36,7 @@ pub async fn remember(db: &Db, queue: &Queue, game: &GameConfig) -> anyhow::Resu
 /// The bytes of module `sha256` if this contest was ever served with it; `None` for any other
 /// name (not a sha256, never this contest's, or gone from the store).
 pub async fn bytes(state: &Shared, sha256: &str) -> Result<Option<Arc<[u8]>>, AppError> {
-    if sha256.len() != 64
-        || !sha256
-            .bytes()
-            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    {
+    if !arbiter_queue::modules::is_sha256(sha256) {
         return Ok(None);
     }
     if store::setting(&state.db, &key(sha256)).await?.is_none() {

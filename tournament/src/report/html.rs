@@ -430,7 +430,7 @@ fn result_text(g: &GameRow, lang: Lang) -> String {
             "report-wins",
             &[("name", (&g.seats[usize::from(w).min(1)]).into())],
         ),
-        None if res.reason_code == "aborted" => lang.t("report-no-result"),
+        None if !res.counts() => lang.t("report-no-result"),
         None => lang.t("report-draw"),
     };
     let scores = res
