@@ -341,11 +341,14 @@ function ringAt(frame, geom, [c, r], radius) {
     const k = canvas.width / canvas.getBoundingClientRect().width;
     const h = getComputedStyle(document.documentElement).getPropertyValue("--fg").trim().slice(1);
     const hl = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    // The ring is a thin anti-aliased line at a fractional position: a point on it may fall
+    // between two device pixels, so each of the 8 points looks at its 3 x 3 neighbourhood.
+    const near = (d, i) => Math.abs(d[i] - hl[0]) + Math.abs(d[i + 1] - hl[1]) + Math.abs(d[i + 2] - hl[2]) < 60;
     let hits = 0;
     for (let i = 0; i < 8; i++) {
       const a = (i * Math.PI) / 4, x = ox + (c + 0.5 + radius * Math.cos(a)) * cell, y = oy + (r + 0.5 + radius * Math.sin(a)) * cell;
-      const d = ctx.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data;
-      if (Math.abs(d[0] - hl[0]) + Math.abs(d[1] - hl[1]) + Math.abs(d[2] - hl[2]) < 60) hits++;
+      const d = ctx.getImageData(Math.round(x * k) - 1, Math.round(y * k) - 1, 3, 3).data;
+      if ([0, 4, 8, 12, 16, 20, 24, 28, 32].some((j) => near(d, j))) hits++;
     }
     return hits >= 5;
   }, { geom, c, r, radius });
