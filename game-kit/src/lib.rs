@@ -156,7 +156,7 @@ pub fn check_clicks<G: Game>(g: &G) -> Result<(), String> {
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let board = g.view().board;
-    let corner = u16::from(board.grid == view::Grid::Cells);
+    let corner = board.grid.corners();
     let on = |[c, r]: [u16; 2], extra: u16| c < board.cols + extra && r < board.rows + extra;
     if moves.iter().all(|m| g.clicks(m).is_none()) {
         return Ok(());

@@ -1,21 +1,33 @@
 //! The view: what the player draws for a position, in a small declarative vocabulary.
 //!
 //! A board is a grid of `cols x rows`. On a `cells` board (Reversi, Connect Four, Amazons)
-//! pieces sit in cells; on a `points` board (Gomoku, Connect6, Dots and Boxes) pieces sit on
-//! the intersections of `cols x rows` points. Coordinates are `[col, row]`, 0-based, row 0 at
-//! the top. Pieces and highlights sit where the grid's pieces sit (a cell, or a point). Lines
-//! join two corners of cells (cells board: `0..=cols` x `0..=rows`) or two points (points
-//! board): Dots and Boxes is a cells board of boxes whose edges are lines between corners.
+//! pieces sit in cells; on a `points` board (Gomoku, Connect6) pieces sit on the
+//! intersections of `cols x rows` points; on a `hex` board (Hex) pieces sit in hexagons, each
+//! row shifted half a cell right of the one above (a rhombus). Coordinates are `[col, row]`,
+//! 0-based, row 0 at the top. Pieces and highlights sit where the grid's pieces sit (a cell,
+//! a point, a hexagon). Lines join two corners of cells (cells board: `0..=cols` x `0..=rows`)
+//! or two points or hexagons' centres: Dots and Boxes is a cells board of boxes whose edges
+//! are lines between corners.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Whether pieces sit in cells or on intersections.
+/// Whether pieces sit in square cells, on intersections or in hexagons.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Grid {
     Cells,
     Points,
+    /// Hexagons in a rhombus: row `r` starts `r / 2` cells right of row 0, so `[c, r]`
+    /// touches `[c±1, r]`, `[c, r±1]`, `[c+1, r-1]` and `[c-1, r+1]` (Hex's board).
+    Hex,
+}
+
+impl Grid {
+    /// How many more line ends than cells each way: a cells board's lines join corners.
+    pub fn corners(self) -> u16 {
+        u16::from(self == Grid::Cells)
+    }
 }
 
 /// A piece's outline.
@@ -174,8 +186,7 @@ impl View {
         }
         let seat_ok = |s: Option<u8>| s.is_none_or(|s| usize::from(s) < seats);
         let in_grid = |[c, r]: [u16; 2], extra: u16| c < b.cols + extra && r < b.rows + extra;
-        // Cells boards draw lines between cell corners: one more corner than cells.
-        let corner = u16::from(b.grid == Grid::Cells);
+        let corner = b.grid.corners();
         for p in &self.pieces {
             if !in_grid(p.at, 0) || !seat_ok(p.seat) {
                 return Err(alloc::format!(
@@ -210,8 +221,9 @@ pub fn column_letter(i: u16) -> String {
 impl View {
     /// The view as text, one line per row, for terminals and logs: `X` and `O` for the seats'
     /// pieces (a label instead when it is one character), `#` for a neutral piece, `.` for an
-    /// empty cell, `*` for a legal target; row and column labels when the view has them;
-    /// then the view's text lines. Lines between points are left out.
+    /// empty cell, `*` for a legal target; row and column labels when the view has them (a
+    /// hex board's rows indented one more character each); then the view's text lines.
+    /// Lines between points are left out.
     pub fn text_lines(&self) -> Vec<String> {
         let b = &self.board;
         let (cols, rows) = (usize::from(b.cols), usize::from(b.rows));
@@ -257,6 +269,10 @@ impl View {
         for (r, row) in cells.iter().enumerate() {
             let label = b.row_labels.get(r).map_or("", String::as_str);
             let mut line = alloc::format!("{label:>width$}");
+            // A hex board's rows step right half a cell (one character) each.
+            if b.grid == Grid::Hex {
+                line.extend(core::iter::repeat_n(' ', r));
+            }
             for ch in row {
                 line.push(' ');
                 line.push(*ch);
@@ -265,5 +281,29 @@ impl View {
         }
         out.extend(self.text.iter().cloned());
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hex_board_is_checked_like_points_and_printed_with_its_rows_stepping_right() {
+        let mut v = View::board(Grid::Hex, 3, 3).chess_labels();
+        v.piece(0, 0, Shape::Disc, Some(0));
+        v.piece(2, 2, Shape::Disc, Some(1));
+        assert_eq!(v.text_lines(), ["  a b c", "3 X . .", "2  . . .", "1   . . O"]);
+        v.lines.push(Line {
+            from: [0, 0],
+            to: [2, 2],
+            seat: Some(0),
+        });
+        assert_eq!(v.check(2), Ok(()));
+        // Lines join centres, as on points: no corner past the last hexagon.
+        v.lines[0].to = [3, 2];
+        assert!(v.check(2).unwrap_err().contains("off the board"));
+        let json = serde_json::to_string(&v.board).unwrap();
+        assert!(json.contains(r#""grid":"hex""#), "{json}");
     }
 }

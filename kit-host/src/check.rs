@@ -176,7 +176,7 @@ fn check_clicks(
     let Some(clicks) = rules.clicks(s).map_err(words)? else {
         return Ok(());
     };
-    let corner = u16::from(board.grid == arbiter_game::view::Grid::Cells);
+    let corner = board.grid.corners();
     let on = |[c, r]: [u16; 2], extra: u16| c < board.cols + extra && r < board.rows + extra;
     let listed: HashSet<&str> = clicks.iter().map(|c| c.mv.as_str()).collect();
     if let Some(m) = legal.iter().find(|m| !listed.contains(m.as_str())) {

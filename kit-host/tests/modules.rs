@@ -73,6 +73,7 @@ fn every_proof_game_passes_the_conformance_check_as_a_module() {
         ("game-dots-and-boxes", json!({"cols": 3, "rows": 3})),
         ("game-einstein", json!({})),
         ("game-einstein", json!({"arrangement": "seed"})),
+        ("game-hex", json!({"swap": true})),
     ] {
         let mut rules = module(package);
         let plan = check::Plan {

@@ -16,12 +16,13 @@ use arbiter_kit_host::{build, host, sha256_hex};
 
 /// The proof games, the configuration played and a cap on the moves (Amazons through wasmi
 /// in a debug build is slow; every other game ends well before its cap).
-const GAMES: [(&str, &str, usize); 5] = [
+const GAMES: [(&str, &str, usize); 6] = [
     ("game-connect-four", "{}", 100),
     ("game-amazons", "{}", 200),
     ("game-connect6", r#"{"size":13}"#, 300),
     ("game-dots-and-boxes", r#"{"cols":3,"rows":3}"#, 100),
     ("game-einstein", "{}", 200),
+    ("game-hex", r#"{"size":11,"swap":true}"#, 200),
 ];
 
 fn players() -> [Player; 2] {

@@ -547,7 +547,7 @@ fn module_click(x: f64, y: f64) {
             cell: g.cell,
             cols: module.cols,
             rows: module.rows,
-            points: module.points,
+            kind: module.kind,
         };
         clicks::pick(&grid, &app.clicking.as_ref()?.0, x, y)
     })

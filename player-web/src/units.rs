@@ -21,6 +21,16 @@ pub fn ms(ms: f64) -> String {
     }
 }
 
+/// `f64::floor`, which is in std, not core, for the small finite sizes the player computes.
+pub fn floor(x: f64) -> f64 {
+    let t = x as i64 as f64;
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
 fn round(x: f64) -> u64 {
     (x + 0.5) as u64
 }

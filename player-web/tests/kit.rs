@@ -217,6 +217,7 @@ fn proof_games_play_and_draw_as_the_referee_sees_them() {
         ("game-connect6", json!({"size": 9}), 90),
         ("game-dots-and-boxes", json!({"cols": 2, "rows": 2}), 60),
         ("game-einstein", json!({}), 60),
+        ("game-hex", json!({"size": 7, "swap": true}), 60),
     ] {
         let bytes = game_bytes(package);
         let module = load(&bytes, package).unwrap();
@@ -424,7 +425,7 @@ fn a_dots_and_boxes_edge_is_one_click_on_its_line() {
         cell: 100.0,
         cols: 2,
         rows: 2,
-        points: false,
+        kind: arbiter_player::kit::view::Kind::Cells,
     };
     // Just below the middle of the top-left box's top edge (corners [0,0]-[1,0]).
     let spot = clicks::pick(&grid, &next, 62.0, 18.0).unwrap();

@@ -20,7 +20,7 @@ import { ARBITER, ARTIFACTS, BASE, WWW_DIR, launch, oracle, scratchDir, until } 
 const ROOT = path.resolve("../..");
 const KIT = path.join(WWW_DIR, "kit");
 const MODULES = path.join(KIT, "modules");
-const GAMES = ["connect-four", "amazons", "connect6", "dots-and-boxes", "einstein"];
+const GAMES = ["connect-four", "amazons", "connect6", "dots-and-boxes", "einstein", "hex"];
 
 /** www/kit.js as the page runs it, on a window of its own. */
 function kitJs() {
@@ -329,15 +329,26 @@ function myTurn(frame) {
   }, "Ada's turn or the end", 60000);
 }
 
-async function clickAt(frame, geom, [c, r]) {
-  const [ox, oy, cell] = geom;
-  await frame.locator("#board").click({ position: { x: ox + (c + 0.5) * cell, y: oy + (r + 0.5) * cell } });
+/** A hexagon's centre-to-corner distance and a hex board's row spacing, in cells. */
+const HEX_R = 1 / Math.sqrt(3), HEX_ROW = Math.sqrt(3) / 2;
+
+/** The centre of [c, r] in CSS pixels: a square cell's, or on a `hex` board a hexagon's (each
+ * row half a cell right of the one above). */
+function centreOf([ox, oy, cell], [c, r], hex = false) {
+  return hex ? [ox + (c + r / 2 + 0.5) * cell, oy + (HEX_R + r * HEX_ROW) * cell] : [ox + (c + 0.5) * cell, oy + (r + 0.5) * cell];
+}
+
+/** A click on [c, r], `dx` cells right of its centre. */
+async function clickAt(frame, geom, at, { hex = false, dx = 0 } = {}) {
+  const [x, y] = centreOf(geom, at, hex);
+  await frame.locator("#board").click({ position: { x: x + dx * geom[2], y } });
 }
 
 /** Whether the canvas shows a click ring (the page's text colour, --fg) of `radius` cells around [c, r]. */
-function ringAt(frame, geom, [c, r], radius) {
-  return frame.evaluate(({ geom, c, r, radius }) => {
-    const [ox, oy, cell] = geom, canvas = document.getElementById("board"), ctx = canvas.getContext("2d");
+function ringAt(frame, geom, at, radius, hex = false) {
+  const [x0, y0] = centreOf(geom, at, hex);
+  return frame.evaluate(({ cell, x0, y0, radius }) => {
+    const canvas = document.getElementById("board"), ctx = canvas.getContext("2d");
     const k = canvas.width / canvas.getBoundingClientRect().width;
     const h = getComputedStyle(document.documentElement).getPropertyValue("--fg").trim().slice(1);
     const hl = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
@@ -346,17 +357,17 @@ function ringAt(frame, geom, [c, r], radius) {
     const near = (d, i) => Math.abs(d[i] - hl[0]) + Math.abs(d[i + 1] - hl[1]) + Math.abs(d[i + 2] - hl[2]) < 60;
     let hits = 0;
     for (let i = 0; i < 8; i++) {
-      const a = (i * Math.PI) / 4, x = ox + (c + 0.5 + radius * Math.cos(a)) * cell, y = oy + (r + 0.5 + radius * Math.sin(a)) * cell;
+      const a = (i * Math.PI) / 4, x = x0 + radius * Math.cos(a) * cell, y = y0 + radius * Math.sin(a) * cell;
       const d = ctx.getImageData(Math.round(x * k) - 1, Math.round(y * k) - 1, 3, 3).data;
       if ([0, 4, 8, 12, 16, 20, 24, 28, 32].some((j) => near(d, j))) hits++;
     }
     return hits >= 5;
-  }, { geom, c, r, radius });
+  }, { cell: geom[2], x0, y0, radius });
 }
 
 /** ringAt, given a moment: the board is redrawn on an animation frame after the state shows the turn. */
-async function ringSoon(frame, geom, at, radius) {
-  return until(async () => (await ringAt(frame, geom, at, radius)) || null, "a ring", 3000).then(() => true, () => false);
+async function ringSoon(frame, geom, at, radius, hex = false) {
+  return until(async () => (await ringAt(frame, geom, at, radius, hex)) || null, "a ring", 3000).then(() => true, () => false);
 }
 
 const sameCell = (a, b) => a[0] === b[0] && a[1] === b[1];
@@ -387,6 +398,39 @@ describe("a person plays a module game by clicks on the real hub", () => {
     assert.deepEqual(actions, clicked);
     assert.deepEqual(actions, saved.moves.filter((x) => x.seat === 0).map((x) => x.move), "Ada's clicks are the replay's moves");
     assert.ok(s.over, "the game ended");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("Hex against builtin:random, a whole game on the hex board: a click anywhere in a hexagon is that hexagon's stone", async () => {
+    const m = await startMatch("hex", ["--config", '{"size": 5, "swap": true}']);
+    const { page, frame } = await livePage(m.play);
+    const clicked = [];
+    for (let turn = 0; turn < 20; turn++) {
+      const s = await myTurn(frame);
+      if (s.over) break;
+      const entries = JSON.parse(s.clicks);
+      assert.ok(entries.every((e) => e.cells.length === 1), "one click a stone");
+      assert.equal(entries.length, 25 - (s.frames - 1), "every empty hexagon, and only those");
+      // Rings at the hexagons' centres, rows stepping right: a square grid's would miss.
+      for (const e of entries.slice(0, 8)) assert.ok(await ringSoon(frame, s.geom, e.cells[0], 0.22, true), `${e.move} highlighted`);
+      const pick = entries[(turn * 7 + 3) % entries.length];
+      clicked.push(pick.move);
+      // Off the centre, towards the next hexagon of the row: still inside this one.
+      await clickAt(frame, s.geom, pick.cells[0], { hex: true, dx: turn % 2 ? 0.4 : -0.4 });
+      await until(async () => (await liveState(frame)).sent.length > s.sent.length, "the stone to be sent");
+      await until(async () => (await liveState(frame)).frames > s.frames, "the stone to come back");
+      if (turn === 3) await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-hex.png") });
+    }
+    assert.equal(await m.exited, 0, m.output());
+    const s = await liveState(frame);
+    const saved = JSON.parse(readFileSync(path.join(m.dir, "game-0001.json"), "utf8"));
+    const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action").map((a) => a.content);
+    assert.deepEqual(actions, clicked);
+    assert.deepEqual(actions, saved.moves.filter((x) => x.seat === 0).map((x) => x.move), "Ada's clicks are the replay's moves");
+    assert.ok(s.over, "the game ended");
+    assert.match(saved.meta.ending, /^(first joined top and bottom|second joined left and right)$/, "the module's words for the end");
+    await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-hex-end.png") });
     assert.deepEqual(page.errors, []);
     await page.close();
   });

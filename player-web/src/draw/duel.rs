@@ -176,6 +176,7 @@ pub(super) fn draw(
         cell,
         rows: 4,
         cols: 8,
+        hex: false,
     }
 }
 

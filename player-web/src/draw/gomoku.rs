@@ -155,5 +155,6 @@ pub(super) fn draw(
         cell,
         rows: b.size,
         cols: b.size,
+        hex: false,
     }
 }

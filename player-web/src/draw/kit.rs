@@ -9,8 +9,8 @@ use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
 use super::{circle, cross, fill, font, round, stroke, text, Geom, Palette};
-use crate::kit::clicks::{Grid, Spot};
-use crate::kit::view::{Mark, ModuleView, Shape};
+use crate::kit::clicks::{Grid, Spot, HEX_R, HEX_ROW};
+use crate::kit::view::{Kind, Mark, ModuleView, Shape};
 
 /// Where the board goes in a canvas `w` wide.
 struct Layout {
@@ -30,7 +30,7 @@ impl Layout {
         } else {
             round(w * 0.025).max(10.0)
         };
-        let (cols, rows) = (f64::from(v.cols), f64::from(v.rows));
+        let (cols, rows) = Grid::extent(v.kind, v.cols, v.rows);
         // A tall board is kept about as tall as the canvas is wide.
         let cell = ((w - 2.0 * m) / cols).min((w * 1.1 - 2.0 * m) / rows);
         let text_px = round((w * 0.032).clamp(12.0, 16.0));
@@ -46,7 +46,7 @@ impl Layout {
             cell,
             cols: v.cols,
             rows: v.rows,
-            points: v.points,
+            kind: v.kind,
         };
         Layout {
             grid,
@@ -116,7 +116,7 @@ pub(super) fn draw(
     font(ctx, "", l.text_px);
     ctx.set_text_align("left");
     ctx.set_text_baseline("middle");
-    let top = g.oy + g.cell * f64::from(g.rows) + l.m;
+    let top = g.oy + g.cell * Grid::extent(g.kind, g.cols, g.rows).1 + l.m;
     for (i, line) in v.text.iter().enumerate() {
         text(ctx, line, g.ox, top + (i as f64 + 0.5) * l.text_px * 1.4);
     }
@@ -126,14 +126,78 @@ pub(super) fn draw(
         cell: g.cell,
         rows: v.rows as u8,
         cols: v.cols as u8,
+        hex: g.kind == Kind::Hex,
     }
 }
 
 /// The board's ground, owned cells, grid and labels.
 fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout) {
     let g = &l.grid;
+    if g.kind == Kind::Hex {
+        hexagons(ctx, p, v, g);
+    } else {
+        squares(ctx, p, v, g);
+    }
+    fill(ctx, &p.fg);
+    font(ctx, "", (l.m * 0.55).min(g.cell * 0.5));
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    for (c, label) in v.col_labels.iter().enumerate() {
+        text(ctx, label, g.centre([c as u16, 0]).0, g.oy / 2.0);
+    }
+    // Each row's label just left of its first place (a hex board's rows step right).
+    let left = if g.kind == Kind::Hex { g.cell / 2.0 } else { g.centre([0, 0]).0 - g.ox };
+    for (r, label) in v.row_labels.iter().enumerate() {
+        let (x, y) = g.centre([0, r as u16]);
+        text(ctx, label, x - left - l.m / 2.0, y);
+    }
+}
+
+/// A hex board: each hexagon filled (in its owner's colour too) and outlined.
+fn hexagons(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Grid) {
+    let outline = |at: [u16; 2]| {
+        let (x, y) = g.centre(at);
+        let r = HEX_R * g.cell;
+        // Pointed at the top; the corners' offsets in r, without trigonometry (libm would
+        // cost the page's size budget more than this).
+        const CORNERS: [(f64, f64); 6] = [
+            (0.0, -1.0),
+            (HEX_ROW, -0.5),
+            (HEX_ROW, 0.5),
+            (0.0, 1.0),
+            (-HEX_ROW, 0.5),
+            (-HEX_ROW, -0.5),
+        ];
+        ctx.begin_path();
+        for (dx, dy) in CORNERS {
+            ctx.line_to(x + r * dx, y + r * dy);
+        }
+        ctx.close_path();
+    };
+    stroke(ctx, &p.kit_grid);
+    ctx.set_line_width(1.0);
+    for r in 0..g.rows {
+        for c in 0..g.cols {
+            outline([c, r]);
+            fill(ctx, &p.kit_board);
+            ctx.fill();
+            ctx.stroke();
+        }
+    }
+    ctx.set_global_alpha(0.35);
+    for h in v.highlights.iter().filter(|h| h.mark == Mark::Owned) {
+        outline(h.at);
+        fill(ctx, seat_color(p, h.seat));
+        ctx.fill();
+    }
+    ctx.set_global_alpha(1.0);
+}
+
+/// A board of square cells or of points: the ground, owned cells, and the grid.
+fn squares(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Grid) {
+    let points = g.kind == Kind::Points;
     let (bw, bh) = (g.cell * f64::from(g.cols), g.cell * f64::from(g.rows));
-    let (ground, ink) = if g.points {
+    let (ground, ink) = if points {
         (&p.go_board, &p.go_grid)
     } else {
         (&p.kit_board, &p.kit_grid)
@@ -151,7 +215,7 @@ fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout
     ctx.set_line_width(1.0);
     ctx.begin_path();
     // Cells: lines between the cells; points: lines through the points.
-    let (first, n_c, n_r) = if g.points {
+    let (first, n_c, n_r) = if points {
         (0.5, g.cols - 1, g.rows - 1)
     } else {
         (0.0, g.cols, g.rows)
@@ -169,23 +233,13 @@ fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout
         ctx.line_to(x1, y);
     }
     ctx.stroke();
-    fill(ctx, &p.fg);
-    font(ctx, "", (l.m * 0.55).min(g.cell * 0.5));
-    ctx.set_text_align("center");
-    ctx.set_text_baseline("middle");
-    for (c, label) in v.col_labels.iter().enumerate() {
-        text(ctx, label, g.centre([c as u16, 0]).0, g.oy / 2.0);
-    }
-    for (r, label) in v.row_labels.iter().enumerate() {
-        text(ctx, label, g.ox - l.m / 2.0, g.centre([0, r as u16]).1);
-    }
 }
 
 /// The view's lines: Dots and Boxes' edges on a cells board, a winning line on points (a
 /// band under the stones).
 fn lines(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Grid) {
     ctx.set_line_cap("round");
-    let width = if g.points {
+    let width = if g.kind != Kind::Cells {
         g.cell * 0.35
     } else {
         (g.cell * 0.08).clamp(3.0, 9.0)
@@ -227,11 +281,11 @@ fn highlights(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &G
     }
 }
 
-/// A frame around a cell, or a ring around a point.
+/// A frame around a cell, or a ring around a point or in a hexagon.
 fn frame(ctx: &CanvasRenderingContext2d, g: &Grid, x: f64, y: f64, color: &str, width: f64) {
     stroke(ctx, color);
     ctx.set_line_width(width);
-    if g.points {
+    if g.kind != Kind::Cells {
         circle(ctx, x, y, g.cell * 0.45 + 1.0);
         ctx.stroke();
     } else {

@@ -120,11 +120,24 @@ pub struct Geom {
     pub cell: f64,
     pub rows: u8,
     pub cols: u8,
+    /// A module's hex board: rows of hexagons, each a half cell right of the one above.
+    pub hex: bool,
 }
 
 impl Geom {
     /// The `[row, col]` under the point `(x, y)`.
     pub fn cell_at(&self, x: f64, y: f64) -> Option<[u8; 2]> {
+        if self.hex {
+            let grid = crate::kit::clicks::Grid {
+                ox: self.ox,
+                oy: self.oy,
+                cell: self.cell,
+                cols: self.cols.into(),
+                rows: self.rows.into(),
+                kind: crate::kit::view::Kind::Hex,
+            };
+            return grid.cell_at(x, y).map(|[c, r]| [r as u8, c as u8]);
+        }
         if self.cell <= 0.0 || x < self.ox || y < self.oy {
             return None;
         }
@@ -224,18 +237,9 @@ pub(crate) fn num(x: f64) -> String {
 
 /// JavaScript's `Math.round` for the sizes drawn (half up).
 pub(crate) fn round(x: f64) -> f64 {
-    floor(x + 0.5)
+    crate::units::floor(x + 0.5)
 }
 
-fn floor(x: f64) -> f64 {
-    // no_std: f64::floor is in std; sizes here are small and finite.
-    let t = x as i64 as f64;
-    if t > x {
-        t - 1.0
-    } else {
-        t
-    }
-}
 
 #[wasm_bindgen]
 extern "C" {

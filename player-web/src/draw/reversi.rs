@@ -103,5 +103,6 @@ pub(super) fn draw(
         cell,
         rows: b.size,
         cols: b.size,
+        hex: false,
     }
 }

@@ -7,6 +7,8 @@ use alloc::vec::Vec;
 
 use serde_json::Value;
 
+pub use super::view::Kind;
+
 /// One click: on a cell (or point), or on a line between two corners (or points).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Spot {
@@ -126,8 +128,14 @@ impl Clicker {
     }
 }
 
+/// A hexagon's centre-to-corner distance, in cells (a cell: the distance between two
+/// neighbours' centres along a row): 1/√3.
+pub const HEX_R: f64 = 0.577_350_269_189_625_8;
+/// The distance between two rows of hexagons, in cells: √3/2.
+pub const HEX_ROW: f64 = 0.866_025_403_784_438_6;
+
 /// Where the board's places are on the canvas (CSS pixels): the board's top left, the size
-/// of a cell, and whether pieces sit on points.
+/// of a cell, and whether pieces sit in cells, on points or in hexagons.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Grid {
     pub ox: f64,
@@ -135,33 +143,79 @@ pub struct Grid {
     pub cell: f64,
     pub cols: u16,
     pub rows: u16,
-    pub points: bool,
+    pub kind: Kind,
 }
 
 impl Grid {
-    /// The centre of a cell, or a point.
+    /// The centre of a cell, point or hexagon.
     pub fn centre(&self, [c, r]: [u16; 2]) -> (f64, f64) {
-        let at = |i: u16| (f64::from(i) + 0.5) * self.cell;
-        (self.ox + at(c), self.oy + at(r))
+        let (c, r) = (f64::from(c), f64::from(r));
+        match self.kind {
+            Kind::Hex => (
+                self.ox + (c + r / 2.0 + 0.5) * self.cell,
+                self.oy + (HEX_R + r * HEX_ROW) * self.cell,
+            ),
+            _ => (
+                self.ox + (c + 0.5) * self.cell,
+                self.oy + (r + 0.5) * self.cell,
+            ),
+        }
     }
 
-    /// Where a line's end is: a cell's corner, or a point.
+    /// The board's width and height, in cells.
+    pub fn extent(kind: Kind, cols: u16, rows: u16) -> (f64, f64) {
+        let (c, r) = (f64::from(cols), f64::from(rows));
+        match kind {
+            Kind::Hex => (c + (r - 1.0) / 2.0, 2.0 * HEX_R + (r - 1.0) * HEX_ROW),
+            _ => (c, r),
+        }
+    }
+
+    /// Where a line's end is: a cell's corner, or a point, or a hexagon's centre.
     pub fn corner(&self, [c, r]: [u16; 2]) -> (f64, f64) {
-        if self.points {
+        if self.kind != Kind::Cells {
             return self.centre([c, r]);
         }
         let at = |i: u16| f64::from(i) * self.cell;
         (self.ox + at(c), self.oy + at(r))
     }
 
-    /// The cell (or point) under `(x, y)`.
+    /// The cell (or point, or hexagon) under `(x, y)`.
     pub fn cell_at(&self, x: f64, y: f64) -> Option<[u16; 2]> {
-        if self.cell <= 0.0 || x < self.ox || y < self.oy {
+        if self.cell <= 0.0 || !(x.is_finite() && y.is_finite()) {
+            return None;
+        }
+        if self.kind == Kind::Hex {
+            return self.hexagon_at(x, y);
+        }
+        if x < self.ox || y < self.oy {
             return None;
         }
         let (c, r) = ((x - self.ox) / self.cell, (y - self.oy) / self.cell);
         let (c, r) = (c as u32, r as u32);
         (c < u32::from(self.cols) && r < u32::from(self.rows)).then_some([c as u16, r as u16])
+    }
+
+    /// The hexagon whose centre is nearest `(x, y)`, if the point is within its corners'
+    /// circle: the nearest centre lies in one of the two rows around the point, at the
+    /// column nearest it in that row.
+    fn hexagon_at(&self, x: f64, y: f64) -> Option<[u16; 2]> {
+        use crate::units::floor;
+        let row = floor(((y - self.oy) / self.cell - HEX_R) / HEX_ROW);
+        let last = |n: u16| f64::from(n.max(1) - 1);
+        let mut best: Option<(f64, [u16; 2])> = None;
+        for r in [row, row + 1.0] {
+            let r = r.clamp(0.0, last(self.rows));
+            let c = floor((x - self.ox) / self.cell - r / 2.0);
+            let at = [c.clamp(0.0, last(self.cols)) as u16, r as u16];
+            let (cx, cy) = self.centre(at);
+            let d = (cx - x) * (cx - x) + (cy - y) * (cy - y);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, at));
+            }
+        }
+        let radius = HEX_R * self.cell;
+        best.filter(|(d, _)| *d <= radius * radius).map(|(_, at)| at)
     }
 }
 
@@ -202,20 +256,20 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    fn grid(points: bool) -> Grid {
+    fn grid(kind: Kind) -> Grid {
         Grid {
             ox: 20.0,
             oy: 10.0,
             cell: 40.0,
             cols: 3,
             rows: 2,
-            points,
+            kind,
         }
     }
 
     #[test]
     fn places_on_cells_and_points_and_where_a_click_lands() {
-        let (cells, points) = (grid(false), grid(true));
+        let (cells, points) = (grid(Kind::Cells), grid(Kind::Points));
         assert_eq!(cells.centre([1, 1]), (80.0, 70.0));
         assert_eq!(
             cells.corner([1, 1]),
@@ -243,6 +297,46 @@ mod tests {
             pick(&cells, &[Spot::Cell([2, 1])], 130.0, 80.0),
             Some(Spot::Cell([2, 1]))
         );
+    }
+
+    #[test]
+    fn on_a_hex_board_a_click_lands_in_the_hexagon_around_it() {
+        let hex = Grid {
+            ox: 0.0,
+            oy: 0.0,
+            cell: 10.0,
+            cols: 4,
+            rows: 4,
+            kind: Kind::Hex,
+        };
+        let (w, h) = Grid::extent(Kind::Hex, 4, 4);
+        assert!((w - 5.5).abs() < 1e-9 && (h - (2.0 * HEX_R + 3.0 * HEX_ROW)).abs() < 1e-9);
+        // Each row starts half a cell right of the one above.
+        assert_eq!(hex.centre([0, 0]), (5.0, HEX_R * 10.0));
+        let (x, y) = hex.centre([0, 2]);
+        assert!((x - 15.0).abs() < 1e-9 && (y - (HEX_R + 2.0 * HEX_ROW) * 10.0).abs() < 1e-9);
+        // Every centre, and every point a little off it in any direction, is its own hexagon.
+        for r in 0..4 {
+            for c in 0..4 {
+                let (x, y) = hex.centre([c, r]);
+                for (dx, dy) in [(0.0, 0.0), (4.0, 0.0), (-4.0, 0.0), (0.0, 4.5), (0.0, -4.5), (3.0, 3.0)] {
+                    assert_eq!(hex.cell_at(x + dx, y + dy), Some([c, r]), "{dx},{dy} off [{c},{r}]");
+                }
+            }
+        }
+        // Above a hexagon's top corner: one of the two hexagons of the row above that touch
+        // it, [c, r-1] to the left and [c+1, r-1] to the right.
+        let (x, y) = hex.centre([1, 1]);
+        assert_eq!(hex.cell_at(x, y - 5.0), Some([1, 1]));
+        assert_eq!(hex.cell_at(x - 1.0, y - 6.5), Some([1, 0]));
+        assert_eq!(hex.cell_at(x + 1.0, y - 6.5), Some([2, 0]));
+        // Left of the first row's first hexagon, right of the last row's last: nothing.
+        assert_eq!(hex.cell_at(-1.0, HEX_R * 10.0), None);
+        let (x, y) = hex.centre([3, 3]);
+        assert_eq!(hex.cell_at(x + 6.0, y), None);
+        assert_eq!(hex.cell_at(f64::NAN, 5.0), None);
+        // A hex board's lines join centres.
+        assert_eq!(hex.corner([1, 1]), hex.centre([1, 1]));
     }
 
     #[test]

@@ -18,6 +18,16 @@ const MAX_TEXT: (usize, usize) = (16, 200);
 /// A label on a piece or a board edge: at most this many characters.
 const MAX_LABEL: usize = 12;
 
+/// Where pieces sit: in square cells, on intersections, or in hexagons (a rhombus whose rows
+/// step half a cell right each).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Kind {
+    #[default]
+    Cells,
+    Points,
+    Hex,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Shape {
     Disc,
@@ -63,8 +73,8 @@ pub struct Line {
 /// One position as the module shows it.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct ModuleView {
-    /// Pieces on the intersections (Connect6), rather than in the cells.
-    pub points: bool,
+    /// Pieces in cells, on the intersections (Connect6) or in hexagons (Hex).
+    pub kind: Kind,
     pub cols: u16,
     pub rows: u16,
     pub col_labels: Vec<String>,
@@ -79,10 +89,11 @@ impl ModuleView {
     /// Reads and checks a view; the error says what does not fit.
     pub fn read(v: &Value) -> Result<ModuleView, String> {
         let board = v.get("board").ok_or("no board")?;
-        let points = match board.get("grid").and_then(Value::as_str) {
-            Some("cells") => false,
-            Some("points") => true,
-            _ => return Err("board.grid is neither \"cells\" nor \"points\"".into()),
+        let kind = match board.get("grid").and_then(Value::as_str) {
+            Some("cells") => Kind::Cells,
+            Some("points") => Kind::Points,
+            Some("hex") => Kind::Hex,
+            _ => return Err("board.grid is not \"cells\", \"points\" or \"hex\"".into()),
         };
         let side = |k: &str| {
             board
@@ -93,7 +104,7 @@ impl ModuleView {
                 .ok_or_else(|| format!("board.{k} is not a number from 1 to {MAX_SIDE}"))
         };
         let mut view = ModuleView {
-            points,
+            kind,
             cols: side("cols")?,
             rows: side("rows")?,
             ..ModuleView::default()
@@ -101,7 +112,7 @@ impl ModuleView {
         view.col_labels = labels(board, "col_labels", view.cols)?;
         view.row_labels = labels(board, "row_labels", view.rows)?;
         // Lines on a cells board join cell corners: one more corner than cells each way.
-        let corner = u16::from(!points);
+        let corner = u16::from(kind == Kind::Cells);
         for p in list(v, "pieces")? {
             let label = match p.get("label") {
                 None | Some(Value::Null) => None,
@@ -206,6 +217,10 @@ impl ModuleView {
             let pad = width.saturating_sub(label.chars().count());
             let mut line: String = core::iter::repeat_n(' ', pad).collect();
             line.push_str(label);
+            // A hex board's rows step right half a cell (one character) each.
+            if self.kind == Kind::Hex {
+                line.extend(core::iter::repeat_n(' ', r));
+            }
             for ch in row {
                 line.push(' ');
                 line.push(*ch);
@@ -301,7 +316,7 @@ mod tests {
         assert!(ok.is_ok(), "a cells board's corners go one past the cells");
         let cases = [
             (
-                json!({"board": {"grid": "hex", "cols": 3, "rows": 2}}),
+                json!({"board": {"grid": "triangles", "cols": 3, "rows": 2}}),
                 "grid",
             ),
             (
@@ -345,6 +360,10 @@ mod tests {
                 "too long",
             ),
             (json!({"board": board(), "pieces": "many"}), "not a list"),
+            (
+                json!({"board": {"grid": "hex", "cols": 3, "rows": 2}, "lines": [{"from": [3, 0], "to": [0, 0]}]}),
+                "off",
+            ),
         ];
         for (v, word) in cases {
             let e = read(v.clone()).expect_err(&v.to_string());
@@ -368,5 +387,16 @@ mod tests {
         .unwrap();
         assert_eq!(v.text_lines(), [" a b c", " X O .", " 6 * #", "die: 6"]);
         assert_eq!(v.place_name([1, 0]), "1,0", "no row labels: numbers");
+    }
+
+    #[test]
+    fn a_hex_board_as_text_steps_each_row_right() {
+        let v = read(json!({
+            "board": {"grid": "hex", "cols": 3, "rows": 3, "col_labels": ["a", "b", "c"], "row_labels": ["1", "2", "3"]},
+            "pieces": [{"at": [0, 0], "shape": "disc", "seat": 0}, {"at": [2, 2], "shape": "disc", "seat": 1}]
+        }))
+        .unwrap();
+        assert_eq!(v.kind, Kind::Hex);
+        assert_eq!(v.text_lines(), ["  a b c", "1 X . .", "2  . . .", "3   . . O"]);
     }
 }
