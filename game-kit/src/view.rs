@@ -293,7 +293,10 @@ mod tests {
         let mut v = View::board(Grid::Hex, 3, 3).chess_labels();
         v.piece(0, 0, Shape::Disc, Some(0));
         v.piece(2, 2, Shape::Disc, Some(1));
-        assert_eq!(v.text_lines(), ["  a b c", "3 X . .", "2  . . .", "1   . . O"]);
+        assert_eq!(
+            v.text_lines(),
+            ["  a b c", "3 X . .", "2  . . .", "1   . . O"]
+        );
         v.lines.push(Line {
             from: [0, 0],
             to: [2, 2],

@@ -340,7 +340,7 @@ command = "builtin:random"
 fn every_proof_game_plays_a_short_tournament() {
     // Small boards and short moves: Monte Carlo gives every legal move a playout at least
     // (Amazons has about 2,000), so its clock is what bounds it there.
-    let games: [(&str, &str, &str, u32, &[&str]); 4] = [
+    let games: [(&str, &str, &str, u32, &[&str]); 5] = [
         ("game-amazons", "amazons", "{}", 600, &["random", "mc"]),
         (
             "game-connect6",
@@ -360,6 +360,13 @@ fn every_proof_game_plays_a_short_tournament() {
             "game-einstein",
             "einstein",
             "{}",
+            2000,
+            &["py", "random", "mc"],
+        ),
+        (
+            "game-hex",
+            "hex",
+            "{ size = 5, swap = true }",
             2000,
             &["py", "random", "mc"],
         ),

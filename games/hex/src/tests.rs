@@ -38,7 +38,10 @@ fn first_joins_top_and_bottom_second_left_and_right() {
     assert!(g.outcome().is_none());
     play(&mut g, "a7");
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason.as_str()), (Some(0), "first joined top and bottom"));
+    assert_eq!(
+        (o.winner, o.reason.as_str()),
+        (Some(0), "first joined top and bottom")
+    );
     assert_eq!(g.to_move(), None);
     assert_eq!(g.play(&Move::Stone(48)), Err("the game is over".into()));
     // Second along the short diagonal's neighbours: a3, b2, c1 touch in turn.
@@ -63,7 +66,10 @@ fn a1_and_b2_do_not_touch_but_b1_and_a2_do() {
     // The rhombus's short diagonal runs from top right to bottom left.
     let mut g = game(json!({"size": 2}));
     play(&mut g, "a1 a2 b2");
-    assert!(g.outcome().is_none(), "a1-b2 is the long diagonal: not joined");
+    assert!(
+        g.outcome().is_none(),
+        "a1-b2 is the long diagonal: not joined"
+    );
     let mut g = game(json!({"size": 2}));
     play(&mut g, "b1 a1 a2");
     assert_eq!(g.outcome().unwrap().winner, Some(0));
@@ -91,14 +97,20 @@ fn the_swap_takes_first_stone_mirrored_and_only_as_second_first_move() {
     // Without the swap in the config there is no swap.
     let mut g = game(json!({"size": 5}));
     play(&mut g, "b1");
-    assert_eq!(g.play(&Move::Swap), Err("swap is only second's first move".into()));
+    assert_eq!(
+        g.play(&Move::Swap),
+        Err("swap is only second's first move".into())
+    );
 }
 
 #[test]
 fn bad_moves_and_configs_are_refused_saying_what() {
     let mut g = game(json!({}));
     play(&mut g, "f6");
-    assert_eq!(g.play(&g.parse_move("f6").unwrap()), Err("f6 is taken".into()));
+    assert_eq!(
+        g.play(&g.parse_move("f6").unwrap()),
+        Err("f6 is taken".into())
+    );
     assert!(g.parse_move("l1").unwrap_err().contains("a1 to k11"));
     assert!(g.parse_move("a12").is_err());
     assert!(g.parse_move("").is_err());

@@ -146,7 +146,11 @@ fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout
         text(ctx, label, g.centre([c as u16, 0]).0, g.oy / 2.0);
     }
     // Each row's label just left of its first place (a hex board's rows step right).
-    let left = if g.kind == Kind::Hex { g.cell / 2.0 } else { g.centre([0, 0]).0 - g.ox };
+    let left = if g.kind == Kind::Hex {
+        g.cell / 2.0
+    } else {
+        g.centre([0, 0]).0 - g.ox
+    };
     for (r, label) in v.row_labels.iter().enumerate() {
         let (x, y) = g.centre([0, r as u16]);
         text(ctx, label, x - left - l.m / 2.0, y);

@@ -240,7 +240,6 @@ pub(crate) fn round(x: f64) -> f64 {
     crate::units::floor(x + 0.5)
 }
 
-
 #[wasm_bindgen]
 extern "C" {
     /// The canvas's 2D context again, with its string properties set from strings already in

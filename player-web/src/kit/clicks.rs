@@ -215,7 +215,8 @@ impl Grid {
             }
         }
         let radius = HEX_R * self.cell;
-        best.filter(|(d, _)| *d <= radius * radius).map(|(_, at)| at)
+        best.filter(|(d, _)| *d <= radius * radius)
+            .map(|(_, at)| at)
     }
 }
 
@@ -319,8 +320,19 @@ mod tests {
         for r in 0..4 {
             for c in 0..4 {
                 let (x, y) = hex.centre([c, r]);
-                for (dx, dy) in [(0.0, 0.0), (4.0, 0.0), (-4.0, 0.0), (0.0, 4.5), (0.0, -4.5), (3.0, 3.0)] {
-                    assert_eq!(hex.cell_at(x + dx, y + dy), Some([c, r]), "{dx},{dy} off [{c},{r}]");
+                for (dx, dy) in [
+                    (0.0, 0.0),
+                    (4.0, 0.0),
+                    (-4.0, 0.0),
+                    (0.0, 4.5),
+                    (0.0, -4.5),
+                    (3.0, 3.0),
+                ] {
+                    assert_eq!(
+                        hex.cell_at(x + dx, y + dy),
+                        Some([c, r]),
+                        "{dx},{dy} off [{c},{r}]"
+                    );
                 }
             }
         }

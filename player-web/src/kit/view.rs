@@ -397,6 +397,9 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(v.kind, Kind::Hex);
-        assert_eq!(v.text_lines(), ["  a b c", "1 X . .", "2  . . .", "3   . . O"]);
+        assert_eq!(
+            v.text_lines(),
+            ["  a b c", "1 X . .", "2  . . .", "3   . . O"]
+        );
     }
 }
