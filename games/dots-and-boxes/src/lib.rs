@@ -209,6 +209,17 @@ impl Game for DotsAndBoxes {
                 seat,
             });
         }
+        // The dots: a neutral line from each corner to itself, which the player draws as a
+        // round dot over the drawn edges' ends.
+        for y in 0..=h {
+            for x in 0..=w {
+                v.lines.push(Line {
+                    from: [x, y],
+                    to: [x, y],
+                    seat: None,
+                });
+            }
+        }
         for (b, &who) in self.boxes.iter().enumerate().filter(|(_, &w)| w != 0) {
             let (c, r) = ((b % self.cols) as u16, (b / self.cols) as u16);
             v.mark(c, h - 1 - r, Mark::Owned, Some(who - 1));
@@ -288,7 +299,11 @@ mod tests {
         assert_eq!((o.winner, o.scores), (Some(1), vec![0, 2]));
         assert_eq!(g.to_move(), None);
         assert!(g.view().check(2).is_ok());
-        assert_eq!(g.view().lines.len(), 7);
+        let lines = g.view().lines;
+        let (dots, edges): (Vec<&Line>, Vec<&Line>) = lines.iter().partition(|l| l.from == l.to);
+        assert_eq!(edges.len(), 7, "every edge drawn");
+        assert_eq!(dots.len(), 6, "a dot at each of 3 x 2 corners");
+        assert!(dots.iter().all(|d| d.seat.is_none()));
     }
 
     #[test]
