@@ -152,6 +152,7 @@ impl Db {
     /// either the old or the new version.
     pub async fn migrate(&self, component: &str, steps: &[&str]) -> Result<(), DbError> {
         let mut tx = self.begin().await?;
+        self.lock_schema(&mut tx).await?;
         tx.execute(
             "CREATE TABLE IF NOT EXISTS schema_versions \
              (component TEXT PRIMARY KEY, version BIGINT NOT NULL)",
@@ -160,6 +161,7 @@ impl Db {
         tx.commit().await?;
         loop {
             let mut tx = self.begin().await?;
+            self.lock_schema(&mut tx).await?;
             let found: Option<i64> =
                 sqlx::query_scalar("SELECT version FROM schema_versions WHERE component = $1")
                     .bind(component)
@@ -192,6 +194,23 @@ impl Db {
             .await?;
             tx.commit().await?;
         }
+    }
+
+    /// Holds schema changes by other processes off until `tx` ends. Machines started together
+    /// on a new database (a coordinator and its workers) migrate at once, and PostgreSQL's
+    /// `CREATE TABLE`, even `IF NOT EXISTS`, fails in one of two transactions that race to
+    /// create the same table; so each migration transaction there first takes one
+    /// transaction-scoped advisory lock, and reads the version only once it holds it.
+    /// SQLite's `BEGIN IMMEDIATE` already admits one writer at a time.
+    async fn lock_schema(&self, tx: &mut Transaction<'static, Any>) -> Result<(), sqlx::Error> {
+        if self.dialect == Dialect::Postgres {
+            // Any fixed key will do: only arbiter's migrations take it ("arbiter" in ASCII).
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(0x0061_7262_6974_6572_i64)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
     }
 
     pub async fn close(&self) {

@@ -609,3 +609,36 @@ async fn a_queue_made_before_numbers_gets_its_jobs_numbered_in_order() {
         assert_eq!(numbers(&q, c, "compile").await, vec![1, 2, 3, 4]);
     }
 }
+
+/// Machines started together (a coordinator and its workers on a new database) each bring the
+/// schema up to date at once: every one succeeds, and the schema is made once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn processes_opening_a_new_database_at_once_all_succeed() {
+    for t in support::databases().await {
+        let opened: Vec<_> = (0..6)
+            .map(|_| {
+                let url = t.url.clone();
+                tokio::spawn(async move {
+                    let db = arbiter_queue::Db::connect(&url).await?;
+                    arbiter_queue::Queue::open(db).await.map(drop)
+                })
+            })
+            .collect();
+        for (k, task) in opened.into_iter().enumerate() {
+            let r = task.await.expect("the task ran");
+            assert!(r.is_ok(), "{}: opener {k}: {:?}", t.name, r.err());
+        }
+        let q = support::queue(&t.url).await;
+        let version: i64 =
+            sqlx::query_scalar("SELECT version FROM schema_versions WHERE component = 'queue'")
+                .fetch_one(q.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(
+            version as usize,
+            arbiter_queue::schema::STEPS.len(),
+            "{}",
+            t.name
+        );
+    }
+}

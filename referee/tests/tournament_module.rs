@@ -478,12 +478,13 @@ async fn a_worker_that_never_saw_the_module_plays_the_tournament() {
         let url = pg
             .clone()
             .unwrap_or_else(|| tmp.path().join("q.db").display().to_string());
+        let said = tmp.path().join("coordinator.err");
         let mut coordinator = arbiter()
             .arg("tournament")
             .arg(&config)
             .args(["--db", &url, "--no-local-workers", "-q"])
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&said).unwrap())
             .spawn()
             .unwrap();
         // Elsewhere: its own directory, no path to the module.
@@ -504,7 +505,10 @@ async fn a_worker_that_never_saw_the_module_plays_the_tournament() {
         if !done {
             let _ = coordinator.kill();
             let _ = coordinator.wait();
-            panic!("{pg:?}: the coordinator did not finish: were the games played?");
+            let said = std::fs::read_to_string(&said).unwrap_or_default();
+            panic!(
+                "{pg:?}: the coordinator did not finish: were the games played? It said:\n{said}"
+            );
         }
         let report = report_json(&tmp.path().join("t/out"));
         assert_eq!(report["done"], 12, "{pg:?}");
