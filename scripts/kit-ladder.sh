@@ -15,7 +15,7 @@ TARGET=${CARGO_TARGET_DIR:-target}
 cargo build -q --release -p arbiter
 ARBITER=$TARGET/release/arbiter
 games=("$@")
-[ ${#games[@]} -gt 0 ] || games=(connect-four amazons connect6 dots-and-boxes einstein)
+[ ${#games[@]} -gt 0 ] || games=(connect-four amazons connect6 dots-and-boxes einstein hex)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 printf '| game | higher rung | against | games | score (W-D-L) | Elo difference |\n|---|---|---|---|---|---|\n'

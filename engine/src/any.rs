@@ -275,6 +275,17 @@ impl AnyGame {
         }
     }
 
+    /// Lets a game module play uniformly random moves (picked by `seed`) towards the end by
+    /// itself, where it offers to: a Monte Carlo search's playout at the module's own speed.
+    /// Whether or not it did, and however far, the caller goes on ply by ply from where the
+    /// game is (built-in games, native already, are left to the caller).
+    pub fn random_playout(&mut self, seed: u64) {
+        if let AnyGame::Module(g) = self {
+            // A module that fails here is faulted: the game reports no side to move.
+            let _ = g.random_playout(seed);
+        }
+    }
+
     /// Set once a game module failed: the game cannot go on, and is no result.
     pub fn fault(&self) -> Option<String> {
         self.as_module().and_then(|g| g.fault())

@@ -130,6 +130,13 @@ pub trait DynRules: Send + fmt::Debug {
     fn clicks(&self) -> Option<String> {
         None
     }
+    /// Plays uniformly random moves (picked by `seed`) towards the end inside the module, in
+    /// one request instead of two a ply: `None` when the module does not offer it. The game
+    /// may stop short of its end (the module bounds one request's work); the caller goes on
+    /// from there.
+    fn random_playout(&mut self, _seed: u64) -> Option<Result<(), String>> {
+        None
+    }
 }
 
 impl Clone for Box<dyn DynRules> {

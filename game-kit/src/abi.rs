@@ -108,6 +108,11 @@ impl<G: Game> Session<G> {
                     Err(reason) => Ok(json!({ "illegal": reason })),
                 }
             }
+            "playout" => {
+                let g = self.get_mut(req)?;
+                let plies = crate::playout::random_playout(g, req.seed.unwrap_or(0));
+                ok(json!({ "plies": plies, "status": status(g) }))
+            }
             "tell" => {
                 let seat = req.seat.filter(|s| *s < G::SEATS);
                 let seat = seat.ok_or_else(|| error("tell needs a seat of the game"))?;
@@ -370,5 +375,30 @@ mod tests {
             json!({"ok": []})
         );
         assert!(crate::check_clicks(&Take::new(&json!({"clicky": 1}), 0).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn a_playout_plays_the_state_to_its_end_and_answers_its_status() {
+        let mut s = Session::<Take>::new();
+        let mut ends = Vec::new();
+        for seed in 0..40 {
+            let st = ask(&mut s, json!({"op": "new"}))["ok"]["state"].clone();
+            let answer = ask(&mut s, json!({"op": "playout", "state": st, "seed": seed}));
+            let ok = &answer["ok"];
+            let plies = ok["plies"].as_u64().unwrap();
+            // Three taken as 1+1+1, 1+2 or 2+1.
+            assert!((2..=3).contains(&plies), "{answer}");
+            assert_eq!(ok["status"]["to_move"], Value::Null, "{answer}");
+            assert_eq!(
+                ok["status"],
+                ask(&mut s, json!({"op": "status", "state": st}))["ok"]
+            );
+            ends.push(ok["status"]["outcome"]["winner"].as_u64().unwrap());
+        }
+        // Both seats win some random playouts (1+1+1 gives first the last, 1+2 and 2+1 second).
+        assert!(ends.contains(&0) && ends.contains(&1), "{ends:?}");
+        let over = ask(&mut s, json!({"op": "playout", "state": 1, "seed": 1}));
+        assert_eq!(over["ok"]["plies"], 0, "a game over plays no ply");
+        assert!(ask(&mut s, json!({"op": "playout", "state": 99}))["error"].is_string());
     }
 }

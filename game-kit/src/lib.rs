@@ -12,6 +12,7 @@ extern crate alloc;
 
 pub mod abi;
 pub mod notation;
+pub mod playout;
 pub mod view;
 
 use alloc::string::String;

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use arbiter_engine::module::{
@@ -202,6 +203,8 @@ struct Shared {
     rules: Mutex<Rules>,
     /// The module's first failure; it is not called again after one.
     fault: Mutex<Option<String>>,
+    /// Set once the module answered that it does not offer `playout`.
+    no_playout: AtomicBool,
 }
 
 /// A position of a module game: a state inside the shared instance, with its status kept.
@@ -260,6 +263,7 @@ impl ModuleGame {
             shared: Arc::new(Shared {
                 rules: Mutex::new(rules),
                 fault: Mutex::new(None),
+                no_playout: AtomicBool::new(false),
             }),
             state: Some(state),
             config: config.clone(),
@@ -421,6 +425,39 @@ impl DynRules for ModuleGame {
 
     fn fault(&self) -> Option<String> {
         lock(&self.shared.fault).clone()
+    }
+
+    fn random_playout(&mut self, seed: u64) -> Option<Result<(), String>> {
+        if self.shared.no_playout.load(Ordering::Relaxed) || self.status.to_move.is_none() {
+            return None;
+        }
+        let played = self.with(|r, s| match r.playout(s, seed)? {
+            Some((plies, st)) => {
+                if let Some(f) = &st.forced {
+                    move_text(r, f)?;
+                }
+                Ok(Some((plies, st)))
+            }
+            None => Ok(None),
+        });
+        match played {
+            Some(Some((plies, status))) => {
+                self.status = status;
+                self.ply += plies;
+                Some(Ok(()))
+            }
+            Some(None) => {
+                // Not offered (a module of an older kit, or in C): not asked again.
+                self.shared.no_playout.store(true, Ordering::Relaxed);
+                None
+            }
+            None => {
+                self.status = dead_status();
+                Some(Err(self
+                    .fault()
+                    .unwrap_or_else(|| "the game module failed".into())))
+            }
+        }
     }
 }
 

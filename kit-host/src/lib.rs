@@ -200,6 +200,27 @@ impl Rules {
 
     pub fn status(&mut self, s: State) -> Result<Status, KitError> {
         let st: Status = self.ask(json!({"op": "status", "state": s.0}))?;
+        self.possible(st)
+    }
+
+    /// Plays uniformly random moves from `s` to the end inside the module (the optional
+    /// `playout` op; it may stop short on its own bounds): how many plies, and the status
+    /// there. `None` when the module does not offer it.
+    pub fn playout(&mut self, s: State, seed: u64) -> Result<Option<(usize, Status)>, KitError> {
+        #[derive(serde::Deserialize)]
+        struct Played {
+            plies: usize,
+            status: Status,
+        }
+        match self.ask::<Played>(json!({"op": "playout", "state": s.0, "seed": seed})) {
+            Ok(p) => Ok(Some((p.plies, self.possible(p.status)?))),
+            Err(KitError::Refused { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `st`, unless no game could be in it.
+    fn possible(&self, st: Status) -> Result<Status, KitError> {
         let seats = self.info.seats;
         let bad_seat = |x: Option<usize>| x.is_some_and(|x| x >= seats);
         let over_but_turn = st.outcome.is_some() == st.to_move.is_some();

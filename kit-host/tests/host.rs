@@ -115,3 +115,32 @@ fn a_replay_carries_its_module_and_it_is_checked() {
     let e = host::load_embedded(&forged).unwrap_err().to_string();
     assert!(e.contains("does not carry it"), "{e}");
 }
+
+/// `AnyGame::random_playout` lets the module play a copy to its end: the copy's ply count
+/// and outcome follow, the game it was copied from does not move.
+#[test]
+fn a_module_game_plays_a_random_playout_by_itself() {
+    let config = game(connect_four(), "{}");
+    let mut g = AnyGame::new(&config).unwrap();
+    g.play_text("d").unwrap();
+    let mut ends = [0; 3];
+    for seed in 0..20 {
+        let mut copy = g.reseeded(seed);
+        copy.random_playout(seed);
+        let o = copy.outcome().expect("played to the end");
+        assert!(copy.to_move().is_none() && copy.fault().is_none());
+        assert!(copy.ply() > 1 && copy.ply() <= 42, "{}", copy.ply());
+        ends[o.winner.map_or(2, |w| w.index())] += 1;
+    }
+    assert!(
+        ends[0] > 0 && ends[1] > 0,
+        "random playouts end both ways: {ends:?}"
+    );
+    assert_eq!((g.ply(), g.to_move()), (1, Some(Seat::Second)));
+    // A game already over is left as it is.
+    let mut over = g.reseeded(1);
+    over.random_playout(1);
+    let ply = over.ply();
+    over.random_playout(2);
+    assert_eq!(over.ply(), ply);
+}

@@ -145,3 +145,69 @@ fn the_clicks_request_lists_every_legal_move_or_says_there_are_none() {
     let none = kit.call(&json!({"op": "clicks", "state": 99})).unwrap();
     assert_eq!(none["error"], "no state 99");
 }
+
+/// The `playout` request plays a copy to its end inside the module, deterministically by its
+/// seed, and leaves the state where its answer says.
+#[test]
+fn a_playout_inside_the_module_ends_the_game_where_its_answer_says() {
+    for package in [
+        "game-connect-four",
+        "game-hex",
+        "game-dots-and-boxes",
+        "game-einstein",
+    ] {
+        let mut rules = module(package);
+        let s = rules.start(&json!({}), 3).unwrap();
+        let mut ends = std::collections::BTreeSet::new();
+        for seed in 0..10 {
+            let copy = rules.duplicate(s).unwrap();
+            let (plies, status) = rules
+                .playout(copy, seed)
+                .unwrap()
+                .expect("the Rust kit answers playout");
+            assert!(
+                status.outcome.is_some() && status.to_move.is_none() && plies > 0,
+                "{package}: {plies} plies, {status:?}"
+            );
+            assert_eq!(rules.status(copy).unwrap(), status, "{package}");
+            assert!(rules.legal(copy).unwrap().is_empty(), "{package}");
+            let again = rules.duplicate(s).unwrap();
+            assert_eq!(
+                rules.playout(again, seed).unwrap(),
+                Some((plies, status.clone())),
+                "{package}: the same seed, the same playout"
+            );
+            ends.insert(format!("{plies} {:?}", status.scores));
+            rules.release(copy).unwrap();
+            rules.release(again).unwrap();
+        }
+        assert!(ends.len() > 1, "{package}: the seeds play different games");
+        // The position the copies came from is untouched.
+        assert_eq!(rules.status(s).unwrap().to_move, Some(0), "{package}");
+    }
+}
+
+/// A module without `playout` (an older kit's, or one in C) refuses it; the host then says it
+/// has none rather than failing.
+#[test]
+fn a_module_without_playout_is_none_not_an_error() {
+    use arbiter_kit_host::{Kit, KitError, NativeKit};
+    struct Older(NativeKit<game_connect_four::ConnectFour>);
+    impl Kit for Older {
+        fn label(&self) -> &str {
+            "older"
+        }
+        fn call(&mut self, request: &serde_json::Value) -> Result<serde_json::Value, KitError> {
+            if request["op"] == "playout" {
+                return Ok(json!({"error": "unknown op \"playout\""}));
+            }
+            self.0.call(request)
+        }
+    }
+    let mut rules = Rules::new(Box::new(Older(NativeKit::default()))).unwrap();
+    let s = rules.start(&json!({}), 0).unwrap();
+    assert_eq!(rules.playout(s, 1).unwrap(), None);
+    // And it still plays.
+    rules.play(s, "d").unwrap().unwrap();
+    assert_eq!(rules.status(s).unwrap().to_move, Some(1));
+}

@@ -418,6 +418,29 @@ fn a_module_written_in_c_passes_the_check_and_plays() {
     let record: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("game-0001.json")).unwrap()).unwrap();
     assert_eq!(record["game"]["module"]["name"], "c-nim");
+    // The Monte Carlo ladder on a module without `playout` plays its playouts ply by ply.
+    let out = dir.path().join("mc");
+    let (ok, text) = arbiter(&[
+        "match",
+        m,
+        "builtin:2",
+        "builtin:random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let t = &summary["totals"][0];
+    assert!(ok, "{text}");
+    assert_eq!(
+        t["wins"].as_u64().unwrap() + t["losses"].as_u64().unwrap(),
+        2,
+        "{text}"
+    );
 }
 
 /// The C module answers bad requests with `{"error"}` or `{"illegal"}` and keeps working.
@@ -485,6 +508,8 @@ fn the_c_module_refuses_bad_requests_and_keeps_answering() {
         assert!(got.starts_with(why), "{mv:?}: {got}");
     }
     assert_eq!(rules.legal(s).unwrap().len(), 14);
+    // Without the optional playout: none, not a failure, and the module goes on.
+    assert_eq!(rules.playout(s, 3).unwrap(), None);
     rules.play(s, "b12").unwrap().unwrap();
     rules.play(s, "a2").unwrap().unwrap();
     let st = rules.status(s).unwrap();

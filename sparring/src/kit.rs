@@ -6,7 +6,8 @@
 //! (2 ... 32: with 25 in all, a game of 49 moves would leave most untried, and level 1 would
 //! play at random), each from a copy whose chance is drawn afresh ([`AnyGame::reseeded`]), so
 //! the bot never knows the game's own future dice; it stops early at its clock's deadline.
-//! More playouts, more strength, in every game.
+//! More playouts, more strength, in every game. A playout runs inside the module when the
+//! module offers it (the kit's `playout` request), else ply by ply through the module.
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -175,7 +176,10 @@ fn choose(
 }
 
 /// Plays at random to the end: 1 if `me` wins, 0.5 for a draw (or a cut playout), 0 lost.
+/// The module plays it by itself where it offers to (one request, not two a ply); we go on
+/// from wherever it stopped.
 fn playout(game: &mut AnyGame, me: Seat, rng: &mut Rng) -> f64 {
+    game.random_playout(rng.next_u64());
     for _ in 0..PLAYOUT_PLIES {
         if let Some(o) = game.outcome() {
             return match o.winner {
