@@ -443,7 +443,8 @@ impl DynRules for ModuleGame {
         match played {
             Some(Some((plies, status))) => {
                 self.status = status;
-                self.ply += plies;
+                // The module's count, not checked: a copy's ply is only the search's to read.
+                self.ply = self.ply.saturating_add(plies);
                 Some(Ok(()))
             }
             Some(None) => {
