@@ -372,6 +372,20 @@ async function ringSoon(frame, geom, at, radius, hex = false) {
 
 const sameCell = (a, b) => a[0] === b[0] && a[1] === b[1];
 
+/** After a whole game by clicks: the match ended well, the actions sent were the moves
+ * clicked, and they are Ada's moves in the saved replay; returns the replay. */
+async function endedAsClicked(m, page, frame, clicked) {
+  assert.equal(await m.exited, 0, m.output());
+  const s = await liveState(frame);
+  const saved = JSON.parse(readFileSync(path.join(m.dir, "game-0001.json"), "utf8"));
+  const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action").map((a) => a.content);
+  assert.deepEqual(actions, clicked);
+  assert.deepEqual(actions, saved.moves.filter((x) => x.seat === 0).map((x) => x.move), "Ada's clicks are the replay's moves");
+  assert.ok(s.over, "the game ended");
+  assert.deepEqual(page.errors, []);
+  return saved;
+}
+
 describe("a person plays a module game by clicks on the real hub", () => {
   test("Connect Four against builtin:random, a whole game: each move one click where the disc lands", async () => {
     const m = await startMatch("connect-four");
@@ -391,14 +405,7 @@ describe("a person plays a module game by clicks on the real hub", () => {
       await until(async () => (await liveState(frame)).frames > s.frames, "the move to come back");
       if (guard === 2) await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-connect-four.png") });
     }
-    assert.equal(await m.exited, 0, m.output());
-    const s = await liveState(frame);
-    const saved = JSON.parse(readFileSync(path.join(m.dir, "game-0001.json"), "utf8"));
-    const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action").map((a) => a.content);
-    assert.deepEqual(actions, clicked);
-    assert.deepEqual(actions, saved.moves.filter((x) => x.seat === 0).map((x) => x.move), "Ada's clicks are the replay's moves");
-    assert.ok(s.over, "the game ended");
-    assert.deepEqual(page.errors, []);
+    await endedAsClicked(m, page, frame, clicked);
     await page.close();
   });
 
@@ -422,13 +429,7 @@ describe("a person plays a module game by clicks on the real hub", () => {
       await until(async () => (await liveState(frame)).frames > s.frames, "the stone to come back");
       if (turn === 3) await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-hex.png") });
     }
-    assert.equal(await m.exited, 0, m.output());
-    const s = await liveState(frame);
-    const saved = JSON.parse(readFileSync(path.join(m.dir, "game-0001.json"), "utf8"));
-    const actions = s.sent.map((t) => JSON.parse(t)).filter((x) => x.request === "action").map((a) => a.content);
-    assert.deepEqual(actions, clicked);
-    assert.deepEqual(actions, saved.moves.filter((x) => x.seat === 0).map((x) => x.move), "Ada's clicks are the replay's moves");
-    assert.ok(s.over, "the game ended");
+    const saved = await endedAsClicked(m, page, frame, clicked);
     assert.match(saved.meta.ending, /^(first joined top and bottom|second joined left and right)$/, "the module's words for the end");
     await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-hex-end.png") });
     assert.deepEqual(page.errors, []);

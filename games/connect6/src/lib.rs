@@ -148,6 +148,11 @@ impl Game for Connect6 {
             v.mark(x, y, Mark::Last, None);
         }
         if let Some((seat, line)) = &self.winner {
+            // Each stone of the six framed, over a band in the winner's colour.
+            for &i in line {
+                let (x, y) = xy(i);
+                v.mark(x, y, Mark::Win, Some(*seat as u8));
+            }
             let (a, b) = (xy(line[0]), xy(line[line.len() - 1]));
             v.lines.push(arbiter_game::view::Line {
                 from: [a.0, a.1],
@@ -220,11 +225,9 @@ mod tests {
         let o = g.outcome().unwrap();
         assert_eq!((o.winner, o.reason.as_str()), (Some(0), "six in a row"));
         assert_eq!(g.view().lines.len(), 1);
-        assert_eq!(
-            g.view().highlights.len(),
-            1,
-            "f1 alone: the turn's first stone won"
-        );
+        let marks = |m: Mark| g.view().highlights.iter().filter(|h| h.mark == m).count();
+        assert_eq!(marks(Mark::Last), 1, "f1 alone: the turn's first stone won");
+        assert_eq!(marks(Mark::Win), 6, "each stone of the six framed");
         assert!(g.view().check(2).is_ok());
         let taken = g.parse_move("a1").unwrap();
         assert!(start(19).play(&taken).is_ok());
