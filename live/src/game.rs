@@ -246,7 +246,9 @@ impl LiveGame {
     pub fn act(&self, seat: Seat, content: &str) -> Result<(), String> {
         let text = content.trim();
         if text.is_empty() || text.len() > 64 {
-            return Err("a move is a short text such as d3, H8, 1,3 or left".into());
+            // In no game's words: the hub serves module games too (their moves may be `c3`,
+            // `3:c4`, `swap` or `d1-d7/g7`).
+            return Err("a move is a word of the game's notation, 1 to 64 characters".into());
         }
         let canonical = {
             let mut st = self.lock();

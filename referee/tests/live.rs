@@ -501,6 +501,24 @@ async fn hostile_websocket_traffic_is_refused_and_the_game_carries_on() {
         m["content"].as_str().unwrap().contains("a1"),
         "an illegal move is refused with the reason: {m}"
     );
+    // An empty move, or one too long to be a move, is refused in no game's words.
+    for content in ["  ", &"d".repeat(65)] {
+        send(
+            &mut person,
+            json!({"request": "action", "token": tok, "content": content}),
+        )
+        .await;
+        let m = loop {
+            let m = next(&mut person).await.unwrap();
+            if m["request"] == "error" {
+                break m;
+            }
+        };
+        assert_eq!(
+            m["content"], "a move is a word of the game's notation, 1 to 64 characters",
+            "{content:?}"
+        );
+    }
 
     // 1,000 connections from one address: all but 64 refused.
     let mut held = Vec::new();
