@@ -310,6 +310,11 @@ impl ModuleGame {
 /// The status, with a forced move checked to be a move this host can carry.
 fn checked_status(rules: &mut Rules, s: State) -> Result<Status, KitError> {
     let st = rules.status(s)?;
+    carried(rules, st)
+}
+
+/// `st`, once its forced move (if any) is checked to be a move this host can carry.
+fn carried(rules: &Rules, st: Status) -> Result<Status, KitError> {
     if let Some(f) = &st.forced {
         move_text(rules, f)?;
     }
@@ -432,12 +437,7 @@ impl DynRules for ModuleGame {
             return None;
         }
         let played = self.with(|r, s| match r.playout(s, seed)? {
-            Some((plies, st)) => {
-                if let Some(f) = &st.forced {
-                    move_text(r, f)?;
-                }
-                Ok(Some((plies, st)))
-            }
+            Some((plies, st)) => Ok(Some((plies, carried(r, st)?))),
             None => Ok(None),
         });
         match played {

@@ -6,15 +6,9 @@
 mod contest_support;
 
 use std::process::Stdio;
-use std::time::{Duration, Instant};
 
-use contest_support::{arbiter, free_port, wait_up};
-use serde_json::Value;
+use contest_support::{arbiter, demo_played_out, free_port, wait_up};
 use sqlx::Row;
-
-async fn get_json(url: &str) -> Value {
-    reqwest::get(url).await.unwrap().json().await.unwrap()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_directory() {
@@ -43,26 +37,7 @@ async fn the_demo_compiles_every_sample_and_plays_every_game_from_a_relative_dir
         .expect("arbiter contest demo");
     wait_up(&base).await;
 
-    let t0 = Instant::now();
-    let mut seen_playing = false;
-    let board = loop {
-        let live = get_json(&format!("{base}/live/games.json")).await;
-        seen_playing |= live
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["finished"] == false && g["moves"].as_u64() > Some(0));
-        let board = get_json(&format!("{base}/api/scoreboard")).await["board"].clone();
-        let total = board["games_total"].as_u64().unwrap_or(0);
-        if total > 0 && board["games_done"].as_u64() == Some(total) {
-            break board;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(180),
-            "the demo's games were not all played in 3 minutes: {board}"
-        );
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    };
+    let (board, seen_playing) = demo_played_out(&base).await;
     let _ = demo.kill();
     let _ = demo.wait();
     assert!(seen_playing, "no game was seen in progress on /live");

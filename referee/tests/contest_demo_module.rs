@@ -8,15 +8,14 @@
 mod contest_support;
 
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use arbiter_engine::replay::Replay;
-use contest_support::{arbiter, free_port, wait_up};
-use serde_json::Value;
+use contest_support::{arbiter, demo_played_out, free_port, wait_up};
 use sqlx::Row;
 
-async fn get_json(url: &str) -> Value {
-    reqwest::get(url).await.unwrap().json().await.unwrap()
+async fn get_text(url: &str) -> String {
+    reqwest::get(url).await.unwrap().text().await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -77,25 +76,7 @@ async fn a_module_demo_plays_the_kit_sample_bots_and_serves_its_module() {
     eprintln!("served after {:.1} s", t_start.elapsed().as_secs_f64());
 
     let t0 = Instant::now();
-    let mut seen_playing = false;
-    let board = loop {
-        let live = get_json(&format!("{base}/live/games.json")).await;
-        seen_playing |= live
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["finished"] == false && g["moves"].as_u64() > Some(0));
-        let board = get_json(&format!("{base}/api/scoreboard")).await["board"].clone();
-        let total = board["games_total"].as_u64().unwrap_or(0);
-        if total > 0 && board["games_done"].as_u64() == Some(total) {
-            break board;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(180),
-            "the module demo's games were not all played in 3 minutes: {board}"
-        );
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    };
+    let (board, seen_playing) = demo_played_out(&base).await;
     eprintln!("all games played after {:.1} s", t0.elapsed().as_secs_f64());
     assert!(seen_playing, "no game was seen in progress on /live");
     let rows = board["rows"].as_array().unwrap();
@@ -110,12 +91,7 @@ async fn a_module_demo_plays_the_kit_sample_bots_and_serves_its_module() {
             && banner.contains("2305"),
         "{banner}"
     );
-    let home = reqwest::get(format!("{base}/"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let home = get_text(&format!("{base}/")).await;
     assert!(home.contains("arbiter demo: connect-four"), "{home}");
 
     // Every game: the module's, with the demo's configuration; played to its end. (Reading a
@@ -123,12 +99,7 @@ async fn a_module_demo_plays_the_kit_sample_bots_and_serves_its_module() {
     arbiter_kit_host::host::install();
     arbiter_kit_host::host::register_file(&module).unwrap();
     for id in 1..=20 {
-        let text = reqwest::get(format!("{base}/api/games/{id}/replay"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = get_text(&format!("{base}/api/games/{id}/replay")).await;
         let (replay, _) = Replay::read(&text).unwrap_or_else(|e| panic!("game {id}: {e}"));
         let m = replay.game.as_module().expect("a module game");
         assert_eq!(m.module.sha256, sha, "game {id}");
@@ -141,12 +112,7 @@ async fn a_module_demo_plays_the_kit_sample_bots_and_serves_its_module() {
     }
     // A game page embeds the player, which fetches the module beside /games/N; the submit
     // page links it at the site's root.
-    let page = reqwest::get(format!("{base}/games/1"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = get_text(&format!("{base}/games/1")).await;
     assert!(page.contains("init_replay_player"), "{page}");
     for path in [
         format!("/games/modules/{sha}.wasm"),

@@ -106,35 +106,19 @@ const STUDENTS: [Student; 5] = [
     ),
 ];
 
-/// A module demo's students: the same people, with the kit's sample bot in their language (it
-/// knows no game, so it plays a random legal move of any).
-const KIT_STUDENTS: [Student; 5] = [
-    ("2301", "Ada Lovelace", "ada", "c", "c/kit_random.c"),
-    (
-        "2302",
-        "Alan Turing",
-        "alan",
-        "python",
-        "python/kit_random.py",
-    ),
-    ("2303", "Grace Hopper", "grace", "c", "c/kit_random.c"),
-    (
-        "2304",
-        "Edsger Dijkstra",
-        "edsger",
-        "python",
-        "python/kit_random.py",
-    ),
-    ("2305", "Barbara Liskov", "barbara", "c", "c/kit_random.c"),
-];
-
-/// The students of a demo contest of `contest`'s game.
-fn students(contest: &Contest) -> &'static [Student; 5] {
-    if contest.game.game.as_module().is_some() {
-        &KIT_STUDENTS
-    } else {
-        &STUDENTS
-    }
+/// The students of a demo contest of `contest`'s game. In a module game each plays the kit's
+/// sample bot in their language instead (it knows no game, so it plays a random legal move of
+/// any).
+fn students(contest: &Contest) -> [Student; 5] {
+    let module = contest.game.game.as_module().is_some();
+    STUDENTS.map(|(login, name, nickname, language, bot)| {
+        let bot = match (module, language) {
+            (false, _) => bot,
+            (true, "python") => "python/kit_random.py",
+            (true, _) => "c/kit_random.c",
+        };
+        (login, name, nickname, language, bot)
+    })
 }
 
 /// The password of every demo account (students and `admin`).
@@ -230,7 +214,7 @@ pub async fn prepare(dir: &Path, bots: &Path, game: Game<'_>) -> anyhow::Result<
 /// Submits the students' bots through the same path as the site (so the compile, the
 /// scheduling and the rules apply): Barbara's first attempt does not compile.
 pub async fn submit_all(state: &crate::state::Shared, bots: &Path) -> anyhow::Result<()> {
-    for &(login, _, _, language, file) in students(&state.contest) {
+    for (login, _, _, language, file) in students(&state.contest) {
         let Some((user, _)) = store::user_by_login(&state.db, login).await? else {
             continue;
         };

@@ -30,6 +30,35 @@ compile = "gcc -O1 -o {out} {src}"
 run = "{file} 8 0 slow"
 "#;
 
+async fn get_json(url: &str) -> Value {
+    reqwest::get(url).await.unwrap().json().await.unwrap()
+}
+
+/// Waits (3 minutes at most) until a served demo has played every game of its scoreboard;
+/// returns the board, and whether a game was ever seen in progress on `/live`.
+pub async fn demo_played_out(base: &str) -> (Value, bool) {
+    let t0 = Instant::now();
+    let mut seen_playing = false;
+    loop {
+        let live = get_json(&format!("{base}/live/games.json")).await;
+        seen_playing |= live
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["finished"] == false && g["moves"].as_u64() > Some(0));
+        let board = get_json(&format!("{base}/api/scoreboard")).await["board"].clone();
+        let total = board["games_total"].as_u64().unwrap_or(0);
+        if total > 0 && board["games_done"].as_u64() == Some(total) {
+            return (board, seen_playing);
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(180),
+            "the demo's games were not all played in 3 minutes: {board}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 /// A new contest in `dir` (8 x 8 Reversi, then `config`) with the accounts of `roster` (a
 /// CSV text), who may sign in with their login as password at once. Returns its database.
 pub async fn init_contest(dir: &Path, config: &str, roster: &str) -> sqlx::AnyPool {
