@@ -30,6 +30,11 @@ def main():
             continue
         if words[0] == "START":
             lines.write_line("OK")
+        elif words[0] == "POSITION":
+            # The k lines the module tells this seat: read as the position, never as commands
+            # (Dou Dizhu's say "TURN 0").
+            for _ in range(int(words[1])):
+                lines.read_line()
         elif words[0] == "LEGAL":
             legal = words[1:]
         elif words[0] == "TURN":

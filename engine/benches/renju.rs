@@ -146,9 +146,9 @@ fn main() {
                 continue;
             }
             let seat = if rng.below(100) < 65 {
-                arbiter_engine::Seat::First
+                arbiter_engine::Seat::FIRST
             } else {
-                arbiter_engine::Seat::Second
+                arbiter_engine::Seat::SECOND
             };
             stones.push((Point { x, y }, seat));
         }
@@ -156,7 +156,7 @@ fn main() {
             size: 15,
             rule: Rule::Renju,
         };
-        if let Ok(g) = Gomoku::from_stones(&config, &stones, arbiter_engine::Seat::First) {
+        if let Ok(g) = Gomoku::from_stones(&config, &stones, arbiter_engine::Seat::FIRST) {
             stress.push(g);
         }
     }

@@ -42,9 +42,9 @@ fn scattered(rng: &mut Rng) -> Vec<(Point, Seat)> {
             continue;
         }
         let seat = if rng.below(100) < black_pct {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         out.push((p, seat));
     }
@@ -88,7 +88,7 @@ fn played(rng: &mut Rng) -> Vec<(Point, Seat)> {
 
 fn forbidden(stones: &[(Point, Seat)], rule: Rule) -> String {
     let config = Config { size: N, rule };
-    let points = match Gomoku::from_stones(&config, stones, Seat::First) {
+    let points = match Gomoku::from_stones(&config, stones, Seat::FIRST) {
         Ok(g) => g.forbidden_points(),
         Err(_) => Vec::new(),
     };

@@ -8,7 +8,7 @@ use core::fmt;
 
 use crate::duel2048::{self, Duel};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
-use crate::game::{EndReason, Game, Outcome, Seat};
+use crate::game::{EndReason, Game, Outcome, Seat, Turn, Viewer};
 use crate::gomoku::{self, Gomoku};
 use crate::module::{self, DynRules, ModuleConfig, ModuleHost, MoveText};
 use crate::reversi::{self, Reversi};
@@ -93,6 +93,34 @@ impl<'de> serde::Deserialize<'de> for GameConfig {
             }
         })
     }
+}
+
+/// Places of a game won by `winner` (or drawn): the winner first, every other seat second.
+pub fn places_of_winner(winner: Option<Seat>, seats: usize) -> Vec<u32> {
+    (0..seats)
+        .map(|s| match winner {
+            Some(w) if w.index() != s => 2,
+            _ => 1,
+        })
+        .collect()
+}
+
+/// The places of a game that ended because `culprit` failed: the culprit last, the others
+/// placed by their running scores (the highest first, equal scores sharing a place). In a
+/// two-seat game: the other seat first.
+pub fn places_after_failure(culprit: Seat, scores: &[i64]) -> Vec<u32> {
+    let n = scores.len();
+    (0..n)
+        .map(|s| {
+            if s == culprit.index() {
+                return n as u32;
+            }
+            let better = (0..n)
+                .filter(|&o| o != culprit.index() && scores[o] > scores[s])
+                .count();
+            1 + better as u32
+        })
+        .collect()
 }
 
 /// The games arbiter knows, by the names used on the command line and in replays.
@@ -297,8 +325,27 @@ impl AnyGame {
         self.as_module().and_then(|g| g.outcome()).map(|o| o.reason)
     }
 
+    /// The number of seats: two for the built-in games, the module's for a module game.
+    pub fn seats(&self) -> usize {
+        match self {
+            AnyGame::Module(g) => g.seats(),
+            _ => 2,
+        }
+    }
+
+    /// Whose turn it is: one seat, several at once (a module's simultaneous turn), or over.
+    pub fn turn(&self) -> Turn {
+        match self {
+            AnyGame::Reversi(g) => Turn::of(g.to_move()),
+            AnyGame::Gomoku(g) => Turn::of(g.to_move()),
+            AnyGame::Duel2048(g) => Turn::of(g.to_move()),
+            AnyGame::Module(g) => g.turn(),
+        }
+    }
+
+    /// The one seat to move; `None` once over, and in a simultaneous turn (see [`Self::turn`]).
     pub fn to_move(&self) -> Option<Seat> {
-        dispatch!(self, g => g.to_move(), module: to_move)
+        self.turn().seat()
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -307,9 +354,20 @@ impl AnyGame {
             AnyGame::Gomoku(g) => g.outcome(),
             AnyGame::Duel2048(g) => g.outcome(),
             AnyGame::Module(g) => g.outcome().map(|o| Outcome {
-                winner: o.winner,
+                winner: o.winner(),
                 reason: EndReason::Module,
             }),
+        }
+    }
+
+    /// Each seat's place once the game is over by its rules (from 1; ties share): the
+    /// module's, or a built-in game's winner first.
+    pub fn places(&self) -> Option<Vec<u32>> {
+        match self {
+            AnyGame::Module(g) => g.outcome().map(|o| o.places),
+            _ => self
+                .outcome()
+                .map(|o| places_of_winner(o.winner, self.seats())),
         }
     }
 
@@ -317,30 +375,140 @@ impl AnyGame {
         dispatch!(self, g => g.ply(), module: ply)
     }
 
-    pub fn scores(&self) -> [i64; 2] {
-        dispatch!(self, g => g.scores(), module: scores)
+    /// The running score per seat.
+    pub fn scores(&self) -> Vec<i64> {
+        match self {
+            AnyGame::Reversi(g) => g.scores().to_vec(),
+            AnyGame::Gomoku(g) => g.scores().to_vec(),
+            AnyGame::Duel2048(g) => g.scores().to_vec(),
+            AnyGame::Module(g) => g.scores(),
+        }
     }
 
+    /// The forced ply of the one seat to move.
     pub fn forced_move(&self) -> Option<AnyMove> {
+        self.to_move().and_then(|s| self.forced_move_of(s))
+    }
+
+    /// The ply `seat` must make in this turn when it has no choice.
+    pub fn forced_move_of(&self, seat: Seat) -> Option<AnyMove> {
+        if !self.turn().movers().contains(seat) {
+            return None;
+        }
         match self {
             AnyGame::Reversi(g) => g.forced_move().map(AnyMove::Reversi),
             AnyGame::Gomoku(g) => g.forced_move().map(AnyMove::Gomoku),
             AnyGame::Duel2048(g) => g.forced_move().map(AnyMove::Duel2048),
-            AnyGame::Module(g) => g.forced_move().map(AnyMove::Module),
+            AnyGame::Module(g) => g.forced_move(seat).map(AnyMove::Module),
         }
     }
 
+    /// The legal plies of the one seat to move (none in a simultaneous turn: see
+    /// [`Self::legal_moves_of`]).
     pub fn legal_moves(&self) -> Vec<AnyMove> {
+        self.to_move()
+            .map_or_else(Vec::new, |s| self.legal_moves_of(s))
+    }
+
+    /// The legal plies of `seat` in this turn (none for a seat that does not move now).
+    pub fn legal_moves_of(&self, seat: Seat) -> Vec<AnyMove> {
         fn collect<G: Game>(g: &G, wrap: fn(G::Move) -> AnyMove) -> Vec<AnyMove> {
             let mut out = Vec::new();
             g.legal_moves(&mut out);
             out.into_iter().map(wrap).collect()
         }
+        if !self.turn().movers().contains(seat) {
+            return Vec::new();
+        }
         match self {
             AnyGame::Reversi(g) => collect(g, AnyMove::Reversi),
             AnyGame::Gomoku(g) => collect(g, AnyMove::Gomoku),
             AnyGame::Duel2048(g) => collect(g, AnyMove::Duel2048),
-            AnyGame::Module(g) => g.legal_moves().into_iter().map(AnyMove::Module).collect(),
+            AnyGame::Module(g) => g
+                .legal_moves(seat)
+                .into_iter()
+                .map(AnyMove::Module)
+                .collect(),
+        }
+    }
+
+    /// A position `seat` cannot tell from this one, for a search on its behalf: a module
+    /// game's hidden part and future chance drawn from `seed`. The built-in games hide
+    /// nothing: a copy (the 2048 duel's sequence is public).
+    pub fn sampled(&self, seat: Seat, seed: u64) -> AnyGame {
+        match self {
+            AnyGame::Module(g) => AnyGame::Module(g.sampled(seat, seed)),
+            other => other.clone(),
+        }
+    }
+
+    /// Plays a turn of several seats at once (a module game's simultaneous turn): one move
+    /// per mover. A refusal names the seat whose move was refused.
+    pub fn play_together(&mut self, moves: &[(Seat, AnyMove)]) -> Result<(), (Seat, MoveError)> {
+        let AnyGame::Module(g) = self else {
+            return match moves {
+                [(_, mv)] => self.play(*mv).map_err(|e| (moves[0].0, e)),
+                _ => Err((Seat::FIRST, MoveError::WrongGame)),
+            };
+        };
+        let texts: Result<Vec<(Seat, MoveText)>, (Seat, MoveError)> = moves
+            .iter()
+            .map(|(s, m)| match m {
+                AnyMove::Module(t) => Ok((*s, *t)),
+                _ => Err((*s, MoveError::WrongGame)),
+            })
+            .collect();
+        let texts = texts?;
+        if let [(_, only)] = texts.as_slice() {
+            if g.turn().seat().is_some() {
+                return g
+                    .play(only.as_str())
+                    .map_err(|why| (moves[0].0, MoveError::Refused(why)));
+            }
+        }
+        g.play_together(&texts)
+            .map_err(|(s, why)| (s, MoveError::Refused(why)))
+    }
+
+    /// What `seat` learns of each move of a ply played from this position: every move of a
+    /// built-in game; a module game's reveal to the seat (`None` for a move hidden from it),
+    /// and a seat always learns its own moves.
+    pub fn told_to(&self, moves: &[(Seat, AnyMove)], seat: Seat) -> Vec<Option<String>> {
+        self.told(moves, Viewer::Seat(seat))
+    }
+
+    /// [`AnyGame::told_to`] for any viewer: a seat, the public (spectators) or everyone.
+    pub fn told(&self, moves: &[(Seat, AnyMove)], viewer: Viewer) -> Vec<Option<String>> {
+        let AnyGame::Module(g) = self else {
+            return moves
+                .iter()
+                .map(|(_, m)| Some(self.format_move(*m)))
+                .collect();
+        };
+        let texts: Vec<(Seat, MoveText)> = moves
+            .iter()
+            .filter_map(|(s, m)| match m {
+                AnyMove::Module(t) => Some((*s, *t)),
+                _ => None,
+            })
+            .collect();
+        let mut told = g.reveal(&texts, viewer);
+        told.resize(moves.len(), None);
+        for (i, (by, m)) in moves.iter().enumerate() {
+            if viewer == Viewer::Seat(*by) {
+                told[i] = Some(self.format_move(*m));
+            }
+        }
+        told
+    }
+
+    /// A seat failed (crashed, timed out, sent an illegal move) in a game of three or more
+    /// seats: `true` when the rules took it out and the game goes on for the others; `false`
+    /// when the game ends there (a two-seat game always: the other seat wins).
+    pub fn retire(&mut self, seat: Seat) -> bool {
+        match self {
+            AnyGame::Module(g) if g.seats() > 2 => g.retire(seat),
+            _ => false,
         }
     }
 

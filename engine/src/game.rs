@@ -11,61 +11,174 @@ use core::fmt;
 
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 
-/// A seat at the table. `First` moves first: black in Reversi and Gomoku, the first player
-/// ("+", columns 0..3) in the 2048 duel.
+/// A seat at the table, by its index: 0 moves first (black in Reversi and Gomoku, the first
+/// player, "+", columns 0..3, in the 2048 duel). A game has from 1 to [`Seat::MAX`] seats; the
+/// built-in games have two.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(into = "u8", try_from = "u8"))]
-pub enum Seat {
-    First = 0,
-    Second = 1,
-}
+pub struct Seat(u8);
 
 impl Seat {
-    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+    /// The most seats a game may have.
+    pub const MAX: usize = 8;
+    pub const FIRST: Seat = Seat(0);
+    pub const SECOND: Seat = Seat(1);
+    /// The two seats of a two-seat game.
+    pub const BOTH: [Seat; 2] = [Seat::FIRST, Seat::SECOND];
 
+    /// The opponent in a two-seat game (the built-in games and every two-seat rule: a failure
+    /// there is the other seat's win). Meaningless for more seats.
     #[inline]
     pub const fn other(self) -> Seat {
-        match self {
-            Seat::First => Seat::Second,
-            Seat::Second => Seat::First,
-        }
+        Seat(1 - (self.0 & 1))
     }
 
     #[inline]
     pub const fn index(self) -> usize {
-        self as usize
+        self.0 as usize
     }
 
+    /// The seat of index `i`, if a game can have it.
     pub const fn from_index(i: usize) -> Option<Seat> {
-        match i {
-            0 => Some(Seat::First),
-            1 => Some(Seat::Second),
-            _ => None,
+        if i < Seat::MAX {
+            Some(Seat(i as u8))
+        } else {
+            None
         }
+    }
+
+    /// The seats of a game of `n` seats, in order.
+    pub fn all(n: usize) -> impl Iterator<Item = Seat> + Clone {
+        (0..n.min(Seat::MAX)).map(|i| Seat(i as u8))
     }
 }
 
 impl From<Seat> for u8 {
     fn from(s: Seat) -> u8 {
-        s as u8
+        s.0
     }
 }
 
 impl TryFrom<u8> for Seat {
     type Error = &'static str;
     fn try_from(v: u8) -> Result<Seat, Self::Error> {
-        Seat::from_index(v as usize).ok_or("a seat is 0 (first) or 1 (second)")
+        Seat::from_index(v as usize).ok_or("a seat is a number from 0 (first) to 7")
     }
 }
 
+/// Ordinal names, as the built-in games and the referee's words call seats.
+const ORDINALS: [&str; Seat::MAX] = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+];
+
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Seat::First => "first",
-            Seat::Second => "second",
-        })
+        f.write_str(ORDINALS[self.index() % Seat::MAX])
     }
+}
+
+/// A set of seats: the movers of a simultaneous turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SeatSet(u8);
+
+impl SeatSet {
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    pub fn one(seat: Seat) -> SeatSet {
+        SeatSet(1 << seat.0)
+    }
+
+    pub fn insert(&mut self, seat: Seat) {
+        self.0 |= 1 << seat.0;
+    }
+
+    pub fn remove(&mut self, seat: Seat) {
+        self.0 &= !(1 << seat.0);
+    }
+
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0 & (1 << seat.0) != 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The seats in order, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Seat> + Clone {
+        Seat::all(Seat::MAX).filter(move |s| self.contains(*s))
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> SeatSet {
+        let mut s = SeatSet::EMPTY;
+        for seat in iter {
+            s.insert(seat);
+        }
+        s
+    }
+}
+
+impl fmt::Debug for SeatSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+/// Whose turn it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Turn {
+    /// One seat moves.
+    Seat(Seat),
+    /// These seats move at once (a module game's simultaneous turn): each is asked without
+    /// knowing what the others choose, and the moves are played together as one ply.
+    Together(SeatSet),
+    /// The game is over (or a module failed: see `AnyGame::fault`).
+    Over,
+}
+
+impl Turn {
+    pub fn of(to_move: Option<Seat>) -> Turn {
+        to_move.map_or(Turn::Over, Turn::Seat)
+    }
+
+    /// The seats that move now (none once over).
+    pub fn movers(self) -> SeatSet {
+        match self {
+            Turn::Seat(s) => SeatSet::one(s),
+            Turn::Together(set) => set,
+            Turn::Over => SeatSet::EMPTY,
+        }
+    }
+
+    /// The seat to move in a turn of one seat.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Turn::Seat(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn is_over(self) -> bool {
+        self == Turn::Over
+    }
+}
+
+/// Who looks at a position: in a game with hidden information what is drawn depends on it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Viewer {
+    /// Everything: a finished game's replay, or whoever the contest lets see all.
+    All,
+    /// What one seat may know (its own hand and the table).
+    Seat(Seat),
+    /// What everyone at the table sees: spectators while the game runs.
+    Public,
 }
 
 /// Why a game ended by its own rules (not by a bot's failure, which the replay records).

@@ -31,4 +31,4 @@ pub mod reversi;
 
 pub use any::{AnyGame, AnyMove, GameConfig};
 pub use error::{ConfigError, ForbiddenKind, IllegalMove, ParseMoveError};
-pub use game::{EndReason, Game, Outcome, Seat};
+pub use game::{EndReason, Game, Outcome, Seat, SeatSet, Turn, Viewer};

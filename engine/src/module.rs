@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::ConfigError;
-use crate::game::Seat;
+use crate::game::{Seat, Turn, Viewer};
 
 /// A module as replays name it: what it calls itself, and the sha256 of its bytes (which is
 /// what identifies it: a worker fetches it by this hash).
@@ -95,9 +95,37 @@ impl fmt::Display for MoveText {
 /// The end of a module game by its rules.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ModuleOutcome {
-    pub winner: Option<Seat>,
+    /// Each seat's place, from 1; seats that tie share the best place of their group.
+    pub places: Vec<u32>,
     /// The module's reason in words ("four in a row").
     pub reason: String,
+}
+
+impl ModuleOutcome {
+    /// The one seat alone in first place, if there is one.
+    pub fn winner(&self) -> Option<Seat> {
+        winner_of(&self.places)
+    }
+}
+
+/// The one seat alone in first place of `places`, if there is one.
+pub fn winner_of(places: &[u32]) -> Option<Seat> {
+    let mut first = places.iter().enumerate().filter(|(_, p)| **p == 1);
+    match (first.next(), first.next()) {
+        (Some((s, _)), None) => Seat::from_index(s),
+        _ => None,
+    }
+}
+
+/// What a module says of its game's shape.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct GameKind {
+    /// Chance (dice, deals), drawn from the game's seed.
+    pub chance: bool,
+    /// Some seat does not see everything: views and reveals depend on the viewer.
+    pub hidden: bool,
+    /// Some turns are simultaneous.
+    pub simultaneous: bool,
 }
 
 /// A position of a module game, held by a host. Every call answers from the host's copy; a
@@ -110,24 +138,41 @@ pub trait DynRules: Send + fmt::Debug {
     /// A copy whose chance after the current ply comes from `seed` (a search's copy must not
     /// know the game's own future dice); a game without chance gives a plain copy.
     fn reseeded(&self, seed: u64) -> Box<dyn DynRules>;
+    /// A position `seat` cannot tell from this one: what it does not know (other hands, the
+    /// stock, future chance) drawn afresh from `seed` (a search for `seat` plays on it).
+    fn sampled(&self, seat: Seat, seed: u64) -> Box<dyn DynRules>;
     fn config(&self) -> &ModuleConfig;
-    fn to_move(&self) -> Option<Seat>;
-    fn forced_move(&self) -> Option<MoveText>;
-    fn legal_moves(&self) -> Vec<MoveText>;
-    /// Plays a move, or says why not in the module's words (position unchanged).
+    /// The number of seats of this game.
+    fn seats(&self) -> usize;
+    fn kind(&self) -> GameKind;
+    fn turn(&self) -> Turn;
+    fn forced_move(&self, seat: Seat) -> Option<MoveText>;
+    /// The legal moves of `seat`, a mover of this turn.
+    fn legal_moves(&self, seat: Seat) -> Vec<MoveText>;
+    /// Plays the move of the one seat to move, or says why not in the module's words
+    /// (position unchanged).
     fn play(&mut self, mv: &str) -> Result<(), String>;
+    /// Plays a simultaneous turn (one move per mover), or names the seat whose move the module
+    /// refused and why (position unchanged).
+    fn play_together(&mut self, moves: &[(Seat, MoveText)]) -> Result<(), (Seat, String)>;
     fn outcome(&self) -> Option<ModuleOutcome>;
     fn ply(&self) -> usize;
-    fn scores(&self) -> [i64; 2];
+    fn scores(&self) -> Vec<i64>;
     /// What the seat's bot is told about the position (lines).
     fn tell(&self, seat: Seat) -> String;
-    /// The position for the player: the view JSON of docs/game-kit.md.
-    fn view(&self) -> String;
+    /// The position for the player as `viewer` sees it: the view JSON of docs/game-kit.md.
+    fn view(&self, viewer: Viewer) -> String;
+    /// What `to` learns of each of `moves` (a ply, in this position, before it is played):
+    /// the move's text, another text, or nothing.
+    fn reveal(&self, moves: &[(Seat, MoveText)], to: Viewer) -> Vec<Option<String>>;
+    /// Takes a failed seat out of a game of three or more and goes on (`true`), or says the
+    /// game cannot go on without it (`false`, position unchanged).
+    fn retire(&mut self, seat: Seat) -> bool;
     /// Why the module can no longer be trusted, once it failed.
     fn fault(&self) -> Option<String>;
-    /// How a person clicks each legal move: the ABI's `clicks` answer (JSON), or `None` when
-    /// the module does not say (the web player then lists the moves).
-    fn clicks(&self) -> Option<String> {
+    /// How a person clicks each legal move of `seat`: the ABI's `clicks` answer (JSON), or
+    /// `None` when the module does not say (the web player then lists the moves).
+    fn clicks(&self, _seat: Seat) -> Option<String> {
         None
     }
     /// Plays uniformly random moves (picked by `seed`) towards the end inside the module, in

@@ -57,11 +57,12 @@ impl GameConfig {
         config
     }
 
-    /// The configuration of game `index` of a series: the chance seed advances once per pair,
-    /// so that both seatings of a pair see the same chance and every pair other chance.
-    pub fn for_game_of_series(&self, index: usize) -> GameConfig {
+    /// The configuration of game `index` of a series of `seats`-seat games: the chance seed
+    /// advances once per round of seatings (a pair in a two-seat game), so that every seating
+    /// of a round sees the same chance and every round other chance.
+    pub fn for_game_of_series(&self, index: usize, seats: usize) -> GameConfig {
         match self.chance_seed() {
-            Some(s) => self.with_chance_seed(s.wrapping_add((index / 2) as u64)),
+            Some(s) => self.with_chance_seed(s.wrapping_add((index / seats.max(1)) as u64)),
             None => self.clone(),
         }
     }
@@ -130,14 +131,14 @@ mod tests {
             random: RandomSource::Seed(40),
         });
         let seeds: Vec<_> = (0..5)
-            .map(|i| duel.for_game_of_series(i).chance_seed())
+            .map(|i| duel.for_game_of_series(i, 2).chance_seed())
             .collect();
         assert_eq!(seeds, [Some(40), Some(40), Some(41), Some(41), Some(42)]);
         let given = GameConfig::Duel2048(duel2048::Config {
             rounds: 2,
             random: RandomSource::Sequence(Vec::from([1, 2])),
         });
-        assert_eq!(given.for_game_of_series(3), given);
+        assert_eq!(given.for_game_of_series(3, 2), given);
         let reversi = GameConfig::Reversi(reversi::Config { size: 8 });
         assert_eq!(reversi.with_chance_seed(9), reversi);
         assert_eq!(reversi.chance_seed(), None);

@@ -14,8 +14,8 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::any::{AnyGame, AnyMove, GameConfig};
-use crate::game::{Outcome, Seat};
+use crate::any::{places_after_failure, places_of_winner, AnyGame, AnyMove, GameConfig};
+use crate::game::{Seat, Turn};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "arbiter-replay";
@@ -36,15 +36,20 @@ pub struct Replay {
     /// tournament's book). Not attributed to the players.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opening: Vec<String>,
-    /// Exactly two players, seat 0 (moves first) and seat 1.
+    /// One player per seat of the game, in seat order (seat 0 moves first).
     pub players: Vec<Player>,
-    /// Every ply after the opening, forced ones (pass, skip) included.
+    /// Every ply after the opening, forced ones (pass, skip) included; a simultaneous turn is
+    /// one ply (its other movers' moves in [`MoveRecord::with`]).
     pub moves: Vec<MoveRecord>,
+    /// Seats taken out of a game of three or more seats after they failed, while the others
+    /// played on, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired: Vec<Retirement>,
     /// How the game ended.
     pub result: GameResult,
     /// Per-seat scores at the end (discs, stones, tile sums), as the engine counts them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scores: Option<[i64; 2]>,
+    pub scores: Option<Vec<i64>>,
     /// Free text about the game (tournament, round, date, importer), not checked.
     #[serde(default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
@@ -185,6 +190,10 @@ pub struct MoveRecord {
     /// The bot's DEBUG / MESSAGE output while it thought about this move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
+    /// A simultaneous turn: the moves of the other movers, by seat (this record is the lowest
+    /// mover's). Empty for a turn of one seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<MoveRecord>,
 }
 
 impl MoveRecord {
@@ -195,7 +204,39 @@ impl MoveRecord {
             time_ms: None,
             cpu_ms: None,
             log: None,
+            with: Vec::new(),
         }
+    }
+
+    /// Every move of this ply: this one, then those played with it.
+    pub fn records(&self) -> impl Iterator<Item = &MoveRecord> {
+        core::iter::once(self).chain(self.with.iter())
+    }
+
+    /// Whether the ply is a simultaneous turn's.
+    pub fn is_together(&self) -> bool {
+        !self.with.is_empty()
+    }
+}
+
+/// A seat taken out of the game after it failed, the game going on for the others.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Retirement {
+    /// The plies played before it: it failed in the position of frame `ply`, and was taken out
+    /// there (frame `ply` shows it gone).
+    pub ply: usize,
+    /// The failure, naming its seat (any reason but `normal` and `aborted`).
+    pub reason: Reason,
+    /// What the seat did around its failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+}
+
+impl Retirement {
+    /// The seat taken out (a retirement's reason always names one).
+    pub fn seat(&self) -> Seat {
+        self.reason.culprit().unwrap_or(Seat::FIRST)
     }
 }
 
@@ -211,7 +252,7 @@ pub struct Meta {
     pub source: Option<String>,
     /// The last lines of each seat's stderr, kept with a failure verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stderr: Option<[String; 2]>,
+    pub stderr: Option<Vec<String>>,
     /// The game's seed: the bots saw a number drawn one-way from it as `ARBITER_SEED`, and
     /// arbiter's built-in bots drew their random choices from that, so the game can be played
     /// again move for move.
@@ -234,19 +275,44 @@ impl Meta {
     }
 }
 
-/// How the game ended: a winner or a draw (`winner: null`), and why.
+/// How the game ended: a winner or a draw (`winner: null`), each seat's place in a game of
+/// more than two seats, and why.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameResult {
+    /// The seat alone in first place, if there is one.
     pub winner: Option<Seat>,
+    /// Each seat's place, from 1 (ties share the best place of their group): written for
+    /// games of three or more seats; a two-seat game's follow from `winner`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub places: Option<Vec<u32>>,
     pub reason: Reason,
 }
 
 impl GameResult {
-    /// The seat at fault in `reason` loses (a reason with no culprit gives no winner).
+    /// The seat at fault in a two-seat game loses (a reason with no culprit gives no winner).
     pub fn lost_by(reason: Reason) -> GameResult {
         GameResult {
             winner: reason.culprit().map(Seat::other),
+            places: None,
+            reason,
+        }
+    }
+
+    /// The game ended because the seat at fault in `reason` failed: it takes the last place,
+    /// the others their places by the running `scores` (in a two-seat game, the other wins).
+    pub fn failed(reason: Reason, scores: &[i64]) -> GameResult {
+        let Some(culprit) = reason.culprit().filter(|_| scores.len() > 2) else {
+            return GameResult::lost_by(reason);
+        };
+        GameResult::ranked(places_after_failure(culprit, scores), reason)
+    }
+
+    /// A result of these places (the winner is the seat alone in first place).
+    pub fn ranked(places: Vec<u32>, reason: Reason) -> GameResult {
+        GameResult {
+            winner: crate::module::winner_of(&places),
+            places: (places.len() > 2).then_some(places),
             reason,
         }
     }
@@ -255,8 +321,26 @@ impl GameResult {
     pub fn aborted(message: String) -> GameResult {
         GameResult {
             winner: None,
+            places: None,
             reason: Reason::Aborted { message },
         }
+    }
+
+    /// Whether the game has a result (it was not aborted).
+    pub fn counts(&self) -> bool {
+        !matches!(self.reason, Reason::Aborted { .. })
+    }
+
+    /// Each seat's place in a game of `seats` seats; `None` for a game with no result.
+    pub fn places(&self, seats: usize) -> Option<Vec<u32>> {
+        if !self.counts() {
+            return None;
+        }
+        Some(
+            self.places
+                .clone()
+                .unwrap_or_else(|| places_of_winner(self.winner, seats)),
+        )
     }
 }
 
@@ -645,13 +729,18 @@ impl fmt::Display for ReplayError {
 #[cfg(feature = "std")]
 impl std::error::Error for ReplayError {}
 
+/// One ply, parsed: the move of each of its movers, in seat order (one for most plies).
+pub type Ply = Vec<(Seat, AnyMove)>;
+
 /// A replay whose moves were all played through the engine: the start position and every ply.
 #[derive(Clone, Debug)]
 pub struct Rebuilt {
-    /// The position after the opening (frame 0).
+    /// The position after the opening (frame 0), before any retirement.
     pub start: AnyGame,
     /// Each ply, parsed.
-    pub moves: Vec<AnyMove>,
+    pub moves: Vec<Ply>,
+    /// Seats taken out after they failed: `(ply, seat)`, in the position of frame `ply`.
+    pub retired: Vec<(usize, Seat)>,
     /// The final position (the last frame).
     pub end: AnyGame,
 }
@@ -668,17 +757,29 @@ impl Rebuilt {
             return None;
         }
         let mut g = self.start.clone();
-        for &mv in &self.moves[..k] {
-            // Checked once in `Replay::rebuild`, so this cannot fail; stay total anyway.
-            g.play(mv).ok()?;
+        for i in 0..=k {
+            self.step(&mut g, i)?;
         }
         Some(g)
+    }
+
+    /// Frame `i` from frame `i - 1` (frame 0 from the start): ply `i`, then the retirements
+    /// in its position. Checked once in `Replay::rebuild`, so this cannot fail; stays total.
+    pub fn step(&self, g: &mut AnyGame, i: usize) -> Option<()> {
+        if i > 0 {
+            let ply = self.moves.get(i - 1)?;
+            g.play_together(ply).ok()?;
+        }
+        for (_, seat) in self.retired.iter().filter(|(at, _)| *at == i) {
+            g.retire(*seat).then_some(())?;
+        }
+        Some(())
     }
 }
 
 impl Replay {
     /// A fresh replay for a game about to be played.
-    pub fn new(game: GameConfig, players: [Player; 2]) -> Replay {
+    pub fn new(game: GameConfig, players: impl Into<Vec<Player>>) -> Replay {
         Replay {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -686,12 +787,8 @@ impl Replay {
             opening: Vec::new(),
             players: players.into(),
             moves: Vec::new(),
-            result: GameResult {
-                winner: None,
-                reason: Reason::Aborted {
-                    message: "unfinished".to_string(),
-                },
-            },
+            retired: Vec::new(),
+            result: GameResult::aborted("unfinished".to_string()),
             scores: None,
             meta: Meta::default(),
             failure: None,
@@ -785,94 +882,146 @@ impl Replay {
         &self,
         host: Option<&dyn crate::module::ModuleHost>,
     ) -> Result<Rebuilt, ReplayError> {
-        self.check_players()?;
         let start = self.start_position_with(host)?;
+        self.check_players(start.seats())?;
         let mut g = start.clone();
         let mut moves = Vec::with_capacity(self.moves.len());
+        let mut retired = Vec::new();
+        self.retire_at(&mut g, 0, &mut retired)?;
         for (i, rec) in self.moves.iter().enumerate() {
-            let err = |why: String| ReplayError::Move {
-                number: i + 1,
-                seat: rec.seat,
-                mv: rec.mv.clone(),
-                why,
-            };
-            match g.to_move() {
-                None => return Err(err("the game was already over".into())),
-                Some(s) if s != rec.seat => {
-                    return Err(err(format!("it was the {s} player's turn")))
-                }
-                Some(_) => {}
-            }
-            moves.push(g.play_text(&rec.mv).map_err(|e| err(e.to_string()))?);
+            moves.push(Replay::play_record(&mut g, i, rec)?);
+            self.retire_at(&mut g, i + 1, &mut retired)?;
         }
+        self.check_retired_end()?;
         self.check_result(&g)?;
         Ok(Rebuilt {
             start,
             moves,
+            retired,
             end: g,
         })
     }
 
-    fn check_players(&self) -> Result<(), ReplayError> {
-        match self.players.as_slice() {
-            [a, b] if a.seat == Seat::First && b.seat == Seat::Second => Ok(()),
-            [_, _] => Err(ReplayError::Players(
-                "list seat 0 first, then seat 1".into(),
-            )),
-            p => Err(ReplayError::Players(format!(
-                "expected 2 players, found {}",
-                p.len()
+    /// Plays move record `index` (0-based) in `g` as [`Replay::rebuild`] checks each one: its
+    /// movers must be the turn's and each move legal; a simultaneous ply is played whole. A
+    /// reader that checks a long replay a slice at a time (the web player) plays its records
+    /// through this, calling [`Replay::retire_at`] with 0 before the first and with `index + 1`
+    /// after each, then [`Replay::check_retired_end`], [`Replay::check_players`] and
+    /// [`Replay::check_result`] as `rebuild` does.
+    pub fn play_record(
+        g: &mut AnyGame,
+        index: usize,
+        rec: &MoveRecord,
+    ) -> Result<Ply, ReplayError> {
+        play_ply(g, index + 1, rec)
+    }
+
+    /// No seat is written as retiring after a ply past the last one.
+    pub fn check_retired_end(&self) -> Result<(), ReplayError> {
+        match self.retired.iter().find(|r| r.ply > self.moves.len()) {
+            Some(late) => Err(ReplayError::Result(format!(
+                "a seat retired after ply {}, past the last ply",
+                late.ply
             ))),
+            None => Ok(()),
         }
     }
 
-    fn check_result(&self, end: &AnyGame) -> Result<(), ReplayError> {
+    /// Takes out the seats retired in the position of frame `ply`, as the rules do, adding
+    /// `(ply, seat)` to `out` (the seats retired so far, checked against twice).
+    pub fn retire_at(
+        &self,
+        g: &mut AnyGame,
+        ply: usize,
+        out: &mut Vec<(usize, Seat)>,
+    ) -> Result<(), ReplayError> {
+        for r in self.retired.iter().filter(|r| r.ply == ply) {
+            let bad = |m: String| ReplayError::Result(m);
+            let Some(seat) = r.reason.culprit() else {
+                return Err(bad(format!("a retirement after ply {ply} names no seat")));
+            };
+            if out.iter().any(|(_, s)| *s == seat) {
+                return Err(bad(format!("the {seat} seat retired twice")));
+            }
+            if g.turn().is_over() || !g.retire(seat) {
+                return Err(bad(format!(
+                    "the {seat} seat retired after ply {ply}, but the rules do not let the \
+                     game go on without it"
+                )));
+            }
+            out.push((ply, seat));
+        }
+        Ok(())
+    }
+
+    /// The players list has one player per seat, in seat order.
+    pub fn check_players(&self, seats: usize) -> Result<(), ReplayError> {
+        if self.players.len() != seats {
+            return Err(ReplayError::Players(format!(
+                "expected {seats} players, one per seat, found {}",
+                self.players.len()
+            )));
+        }
+        if let Some((i, _)) = self
+            .players
+            .iter()
+            .enumerate()
+            .find(|(i, p)| p.seat.index() != *i)
+        {
+            return Err(ReplayError::Players(format!(
+                "list the seats in order: player {} is not seat {i}",
+                i + 1
+            )));
+        }
+        Ok(())
+    }
+
+    /// The result agrees with `end`, the position after every move.
+    pub fn check_result(&self, end: &AnyGame) -> Result<(), ReplayError> {
         let bad = |m: String| Err(ReplayError::Result(m));
         let r = &self.result;
-        match (&r.reason, end.outcome()) {
+        let seats = end.seats();
+        if let Some(p) = &r.places {
+            if seats <= 2 {
+                return bad("places are written only for games of three or more seats".into());
+            }
+            if p.len() != seats {
+                return bad(format!("{} places for {seats} seats", p.len()));
+            }
+            if r.winner != crate::module::winner_of(p) {
+                return bad(format!(
+                    "the result names winner {}, but its places give {}",
+                    seat_name(r.winner),
+                    seat_name(crate::module::winner_of(p))
+                ));
+            }
+        }
+        let end_places = end.places();
+        match (&r.reason, &end_places) {
             (Reason::Normal, None) => {
                 return bad("the result says the game ended normally, but it is not over".into())
             }
-            (Reason::Normal, Some(Outcome { winner, .. })) if winner != r.winner => {
-                return bad(format!(
-                    "the result names winner {}, but the final position gives {}",
-                    seat_name(r.winner),
-                    seat_name(winner)
-                ))
+            (Reason::Normal, Some(places)) => {
+                let given = r.places(seats).unwrap_or_default();
+                if &given != places {
+                    return bad(format!(
+                        "the result gives places {given:?} (winner {}), but the final position \
+                         gives {places:?}",
+                        seat_name(r.winner)
+                    ));
+                }
             }
-            (Reason::Normal, Some(_)) => {}
+            (Reason::Aborted { .. }, _) => {}
             (reason, Some(_)) => {
                 return bad(format!(
                     "the moves end the game by its rules, but the result says {}",
                     reason.code()
                 ))
             }
-            (Reason::IllegalMove { seat, mv, .. }, None) => {
-                if end.to_move() != Some(*seat) {
-                    return bad(format!(
-                        "an illegal move by the {seat} player, but it was not their turn"
-                    ));
-                }
-                let mut probe = end.clone();
-                if probe.play_text(mv).is_ok() {
-                    return bad(format!(
-                        "the result calls {mv} illegal, but the rules allow it"
-                    ));
-                }
-            }
-            (_, None) => {}
+            (reason, None) => self.check_failure(end, reason)?,
         }
-        if let Some(culprit) = r.reason.culprit() {
-            if r.winner != Some(culprit.other()) {
-                return bad(format!(
-                    "the {culprit} player is at fault ({}), so the {} player must win",
-                    r.reason.code(),
-                    culprit.other()
-                ));
-            }
-        }
-        if let (Reason::Normal, Some(scores)) = (&r.reason, self.scores) {
-            if scores != end.scores() {
+        if let (Reason::Normal, Some(scores)) = (&r.reason, &self.scores) {
+            if *scores != end.scores() {
                 return bad(format!(
                     "scores {:?} differ from the final position's {:?}",
                     scores,
@@ -882,6 +1031,82 @@ impl Replay {
         }
         Ok(())
     }
+
+    /// A failure that ended the game: the culprit could fail here (its move was illegal, it
+    /// was a mover), and lost as the rules of failures say.
+    fn check_failure(&self, end: &AnyGame, reason: &Reason) -> Result<(), ReplayError> {
+        let bad = |m: String| Err(ReplayError::Result(m));
+        if let Reason::IllegalMove { seat, mv, .. } = reason {
+            if !end.turn().movers().contains(*seat) {
+                return bad(format!(
+                    "an illegal move by the {seat} player, but it was not their turn"
+                ));
+            }
+            let mut probe = end.clone();
+            let legal = match probe.turn() {
+                Turn::Seat(_) => probe.play_text(mv).is_ok(),
+                _ => probe
+                    .parse_move(mv)
+                    .is_ok_and(|m| probe.legal_moves_of(*seat).contains(&m)),
+            };
+            if legal {
+                return bad(format!(
+                    "the result calls {mv} illegal, but the rules allow it"
+                ));
+            }
+        }
+        let Some(culprit) = reason.culprit() else {
+            return Ok(());
+        };
+        let want = GameResult::failed(reason.clone(), &end.scores());
+        if self.result.places(end.seats()) != want.places(end.seats()) {
+            return bad(format!(
+                "the {culprit} player is at fault ({}), so {}",
+                reason.code(),
+                match end.seats() {
+                    2 => format!("the {} player must win", culprit.other()),
+                    _ => format!(
+                        "it must be last and the others placed by their scores: {:?}",
+                        want.places(end.seats()).unwrap_or_default()
+                    ),
+                }
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Plays ply `number` (1-based) of a replay: its movers must be the turn's, each move legal.
+fn play_ply(g: &mut AnyGame, number: usize, rec: &MoveRecord) -> Result<Ply, ReplayError> {
+    let err = |r: &MoveRecord, why: String| ReplayError::Move {
+        number,
+        seat: r.seat,
+        mv: r.mv.clone(),
+        why,
+    };
+    let movers = g.turn().movers();
+    if movers.is_empty() {
+        return Err(err(rec, "the game was already over".into()));
+    }
+    let seats: crate::game::SeatSet = rec.records().map(|r| r.seat).collect();
+    if seats != movers || seats.len() != rec.records().count() {
+        let who = match g.turn() {
+            Turn::Seat(s) => format!("it was the {s} player's turn"),
+            _ => format!("the movers of this turn are {movers:?}"),
+        };
+        return Err(err(rec, who));
+    }
+    let mut ply = Vec::with_capacity(seats.len());
+    for r in rec.records() {
+        let mv = g.parse_move(&r.mv).map_err(|e| err(r, e.to_string()))?;
+        ply.push((r.seat, mv));
+    }
+    ply.sort_by_key(|(s, _)| *s);
+    g.play_together(&ply).map_err(|(s, e)| {
+        let r = rec.records().find(|r| r.seat == s).unwrap_or(rec);
+        err(r, e.to_string())
+    })?;
+    Ok(ply)
 }
 
 fn seat_name(s: Option<Seat>) -> Box<str> {

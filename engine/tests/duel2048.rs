@@ -7,8 +7,8 @@ use arbiter_engine::duel2048::{
 use arbiter_engine::error::StepKind;
 use arbiter_engine::{EndReason, Game, IllegalMove, Seat};
 
-const F: Seat = Seat::First;
-const S: Seat = Seat::Second;
+const F: Seat = Seat::FIRST;
+const S: Seat = Seat::SECOND;
 
 fn empty_rows() -> [[Cell; 8]; 4] {
     let mut rows = [[Cell { owner: F, level: 0 }; 8]; 4];

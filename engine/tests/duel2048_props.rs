@@ -102,7 +102,7 @@ proptest! {
         for (r, row) in d.board_rows().iter().enumerate() {
             for (c, cell) in row.iter().enumerate() {
                 if cell.level == 0 {
-                    prop_assert_eq!(cell.owner, if c < 4 { Seat::First } else { Seat::Second }, "({}, {})", r, c);
+                    prop_assert_eq!(cell.owner, if c < 4 { Seat::FIRST } else { Seat::SECOND }, "({}, {})", r, c);
                 }
             }
         }
@@ -177,10 +177,10 @@ proptest! {
 
     #[test]
     fn board_text_round_trip(levels in proptest::collection::vec((0u8..100, any::<bool>()), 32)) {
-        let mut rows = [[Cell { owner: Seat::First, level: 0 }; 8]; 4];
+        let mut rows = [[Cell { owner: Seat::FIRST, level: 0 }; 8]; 4];
         for (i, (level, flip)) in levels.iter().enumerate() {
             let (r, c) = (i / 8, i % 8);
-            let half = if c < 4 { Seat::First } else { Seat::Second };
+            let half = if c < 4 { Seat::FIRST } else { Seat::SECOND };
             let owner = if *flip && *level > 0 { half.other() } else { half };
             rows[r][c] = Cell { owner, level: *level };
         }

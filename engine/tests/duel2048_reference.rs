@@ -236,7 +236,7 @@ impl RefGame {
             let b = second.iter().filter(|&&l| l == level).count() as u8;
             if a != b {
                 return Outcome {
-                    winner: Some(if a > b { Seat::First } else { Seat::Second }),
+                    winner: Some(if a > b { Seat::FIRST } else { Seat::SECOND }),
                     reason: EndReason::Levels {
                         level: Some(level as u8),
                         counts: [a, b],
@@ -287,9 +287,9 @@ fn assert_same(d: &Duel, r: &RefGame, ctx: &str) {
             let p = (row as i32, col as i32);
             let want = Cell {
                 owner: if r.board.get_belong(p) {
-                    Seat::First
+                    Seat::FIRST
                 } else {
-                    Seat::Second
+                    Seat::SECOND
                 },
                 level: r.board.get_value(p) as u8,
             };
@@ -303,12 +303,12 @@ fn assert_same(d: &Duel, r: &RefGame, ctx: &str) {
         return;
     }
     let seat = if r.belong() {
-        Seat::First
+        Seat::FIRST
     } else {
-        Seat::Second
+        Seat::SECOND
     };
     assert_eq!(d.to_move(), Some(seat), "{ctx}");
-    for (s, b) in [(Seat::First, true), (Seat::Second, false)] {
+    for (s, b) in [(Seat::FIRST, true), (Seat::SECOND, false)] {
         let want = r.board.get_next(b, r.round).map(|p| (p.0 as u8, p.1 as u8));
         assert_eq!(d.next_cell(s), want, "{ctx}: next cell of {s}");
         // Both seats' slides, as snapshots, at every slide step.
@@ -322,7 +322,7 @@ fn assert_same(d: &Duel, r: &RefGame, ctx: &str) {
                 for (col, cell) in cells.iter().enumerate() {
                     let p = (row as i32, col as i32);
                     assert_eq!(cell.level, after.get_value(p) as u8, "{ctx}: {s} {dir:?}");
-                    assert_eq!(cell.owner == Seat::First, after.get_belong(p), "{ctx}");
+                    assert_eq!(cell.owner == Seat::FIRST, after.get_belong(p), "{ctx}");
                 }
             }
         }
@@ -448,7 +448,7 @@ fn random_boards_match_the_reference() {
         let max_level = 1 + rng.below(6) as u32;
         let mut rb = RefBoard::new(seq);
         let mut rows = [[Cell {
-            owner: Seat::First,
+            owner: Seat::FIRST,
             level: 0,
         }; 8]; 4];
         for (row, cells) in rows.iter_mut().enumerate() {
@@ -465,9 +465,9 @@ fn random_boards_match_the_reference() {
                 }
                 *cell = Cell {
                     owner: if rb.get_belong(p) {
-                        Seat::First
+                        Seat::FIRST
                     } else {
-                        Seat::Second
+                        Seat::SECOND
                     },
                     level: rb.get_value(p) as u8,
                 };

@@ -57,7 +57,7 @@ fn config_sizes() {
 fn start_position() {
     for rule in RULES {
         let g = game(15, rule);
-        assert_eq!(g.to_move(), Some(Seat::First));
+        assert_eq!(g.to_move(), Some(Seat::FIRST));
         assert_eq!(g.forced_move(), None);
         assert_eq!(g.ply(), 0);
         assert_eq!(g.scores(), [0, 0]);
@@ -75,20 +75,20 @@ fn start_position() {
 fn turns_history_scores_and_errors() {
     let mut g = game(15, Rule::Freestyle);
     g.play(pt(7, 7)).expect("first move");
-    assert_eq!(g.stone(pt(7, 7)), Some(Seat::First));
-    assert_eq!(g.to_move(), Some(Seat::Second));
+    assert_eq!(g.stone(pt(7, 7)), Some(Seat::FIRST));
+    assert_eq!(g.to_move(), Some(Seat::SECOND));
     assert_eq!(g.play(pt(7, 7)), Err(IllegalMove::Occupied));
     assert_eq!(g.play(pt(15, 0)), Err(IllegalMove::OffBoard));
     assert_eq!(g.play(pt(0, 15)), Err(IllegalMove::OffBoard));
     assert_eq!(g.play(pt(255, 255)), Err(IllegalMove::OffBoard));
     assert_eq!(g.ply(), 1, "refused moves change nothing");
     g.play(pt(8, 8)).expect("second move");
-    assert_eq!(g.stone(pt(8, 8)), Some(Seat::Second));
+    assert_eq!(g.stone(pt(8, 8)), Some(Seat::SECOND));
     assert_eq!(g.stone(pt(0, 0)), None);
     assert_eq!(g.stone(pt(40, 0)), None);
     assert_eq!(g.history(), &[pt(7, 7), pt(8, 8)]);
     assert_eq!(g.scores(), [1, 1]);
-    assert_eq!(g.to_move(), Some(Seat::First));
+    assert_eq!(g.to_move(), Some(Seat::FIRST));
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert_eq!(moves.len(), 223);
@@ -111,7 +111,7 @@ fn five_wins_in_every_direction_under_every_rule() {
             assert_eq!(
                 g.outcome(),
                 Some(Outcome {
-                    winner: Some(Seat::First),
+                    winner: Some(Seat::FIRST),
                     reason: EndReason::Five
                 }),
                 "{rule:?} {dx},{dy}"
@@ -140,7 +140,7 @@ fn white_wins_too() {
     assert_eq!(
         g.outcome(),
         Some(Outcome {
-            winner: Some(Seat::Second),
+            winner: Some(Seat::SECOND),
             reason: EndReason::Five
         })
     );
@@ -159,13 +159,13 @@ fn overline_by_play_under_each_rule() {
         match rule {
             Rule::Freestyle => {
                 assert_eq!(result, Ok(()));
-                assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Seat::First)));
+                assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Seat::FIRST)));
                 assert_eq!(g.winning_line().map(|l| l.len()), Some(6));
             }
             Rule::Standard => {
                 assert_eq!(result, Ok(()));
                 assert_eq!(g.outcome(), None);
-                assert_eq!(g.to_move(), Some(Seat::Second));
+                assert_eq!(g.to_move(), Some(Seat::SECOND));
             }
             Rule::Renju | Rule::RenjuGomocup => {
                 assert_eq!(
@@ -174,7 +174,7 @@ fn overline_by_play_under_each_rule() {
                         arbiter_engine::ForbiddenKind::Overline
                     ))
                 );
-                assert_eq!(g.to_move(), Some(Seat::First));
+                assert_eq!(g.to_move(), Some(Seat::FIRST));
             }
         }
     }
@@ -229,20 +229,20 @@ fn from_stones_setup() {
     };
     let g = Gomoku::from_stones(
         &config,
-        &[(pt(7, 7), Seat::First), (pt(8, 8), Seat::Second)],
-        Seat::First,
+        &[(pt(7, 7), Seat::FIRST), (pt(8, 8), Seat::SECOND)],
+        Seat::FIRST,
     )
     .expect("setup");
     assert_eq!(g.history(), &[pt(7, 7), pt(8, 8)]);
     assert_eq!(g.scores(), [1, 1]);
-    assert_eq!(g.to_move(), Some(Seat::First));
+    assert_eq!(g.to_move(), Some(Seat::FIRST));
     assert_eq!(g.forbidden_kind(pt(15, 15)), None, "off the board");
     assert_eq!(g.forbidden_kind(pt(7, 7)), None, "taken");
-    assert!(Gomoku::from_stones(&config, &[(pt(15, 7), Seat::First)], Seat::First).is_err());
+    assert!(Gomoku::from_stones(&config, &[(pt(15, 7), Seat::FIRST)], Seat::FIRST).is_err());
     assert!(Gomoku::from_stones(
         &config,
-        &[(pt(1, 1), Seat::First), (pt(1, 1), Seat::Second)],
-        Seat::First
+        &[(pt(1, 1), Seat::FIRST), (pt(1, 1), Seat::SECOND)],
+        Seat::FIRST
     )
     .is_err());
 }
@@ -360,7 +360,7 @@ fn check_invariants(g: &Gomoku) {
             let last = *g.history().last().expect("a move");
             assert!(line.contains(&last));
             assert!(line.iter().all(|&p| g.stone(p) == Some(seat)));
-            let exact = g.rule() == Rule::Standard || (g.rule().is_renju() && seat == Seat::First);
+            let exact = g.rule() == Rule::Standard || (g.rule().is_renju() && seat == Seat::FIRST);
             if exact {
                 assert_eq!(line.len(), 5);
             } else {
@@ -378,7 +378,7 @@ fn check_invariants(g: &Gomoku) {
                 assert!(g.rule().is_renju());
                 assert_eq!(
                     g.stone(*g.history().last().expect("a move")),
-                    Some(Seat::Second)
+                    Some(Seat::SECOND)
                 );
                 assert_eq!(g.forbidden_points().len(), empty);
             }
@@ -396,7 +396,7 @@ fn random_game(rng: &mut Rng, size: u8, rule: Rule, check_legality_every: usize)
         g.legal_moves(&mut moves);
         assert!(g.forced_move().is_none());
         let forbidden = g.forbidden_points();
-        if rule.is_renju() && g.to_move() == Some(Seat::First) {
+        if rule.is_renju() && g.to_move() == Some(Seat::FIRST) {
             for (p, _) in &forbidden {
                 assert!(!moves.contains(p));
             }
@@ -450,8 +450,7 @@ fn random_games_under_every_rule() {
         let size = [15u8, 5, 6, 9, 19, 26][round % 6];
         let g = random_game(&mut rng, size, rule, 0);
         match g.outcome().and_then(|o| o.winner) {
-            Some(Seat::First) => ends[0] += 1,
-            Some(Seat::Second) => ends[1] += 1,
+            Some(seat) => ends[seat.index()] += 1,
             None => ends[2] += 1,
         }
     }
@@ -518,14 +517,14 @@ fn renju_black_left_with_only_forbidden_points_is_a_draw() {
                 continue;
             }
             let black = if y == 3 { true } else { (x / 2 + y) % 2 == 0 };
-            stones.push((pt(x, y), if black { Seat::First } else { Seat::Second }));
+            stones.push((pt(x, y), if black { Seat::FIRST } else { Seat::SECOND }));
         }
     }
     let config = Config {
         size: 7,
         rule: Rule::Renju,
     };
-    let running = Gomoku::from_stones(&config, &stones, Seat::Second).expect("setup");
+    let running = Gomoku::from_stones(&config, &stones, Seat::SECOND).expect("setup");
     assert_eq!(running.outcome(), None);
     assert_eq!(
         running.forbidden_kind(pt(3, 3)),
@@ -544,14 +543,14 @@ fn renju_black_left_with_only_forbidden_points_is_a_draw() {
     );
     check_invariants(&g);
     // The same stones with black to move: over before it starts.
-    stones.push((pt(0, 0), Seat::Second));
-    let stuck = Gomoku::from_stones(&config, &stones, Seat::First).expect("setup");
+    stones.push((pt(0, 0), Seat::SECOND));
+    let stuck = Gomoku::from_stones(&config, &stones, Seat::FIRST).expect("setup");
     assert_eq!(
         stuck.outcome().map(|o| o.reason),
         Some(EndReason::BoardFull)
     );
     // White to move may still play there (and makes no five).
-    let mut white = Gomoku::from_stones(&config, &stones, Seat::Second).expect("setup");
+    let mut white = Gomoku::from_stones(&config, &stones, Seat::SECOND).expect("setup");
     assert_eq!(white.play(pt(3, 3)), Ok(()));
     assert_eq!(
         white.outcome().map(|o| o.reason),

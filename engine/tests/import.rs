@@ -21,12 +21,12 @@ fn players() -> [Player; 2] {
     [
         Player {
             name: "ai/first.py".into(),
-            seat: Seat::First,
+            seat: Seat::FIRST,
             command: None,
         },
         Player {
             name: "ai/second.py".into(),
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             command: None,
         },
     ]
@@ -55,12 +55,14 @@ fn random_duel(seed: u64, stop: Option<usize>) -> (Replay, AnyGame) {
     replay.result = match game.outcome() {
         Some(o) => GameResult {
             winner: o.winner,
+            places: None,
             reason: Reason::Normal,
         },
         None => {
             let seat = game.to_move().unwrap();
             GameResult {
                 winner: Some(seat.other()),
+                places: None,
                 reason: Reason::GameTime {
                     seat,
                     limit_ms: 5000,
@@ -109,7 +111,7 @@ fn sessdsa_illegal_placement_stays_illegal() {
         let Some(next) = d.next_cell(seat) else {
             continue;
         };
-        let cols = if seat == Seat::First { 0..4 } else { 4..8 };
+        let cols = if seat == Seat::FIRST { 0..4 } else { 4..8 };
         let Some(bad) = (0..4u8)
             .flat_map(|r| cols.clone().map(move |c| (r, c)))
             .find(|&(r, c)| d.cell(r, c).level == 0 && (r, c) != next)
@@ -120,6 +122,7 @@ fn sessdsa_illegal_placement_stays_illegal() {
         let why = game.clone().play_text(&mv).unwrap_err().to_string();
         replay.result = GameResult {
             winner: Some(seat.other()),
+            places: None,
             reason: Reason::IllegalMove {
                 seat,
                 mv: mv.clone(),
@@ -187,9 +190,9 @@ fn sessdsa_fixtures() {
     let text = std::fs::read_to_string(format!("{dir}violation.txt")).unwrap();
     let replay = sessdsa::import(&text).unwrap();
     assert_eq!(replay.moves.len(), 3);
-    assert_eq!(replay.result.winner, Some(Seat::First));
+    assert_eq!(replay.result.winner, Some(Seat::FIRST));
     assert!(
-        matches!(&replay.result.reason, Reason::MalformedOutput { seat: Seat::Second, line } if line.contains("None"))
+        matches!(&replay.result.reason, Reason::MalformedOutput { seat: Seat::SECOND, line } if line.contains("None"))
     );
     assert_eq!(replay.players[0].name, "player.py");
     // The seed document's own example places both players' tiles at index 0 of their free
@@ -278,7 +281,7 @@ fn gobang_logs_become_replays() {
         texts,
         ["H8", "A1", "I8", "B1", "J8", "C1", "K8", "D1", "L8"]
     );
-    assert_eq!(first.result.winner, Some(Seat::First));
+    assert_eq!(first.result.winner, Some(Seat::FIRST));
     assert_eq!(first.result.reason, Reason::Normal);
     assert_eq!(first.players[0].name, "black.exe");
     assert_eq!(first.players[1].name, "ManualPlayer");
@@ -341,11 +344,11 @@ fn gobang_forbidden_and_occupied_moves() {
     .unwrap();
     let r = &imported.replays[0];
     assert!(
-        matches!(&r.result.reason, Reason::IllegalMove { seat: Seat::First, why, .. } if why.contains("overline")),
+        matches!(&r.result.reason, Reason::IllegalMove { seat: Seat::FIRST, why, .. } if why.contains("overline")),
         "{:?}",
         r.result
     );
-    assert_eq!(r.result.winner, Some(Seat::Second));
+    assert_eq!(r.result.winner, Some(Seat::SECOND));
     Replay::read(&r.to_json()).unwrap();
     // An occupied point in the middle of a log is an error naming the move.
     let dup = [(true, 8, 8), (false, 8, 8)];
@@ -357,7 +360,7 @@ fn gobang_forbidden_and_occupied_moves() {
     assert!(matches!(
         imported.replays[0].result.reason,
         Reason::IllegalMove {
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             ..
         }
     ));
@@ -439,24 +442,24 @@ fn gobang_real_bridge_logs_and_the_seed_text_spellings() {
         _ => panic!("not gomoku"),
     };
     for (file, expected_rule, winner, code) in [
-        ("bridge-v1.1-five.json", Freestyle, Seat::First, "normal"),
+        ("bridge-v1.1-five.json", Freestyle, Seat::FIRST, "normal"),
         (
             "bridge-v1.1-forbidden.json",
             Renju,
-            Seat::Second,
+            Seat::SECOND,
             "illegal_move",
         ),
         (
             "bridge-v1.1-occupied.json",
             Freestyle,
-            Seat::First,
+            Seat::FIRST,
             "illegal_move",
         ),
-        ("bridge-first-five.json", Renju, Seat::First, "normal"),
+        ("bridge-first-five.json", Renju, Seat::FIRST, "normal"),
         (
             "bridge-first-forbidden.json",
             Renju,
-            Seat::Second,
+            Seat::SECOND,
             "illegal_move",
         ),
     ] {
@@ -478,12 +481,12 @@ fn gobang_real_bridge_logs_and_the_seed_text_spellings() {
     assert_eq!(seed.len(), 3);
     // "ForbiddenRule": 1 is renju, not freestyle.
     assert_eq!(rule(&seed[0]), Renju);
-    assert_eq!(seed[0].result.winner, Some(Seat::First));
+    assert_eq!(seed[0].result.winner, Some(Seat::FIRST));
     assert_eq!(seed[0].result.reason, Reason::Normal);
     assert_eq!(seed[0].players[1].name, "white.exe");
     assert!(matches!(
         &seed[1].result.reason,
-        Reason::IllegalMove { seat: Seat::Second, why, .. } if why.contains("occupied")
+        Reason::IllegalMove { seat: Seat::SECOND, why, .. } if why.contains("occupied")
     ));
     assert_eq!(rule(&seed[2]), Freestyle);
     assert!(matches!(seed[2].result.reason, Reason::Aborted { .. }));
@@ -520,29 +523,30 @@ fn sessdsa_section_lines_with_any_star_padding() {
 /// README there): each imports, and arbiter's writer gives back the very same file.
 #[test]
 fn sessdsa_original_records_import_and_are_written_back_byte_for_byte() {
-    use arbiter_engine::Seat::{First, Second};
+    const FIRST: arbiter_engine::Seat = arbiter_engine::Seat::FIRST;
+    const SECOND: arbiter_engine::Seat = arbiter_engine::Seat::SECOND;
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/sessdsa/original/"
     );
     let cases: [(&str, Option<Seat>, &str); 9] = [
-        ("template-12-rounds.txt", Some(Second), "normal"),
+        ("template-12-rounds.txt", Some(SECOND), "normal"),
         ("template-tie.txt", None, "normal"),
-        ("template-500-rounds.txt", Some(First), "normal"),
-        ("not-achievable-direction.txt", Some(Second), "illegal_move"),
-        ("not-achievable-position.txt", Some(First), "illegal_move"),
+        ("template-500-rounds.txt", Some(FIRST), "normal"),
+        ("not-achievable-direction.txt", Some(SECOND), "illegal_move"),
+        ("not-achievable-position.txt", Some(FIRST), "illegal_move"),
         (
             "illegal-output-position.txt",
-            Some(First),
+            Some(FIRST),
             "malformed_output",
         ),
         (
             "illegal-output-direction.txt",
-            Some(Second),
+            Some(SECOND),
             "malformed_output",
         ),
-        ("time-out.txt", Some(First), "game_time"),
-        ("run-time-error.txt", Some(Second), "crash"),
+        ("time-out.txt", Some(FIRST), "game_time"),
+        ("run-time-error.txt", Some(SECOND), "crash"),
     ];
     for (file, winner, code) in cases {
         let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();

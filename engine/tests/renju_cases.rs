@@ -23,8 +23,8 @@ fn setup_with(size: u8, rule: Rule, origin: (u8, u8), rows: &[&str], to_move: Se
                 y: origin.1 + dy as u8,
             };
             match c {
-                'X' => stones.push((p, Seat::First)),
-                'O' => stones.push((p, Seat::Second)),
+                'X' => stones.push((p, Seat::FIRST)),
+                'O' => stones.push((p, Seat::SECOND)),
                 '*' => star = Some(p),
                 '.' => {}
                 other => panic!("bad diagram cell {other:?}"),
@@ -40,7 +40,7 @@ fn setup_with(size: u8, rule: Rule, origin: (u8, u8), rows: &[&str], to_move: Se
 
 /// A 15 x 15 renju board, black to move.
 fn renju(origin: (u8, u8), rows: &[&str]) -> Setup {
-    setup_with(15, Rule::Renju, origin, rows, Seat::First)
+    setup_with(15, Rule::Renju, origin, rows, Seat::FIRST)
 }
 
 /// Asserts the verdict at `*`, through `forbidden_kind`, `forbidden_points`, `legal_moves` and
@@ -67,11 +67,11 @@ fn assert_verdict(s: &Setup, want: Option<ForbiddenKind>) {
                 "a refused move leaves the board alone"
             );
             assert_eq!(g.ply(), s.game.ply());
-            assert_eq!(g.to_move(), Some(Seat::First));
+            assert_eq!(g.to_move(), Some(Seat::FIRST));
         }
         None => {
             assert_eq!(g.play(s.star), Ok(()));
-            assert_eq!(g.stone(s.star), Some(Seat::First));
+            assert_eq!(g.stone(s.star), Some(Seat::FIRST));
         }
     }
 }
@@ -91,7 +91,7 @@ fn assert_white_may(origin: (u8, u8), rows: &[&str]) {
         })
         .collect();
     let refs: Vec<&str> = swapped.iter().map(String::as_str).collect();
-    let s = setup_with(15, Rule::Renju, origin, &refs, Seat::Second);
+    let s = setup_with(15, Rule::Renju, origin, &refs, Seat::SECOND);
     let mut g = s.game.clone();
     assert_eq!(g.play(s.star), Ok(()), "white may play any empty point");
     // And black's restrictions at that point are about black's stones only.
@@ -104,14 +104,14 @@ fn black_wins(s: &Setup, line_len: usize) {
     assert_eq!(
         g.outcome(),
         Some(Outcome {
-            winner: Some(Seat::First),
+            winner: Some(Seat::FIRST),
             reason: EndReason::Five
         })
     );
     let line = g.winning_line().expect("a winning line");
     assert_eq!(line.len(), line_len);
     assert!(line.contains(&s.star));
-    assert!(line.iter().all(|&p| g.stone(p) == Some(Seat::First)));
+    assert!(line.iter().all(|&p| g.stone(p) == Some(Seat::FIRST)));
 }
 
 // ---------------------------------------------------------------- double-three
@@ -239,10 +239,10 @@ fn fake_threes_between_two_edges() {
         ". . X . .",
         ". . . . .",
     ];
-    let small = setup_with(5, Rule::Renju, (0, 0), &rows, Seat::First);
+    let small = setup_with(5, Rule::Renju, (0, 0), &rows, Seat::FIRST);
     assert_verdict(&small, None);
     // On 7 x 7 there is room on both sides: a real double-three.
-    let big = setup_with(7, Rule::Renju, (1, 1), &rows, Seat::First);
+    let big = setup_with(7, Rule::Renju, (1, 1), &rows, Seat::FIRST);
     assert_verdict(&big, Some(DoubleThree));
 }
 
@@ -593,13 +593,13 @@ fn black_five_on_the_edge_wins() {
 #[test]
 fn white_overline_wins_under_renju() {
     let rows = [". O O O * O O ."];
-    let s = setup_with(15, Rule::Renju, (3, 7), &rows, Seat::Second);
+    let s = setup_with(15, Rule::Renju, (3, 7), &rows, Seat::SECOND);
     let mut g = s.game.clone();
     assert_eq!(g.play(s.star), Ok(()));
     assert_eq!(
         g.outcome(),
         Some(Outcome {
-            winner: Some(Seat::Second),
+            winner: Some(Seat::SECOND),
             reason: EndReason::Five
         })
     );
@@ -610,8 +610,8 @@ fn white_overline_wins_under_renju() {
 #[test]
 fn standard_overline_wins_for_nobody() {
     for (rows, seat) in [
-        (". X X X * X X .", Seat::First),
-        (". O O O * O O .", Seat::Second),
+        (". X X X * X X .", Seat::FIRST),
+        (". O O O * O O .", Seat::SECOND),
     ] {
         let s = setup_with(15, Rule::Standard, (3, 7), &[rows], seat);
         assert_eq!(s.game.forbidden_kind(s.star), None, "no restrictions");
@@ -627,17 +627,17 @@ fn standard_overline_wins_for_nobody() {
         assert_eq!(g.winning_line(), None);
     }
     // An exact five does win under standard.
-    let s = setup_with(15, Rule::Standard, (3, 7), &[". O O * O O ."], Seat::Second);
+    let s = setup_with(15, Rule::Standard, (3, 7), &[". O O * O O ."], Seat::SECOND);
     let mut g = s.game.clone();
     g.play(s.star).expect("five");
-    assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Seat::Second)));
+    assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Seat::SECOND)));
 }
 
 #[test]
 fn freestyle_overline_wins() {
     for (rows, seat) in [
-        (". X X X * X X .", Seat::First),
-        (". O O O * O O .", Seat::Second),
+        (". X X X * X X .", Seat::FIRST),
+        (". O O O * O O .", Seat::SECOND),
     ] {
         let s = setup_with(15, Rule::Freestyle, (3, 7), &[rows], seat);
         let mut g = s.game.clone();
@@ -656,7 +656,7 @@ fn freestyle_overline_wins() {
 #[test]
 fn forbidden_shapes_are_free_under_other_rules() {
     for rule in [Rule::Freestyle, Rule::Standard] {
-        let s = setup_with(15, rule, (3, 3), CROSS_THREES, Seat::First);
+        let s = setup_with(15, rule, (3, 3), CROSS_THREES, Seat::FIRST);
         assert_eq!(s.game.forbidden_kind(s.star), None);
         assert!(s.game.forbidden_points().is_empty());
         let mut g = s.game.clone();
@@ -667,7 +667,7 @@ fn forbidden_shapes_are_free_under_other_rules() {
 #[test]
 fn forbidden_points_listed_whoever_is_to_move() {
     let black = renju((3, 3), CROSS_THREES);
-    let white = setup_with(15, Rule::Renju, (3, 3), CROSS_THREES, Seat::Second);
+    let white = setup_with(15, Rule::Renju, (3, 3), CROSS_THREES, Seat::SECOND);
     assert!(black
         .game
         .forbidden_points()

@@ -21,8 +21,8 @@ fn setup(rule: Rule, origin: (u8, u8), rows: &[&str]) -> (Gomoku, Point) {
         for (dx, c) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
             let p = Point::new(origin.0 + dx as u8, origin.1 + dy as u8);
             match c {
-                'X' => stones.push((p, Seat::First)),
-                'O' => stones.push((p, Seat::Second)),
+                'X' => stones.push((p, Seat::FIRST)),
+                'O' => stones.push((p, Seat::SECOND)),
                 '*' => star = Some(p),
                 '.' => {}
                 other => panic!("bad diagram cell {other:?}"),
@@ -30,7 +30,7 @@ fn setup(rule: Rule, origin: (u8, u8), rows: &[&str]) -> (Gomoku, Point) {
         }
     }
     let config = Config { size: 15, rule };
-    let game = Gomoku::from_stones(&config, &stones, Seat::First).expect("valid setup");
+    let game = Gomoku::from_stones(&config, &stones, Seat::FIRST).expect("valid setup");
     (game, star.expect("diagram marks a point with *"))
 }
 
@@ -103,7 +103,7 @@ fn the_five_point_itself_wins_under_both_readings() {
         assert_eq!(
             game.outcome(),
             Some(Outcome {
-                winner: Some(Seat::First),
+                winner: Some(Seat::FIRST),
                 reason: EndReason::Five
             })
         );
@@ -216,7 +216,7 @@ fn white_is_free_and_other_rules_ignore_the_shapes() {
                 .iter()
                 .map(|&p| (p, game.stone(p).expect("a stone")))
                 .collect::<Vec<_>>(),
-            Seat::Second,
+            Seat::SECOND,
         )
         .expect("valid setup");
         let mut moves = Vec::new();
@@ -253,25 +253,25 @@ fn nested_replay(rule: Rule) -> Replay {
     let players = [
         Player {
             name: "black".into(),
-            seat: Seat::First,
+            seat: Seat::FIRST,
             command: None,
         },
         Player {
             name: "white".into(),
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             command: None,
         },
     ];
     let mut replay = Replay::new(GameConfig::Gomoku(config), players);
     for (b, w) in black.iter().zip(white) {
-        for (seat, text) in [(Seat::First, *b), (Seat::Second, w)] {
+        for (seat, text) in [(Seat::FIRST, *b), (Seat::SECOND, w)] {
             let p = game.parse_move(text).expect("a point");
             game.play(p).unwrap_or_else(|e| panic!("{text}: {e}"));
             replay.moves.push(MoveRecord::new(seat, text.into()));
         }
     }
     replay.result = GameResult::lost_by(Reason::IllegalMove {
-        seat: Seat::First,
+        seat: Seat::FIRST,
         mv: "J8".into(),
         why: "forbidden point (double-three)".into(),
         line: None,

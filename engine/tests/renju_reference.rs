@@ -227,14 +227,14 @@ fn check(n: u8, stones: &[(Point, Seat)]) -> Tally {
 /// [`check`] under `rule`, either renju reading.
 fn check_rule(n: u8, stones: &[(Point, Seat)], rule: Rule) -> Tally {
     let config = Config { size: n, rule };
-    let game = Gomoku::from_stones(&config, stones, Seat::First).expect("valid setup");
+    let game = Gomoku::from_stones(&config, stones, Seat::FIRST).expect("valid setup");
     let mut reference = RefBoard::new(n as i32);
     reference.five_point_counts = rule == Rule::Renju;
     for &(p, s) in stones {
         reference.set(
             p.x as i32,
             p.y as i32,
-            if s == Seat::First { BLACK } else { WHITE },
+            if s == Seat::FIRST { BLACK } else { WHITE },
         );
     }
     let mut expected = Vec::new();
@@ -276,7 +276,7 @@ fn check_rule(n: u8, stones: &[(Point, Seat)], rule: Rule) -> Tally {
 fn diagram(n: u8, stones: &[(Point, Seat)]) -> String {
     let mut rows = vec![vec!['.'; n as usize]; n as usize];
     for &(p, s) in stones {
-        rows[p.y as usize][p.x as usize] = if s == Seat::First { 'X' } else { 'O' };
+        rows[p.y as usize][p.x as usize] = if s == Seat::FIRST { 'X' } else { 'O' };
     }
     let mut out = String::from("\n");
     for r in rows {
@@ -310,9 +310,9 @@ fn random_stones(
         }
         taken[i] = true;
         let seat = if rng.below(100) < black_pct {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         out.push((Point { x, y }, seat));
     }

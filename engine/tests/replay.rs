@@ -22,12 +22,12 @@ fn players() -> [Player; 2] {
     [
         Player {
             name: "alpha".into(),
-            seat: Seat::First,
+            seat: Seat::FIRST,
             command: Some("./alpha".into()),
         },
         Player {
             name: "beta <b>".into(),
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             command: None,
         },
     ]
@@ -56,12 +56,14 @@ fn random_replay(config: GameConfig, seed: u64, max_plies: usize) -> Replay {
     replay.result = match game.outcome() {
         Some(o) => GameResult {
             winner: o.winner,
+            places: None,
             reason: Reason::Normal,
         },
         None => {
             let seat = game.to_move().unwrap();
             GameResult {
                 winner: Some(seat.other()),
+                places: None,
                 reason: Reason::MoveTime {
                     seat,
                     limit_ms: 5000,
@@ -106,7 +108,7 @@ fn written_and_read_back_is_unchanged() {
                 let (back, rebuilt) = Replay::read(&text).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(back, replay);
                 assert_eq!(rebuilt.frame_count(), replay.moves.len() + 1);
-                assert_eq!(rebuilt.end.scores(), replay.scores.unwrap());
+                assert_eq!(rebuilt.end.scores(), replay.scores.clone().unwrap());
                 let last = rebuilt.frame(replay.moves.len()).unwrap();
                 assert_eq!(last.scores(), rebuilt.end.scores());
                 assert!(rebuilt.frame(replay.moves.len() + 1).is_none());
@@ -201,7 +203,7 @@ fn results_that_contradict_the_moves_are_rejected() {
     // Wrong winner for a normal end.
     let e = expect_err(&edit(|v| {
         v["result"]["winner"] = match winner {
-            Some(Seat::First) => 1.into(),
+            Some(Seat::FIRST) => 1.into(),
             _ => 0.into(),
         }
     }));
@@ -231,6 +233,7 @@ fn results_that_contradict_the_moves_are_rejected() {
     let mut bad = short.clone();
     bad.result = GameResult {
         winner: Some(seat.other()),
+        places: None,
         reason: Reason::IllegalMove {
             seat,
             mv: legal,
@@ -245,6 +248,7 @@ fn results_that_contradict_the_moves_are_rejected() {
     let mut bad = short.clone();
     bad.result = GameResult {
         winner: Some(seat),
+        places: None,
         reason: Reason::MoveTime { seat, limit_ms: 1 },
     };
     assert!(matches!(
@@ -255,6 +259,7 @@ fn results_that_contradict_the_moves_are_rejected() {
     let mut ok = short;
     ok.result = GameResult {
         winner: Some(seat.other()),
+        places: None,
         reason: Reason::IllegalMove {
             seat,
             mv: "a1".into(),
@@ -288,7 +293,7 @@ proptest! {
 fn verdict_and_exit_sentences() {
     use arbiter_engine::replay::{Exit, Killer};
     let illegal = |mv: &str, why: &str, line: Option<&str>| Reason::IllegalMove {
-        seat: Seat::First,
+        seat: Seat::FIRST,
         mv: mv.into(),
         why: why.into(),
         line: line.map(String::from),
@@ -330,7 +335,7 @@ fn verdict_and_exit_sentences() {
         ),
         (
             Reason::Crash {
-                seat: Seat::First,
+                seat: Seat::FIRST,
                 exit_code: None,
                 signal: Some(11),
             },
@@ -369,7 +374,7 @@ fn verdict_and_exit_sentences() {
 /// or an unknown kind is refused with serde's wording.
 #[test]
 fn reasons_read_back_and_refuse_stray_fields() {
-    let s = Seat::Second;
+    let s = Seat::SECOND;
     let all = [
         Reason::Normal,
         Reason::IllegalMove {

@@ -21,12 +21,12 @@ fn game(config: GameConfig, plies: usize, reason: Option<Reason>) -> Replay {
         [
             Player {
                 name: "a".into(),
-                seat: Seat::First,
+                seat: Seat::FIRST,
                 command: Some("./a".into()),
             },
             Player {
                 name: "b".into(),
-                seat: Seat::Second,
+                seat: Seat::SECOND,
                 command: None,
             },
         ],
@@ -42,14 +42,17 @@ fn game(config: GameConfig, plies: usize, reason: Option<Reason>) -> Replay {
     r.result = match (reason, g.outcome()) {
         (Some(reason), _) => GameResult {
             winner: reason.culprit().map(Seat::other),
+            places: None,
             reason,
         },
         (None, Some(o)) => GameResult {
             winner: o.winner,
+            places: None,
             reason: Reason::Normal,
         },
         (None, None) => GameResult {
             winner: None,
+            places: None,
             reason: Reason::Aborted {
                 message: "stop".into(),
             },
@@ -64,47 +67,47 @@ fn written_replays_match_the_schema() {
     let reasons = [
         None,
         Some(Reason::IllegalMove {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             mv: "a1".into(),
             why: "no".into(),
             line: Some("0 0".into()),
         }),
         Some(Reason::MalformedOutput {
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             line: "x".into(),
         }),
         Some(Reason::OutOfTurn {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             line: "x".into(),
         }),
         Some(Reason::MoveTime {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             limit_ms: 5000,
         }),
         Some(Reason::GameTime {
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             limit_ms: 180000,
         }),
         Some(Reason::Crash {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             exit_code: None,
             signal: Some(11),
         }),
         Some(Reason::Memory {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             limit_bytes: 1,
         }),
         Some(Reason::ExitedEarly {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             exit_code: Some(0),
         }),
         Some(Reason::FailedToStart {
-            seat: Seat::First,
+            seat: Seat::FIRST,
             error: "no".into(),
         }),
-        Some(Reason::NoHandshake { seat: Seat::Second }),
+        Some(Reason::NoHandshake { seat: Seat::SECOND }),
         Some(Reason::ProtocolError {
-            seat: Seat::Second,
+            seat: Seat::SECOND,
             message: "m".into(),
         }),
         Some(Reason::Aborted {
@@ -162,7 +165,7 @@ fn the_schema_rejects_what_the_reader_rejects() {
     e["game"]["size"] = json!(7);
     bad.push(e);
     let mut e = good.clone();
-    e["moves"][0]["seat"] = json!(2);
+    e["moves"][0]["seat"] = json!(8);
     bad.push(e);
     let mut e = good.clone();
     e["result"]["reason"] = json!({"kind": "crash"});

@@ -28,14 +28,14 @@ impl Naive {
     fn new(n: usize) -> Naive {
         let mut cells = vec![None; n * n];
         let h = n / 2;
-        cells[(h - 1) * n + (h - 1)] = Some(Seat::Second);
-        cells[h * n + h] = Some(Seat::Second);
-        cells[(h - 1) * n + h] = Some(Seat::First);
-        cells[h * n + (h - 1)] = Some(Seat::First);
+        cells[(h - 1) * n + (h - 1)] = Some(Seat::SECOND);
+        cells[h * n + h] = Some(Seat::SECOND);
+        cells[(h - 1) * n + h] = Some(Seat::FIRST);
+        cells[h * n + (h - 1)] = Some(Seat::FIRST);
         Naive {
             n,
             cells,
-            side: Seat::First,
+            side: Seat::FIRST,
         }
     }
 
@@ -87,7 +87,7 @@ impl Naive {
     }
 
     fn over(&self) -> bool {
-        self.legal(Seat::First).is_empty() && self.legal(Seat::Second).is_empty()
+        self.legal(Seat::FIRST).is_empty() && self.legal(Seat::SECOND).is_empty()
     }
 
     /// Legal plies of the side to move: placements, or a lone pass, or nothing when over.
@@ -175,7 +175,7 @@ fn assert_same(g: &Reversi, naive: &Naive, context: &str) {
     // Off the board there is never a disc.
     assert_eq!(g.disc(n as u8, 0), None);
     assert_eq!(g.disc(0, n as u8), None);
-    let counts = [naive.count(Seat::First), naive.count(Seat::Second)];
+    let counts = [naive.count(Seat::FIRST), naive.count(Seat::SECOND)];
     assert_eq!(g.counts(), counts, "{context}: counts");
     assert_eq!(
         g.scores(),
@@ -212,8 +212,8 @@ fn assert_same(g: &Reversi, naive: &Naive, context: &str) {
         let outcome = g.outcome().expect("over");
         assert_eq!(outcome.reason, EndReason::NoMoves { discs: counts });
         let winner = match counts[0].cmp(&counts[1]) {
-            std::cmp::Ordering::Greater => Some(Seat::First),
-            std::cmp::Ordering::Less => Some(Seat::Second),
+            std::cmp::Ordering::Greater => Some(Seat::FIRST),
+            std::cmp::Ordering::Less => Some(Seat::SECOND),
             std::cmp::Ordering::Equal => None,
         };
         assert_eq!(outcome.winner, winner, "{context}: winner");

@@ -27,8 +27,8 @@ fn from_rows(rows: &[&str], to_move: Seat) -> Reversi {
         .iter()
         .flat_map(|r| r.chars())
         .map(|ch| match ch {
-            'X' => Some(Seat::First),
-            'O' => Some(Seat::Second),
+            'X' => Some(Seat::FIRST),
+            'O' => Some(Seat::SECOND),
             _ => None,
         })
         .collect();
@@ -67,8 +67,8 @@ fn start_positions_follow_the_rules_note() {
         for r in 0..size {
             for c in 0..size {
                 let want = match (r, c) {
-                    _ if (r, c) == (h - 1, h - 1) || (r, c) == (h, h) => Some(Seat::Second),
-                    _ if (r, c) == (h - 1, h) || (r, c) == (h, h - 1) => Some(Seat::First),
+                    _ if (r, c) == (h - 1, h - 1) || (r, c) == (h, h) => Some(Seat::SECOND),
+                    _ if (r, c) == (h - 1, h) || (r, c) == (h, h - 1) => Some(Seat::FIRST),
                     _ => None,
                 };
                 assert_eq!(g.disc(r, c), want, "size {size} ({r},{c})");
@@ -76,7 +76,7 @@ fn start_positions_follow_the_rules_note() {
         }
         assert_eq!(g.counts(), [2, 2]);
         assert_eq!(g.scores(), [2, 2]);
-        assert_eq!(g.to_move(), Some(Seat::First));
+        assert_eq!(g.to_move(), Some(Seat::FIRST));
         assert_eq!(g.forced_move(), None);
         assert_eq!(g.ply(), 0);
         assert_eq!(g.outcome(), None);
@@ -94,10 +94,10 @@ fn start_positions_follow_the_rules_note() {
 #[test]
 fn sixteen_by_sixteen_start_moves() {
     let g = new_game(16);
-    assert_eq!(g.disc(7, 8), Some(Seat::First));
-    assert_eq!(g.disc(8, 7), Some(Seat::First));
-    assert_eq!(g.disc(7, 7), Some(Seat::Second));
-    assert_eq!(g.disc(8, 8), Some(Seat::Second));
+    assert_eq!(g.disc(7, 8), Some(Seat::FIRST));
+    assert_eq!(g.disc(8, 7), Some(Seat::FIRST));
+    assert_eq!(g.disc(7, 7), Some(Seat::SECOND));
+    assert_eq!(g.disc(8, 8), Some(Seat::SECOND));
     let places: Vec<(u8, u8)> = g.legal_places().collect();
     assert_eq!(places, vec![(6, 7), (7, 6), (8, 9), (9, 8)]);
 }
@@ -112,9 +112,9 @@ fn eight_by_eight_openings_in_othello_notation() {
     assert_eq!(g.flipped_by(Move::Pass), Vec::<(u8, u8)>::new());
     let mut g = g;
     g.play(g.parse_move("d3").expect("parses")).expect("legal");
-    assert_eq!(g.disc(3, 3), Some(Seat::First));
+    assert_eq!(g.disc(3, 3), Some(Seat::FIRST));
     assert_eq!(g.counts(), [4, 1]);
-    assert_eq!(g.to_move(), Some(Seat::Second));
+    assert_eq!(g.to_move(), Some(Seat::SECOND));
     assert_eq!(g.ply(), 1);
 }
 
@@ -130,7 +130,7 @@ fn flips_in_several_directions_at_once() {
             "......", //
             "......",
         ],
-        Seat::First,
+        Seat::FIRST,
     );
     // North-east: (1,3) then (0,4) black; east: (2,3) then empty, no flip.
     assert_eq!(
@@ -140,7 +140,7 @@ fn flips_in_several_directions_at_once() {
     let mut g = g;
     g.play(place(2, 2)).expect("legal");
     assert_eq!(g.counts(), [9, 1]);
-    assert_eq!(g.disc(2, 3), Some(Seat::Second));
+    assert_eq!(g.disc(2, 3), Some(Seat::SECOND));
 }
 
 #[test]
@@ -152,15 +152,15 @@ fn a_side_without_moves_must_pass() {
             "OOX.", //
             "....",
         ],
-        Seat::First,
+        Seat::FIRST,
     );
-    assert_eq!(g.to_move(), Some(Seat::First));
+    assert_eq!(g.to_move(), Some(Seat::FIRST));
     assert_eq!(g.forced_move(), Some(Move::Pass));
     assert_eq!(legal(&g), vec![Move::Pass]);
     assert_eq!(g.legal_places().count(), 0);
     assert!(!g.is_legal_place(2, 3));
-    assert_eq!(g.mobility(Seat::First), 0);
-    assert!(g.mobility(Seat::Second) > 0);
+    assert_eq!(g.mobility(Seat::FIRST), 0);
+    assert!(g.mobility(Seat::SECOND) > 0);
     let before = g.clone();
     assert_eq!(g.play(place(2, 3)), Err(IllegalMove::MustPass));
     assert_eq!(g.play(place(0, 0)), Err(IllegalMove::Occupied));
@@ -168,7 +168,7 @@ fn a_side_without_moves_must_pass() {
     assert_eq!(g, before, "rejected moves leave the position unchanged");
     g.play(Move::Pass).expect("the pass is legal");
     assert_eq!(g.ply(), 1);
-    assert_eq!(g.to_move(), Some(Seat::Second));
+    assert_eq!(g.to_move(), Some(Seat::SECOND));
     assert_eq!(g.forced_move(), None);
     assert_eq!(g.play(Move::Pass), Err(IllegalMove::CannotPass));
     assert!(g.is_legal_place(2, 3));
@@ -181,7 +181,7 @@ fn a_side_without_moves_must_pass() {
     assert_eq!(
         g.outcome(),
         Some(Outcome {
-            winner: Some(Seat::Second),
+            winner: Some(Seat::SECOND),
             reason: EndReason::NoMoves { discs: [0, 12] }
         })
     );
@@ -199,7 +199,7 @@ fn full_board_is_over_and_equal_discs_draw() {
             "OOOO", //
             "OOOO",
         ],
-        Seat::Second,
+        Seat::SECOND,
     );
     assert_eq!(g.to_move(), None);
     assert_eq!(
@@ -217,7 +217,7 @@ fn full_board_is_over_and_equal_discs_draw() {
             "OOOO", //
             "....",
         ],
-        Seat::First,
+        Seat::FIRST,
     );
     assert!(g.to_move().is_some(), "black can still play (3,x)");
     let g = from_rows(
@@ -227,16 +227,16 @@ fn full_board_is_over_and_equal_discs_draw() {
             "....", //
             "....",
         ],
-        Seat::Second,
+        Seat::SECOND,
     );
-    assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Seat::First)));
+    assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Seat::FIRST)));
 }
 
 #[test]
 fn from_cells_rejects_bad_input() {
-    assert!(Reversi::from_cells(&Config { size: 4 }, &[None; 15], Seat::First).is_err());
-    assert!(Reversi::from_cells(&Config { size: 5 }, &[None; 25], Seat::First).is_err());
-    let g = Reversi::from_cells(&Config { size: 4 }, &[None; 16], Seat::First).expect("ok");
+    assert!(Reversi::from_cells(&Config { size: 4 }, &[None; 15], Seat::FIRST).is_err());
+    assert!(Reversi::from_cells(&Config { size: 5 }, &[None; 25], Seat::FIRST).is_err());
+    let g = Reversi::from_cells(&Config { size: 4 }, &[None; 16], Seat::FIRST).expect("ok");
     assert_eq!(g.to_move(), None, "an empty board has no moves");
 }
 

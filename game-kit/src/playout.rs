@@ -13,22 +13,27 @@ pub const MAX_PLIES: usize = 10_000;
 pub const MAX_LISTED: usize = 4_000_000;
 
 /// Plays uniformly random legal moves from `g` until the game is over or a bound is reached;
-/// returns how many plies it played. The chance of the plies is the game's own (a search
-/// reseeds its copy first); `seed` only picks the moves.
+/// returns how many plies it played (a simultaneous turn is one ply). The chance of the plies
+/// is the game's own (a search reseeds its copy first); `seed` only picks the moves.
 pub fn random_playout<G: Game>(g: &mut G, seed: u64) -> usize {
     let mut rng = SplitMix(seed);
     let mut moves = Vec::new();
+    let mut joint = Vec::new();
     let (mut plies, mut listed) = (0, 0);
-    while g.to_move().is_some() && plies < MAX_PLIES && listed < MAX_LISTED {
-        moves.clear();
-        g.legal_moves(&mut moves);
-        listed += moves.len();
-        let Some(mv) = moves.get(rng.below(moves.len())) else {
-            break;
-        };
-        // A module that refuses its own legal move stops here; the host's own ply-by-ply
-        // play, which checks every move, finds and reports it.
-        if g.play(mv).is_err() {
+    while plies < MAX_PLIES && listed < MAX_LISTED {
+        joint.clear();
+        for seat in g.turn().movers().iter() {
+            moves.clear();
+            g.legal_moves(seat, &mut moves);
+            listed += moves.len();
+            match moves.get(rng.below(moves.len())) {
+                Some(mv) => joint.push((seat, mv.clone())),
+                None => return plies,
+            }
+        }
+        // Over; or a module that refuses its own legal move stops here: the host's own
+        // ply-by-ply play, which checks every move, finds and reports it.
+        if joint.is_empty() || crate::play_joint(g, &joint).is_err() {
             break;
         }
         plies += 1;

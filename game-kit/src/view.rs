@@ -70,6 +70,17 @@ pub struct Board {
     /// One label per row (top to bottom), or none.
     #[serde(default)]
     pub row_labels: Vec<String>,
+    /// Places of the grid that are not part of the board (the rhombus around Chinese
+    /// Checkers' star): not drawn, never clicked, printed blank.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub off: Vec<[u16; 2]>,
+}
+
+impl Board {
+    /// Whether `at` is a place of the board (inside the grid and not [`Board::off`]).
+    pub fn has(&self, at: [u16; 2]) -> bool {
+        at[0] < self.cols && at[1] < self.rows && !self.off.contains(&at)
+    }
 }
 
 #[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
@@ -123,6 +134,20 @@ pub struct View {
     /// Lines of text beside the board (scores, the die, whose turn).
     #[serde(default)]
     pub text: Vec<String>,
+    /// The seats' colours, seat 0 first (Go's and Reversi's `black`, `white`): CSS colour
+    /// names or `#rgb` / `#rrggbb` ([`is_color`]), at most one per seat; none: the player's
+    /// own palette.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colors: Vec<String>,
+}
+
+/// A colour the player can take from a module: a CSS colour name (3 to 20 letters) or
+/// `#rgb` / `#rrggbb`. Nothing else: the player writes it into the page's styles.
+pub fn is_color(c: &str) -> bool {
+    match c.strip_prefix('#') {
+        Some(hex) => matches!(hex.len(), 3 | 6) && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        None => (3..=20).contains(&c.len()) && c.bytes().all(|b| b.is_ascii_alphabetic()),
+    }
 }
 
 impl View {
@@ -135,11 +160,13 @@ impl View {
                 rows,
                 col_labels: Vec::new(),
                 row_labels: Vec::new(),
+                off: Vec::new(),
             },
             pieces: Vec::new(),
             highlights: Vec::new(),
             lines: Vec::new(),
             text: Vec::new(),
+            colors: Vec::new(),
         }
     }
 
@@ -184,18 +211,33 @@ impl View {
         if !b.row_labels.is_empty() && b.row_labels.len() != usize::from(b.rows) {
             return Err("row_labels must have one label per row".into());
         }
+        if self.colors.len() > seats {
+            return Err(alloc::format!(
+                "{} colors for {seats} seats",
+                self.colors.len()
+            ));
+        }
+        if let Some(c) = self.colors.iter().find(|c| !is_color(c)) {
+            let c: String = c.chars().take(24).collect();
+            return Err(alloc::format!(
+                "color {c:?} is not a CSS colour name, #rgb or #rrggbb"
+            ));
+        }
         let seat_ok = |s: Option<u8>| s.is_none_or(|s| usize::from(s) < seats);
         let in_grid = |[c, r]: [u16; 2], extra: u16| c < b.cols + extra && r < b.rows + extra;
         let corner = b.grid.corners();
+        if let Some(o) = b.off.iter().find(|&&o| !in_grid(o, 0)) {
+            return Err(alloc::format!("off place {o:?} is outside the grid"));
+        }
         for p in &self.pieces {
-            if !in_grid(p.at, 0) || !seat_ok(p.seat) {
+            if !b.has(p.at) || !seat_ok(p.seat) {
                 return Err(alloc::format!(
                     "piece {p:?} is off the board or has no seat"
                 ));
             }
         }
         for h in &self.highlights {
-            if !in_grid(h.at, 0) || !seat_ok(h.seat) {
+            if !b.has(h.at) || !seat_ok(h.seat) {
                 return Err(alloc::format!("highlight {h:?} is off the board"));
             }
         }
@@ -236,6 +278,9 @@ impl View {
                 *cell = ch;
             }
         };
+        for &o in &b.off {
+            put(o, ' ');
+        }
         for h in &self.highlights {
             if h.mark == Mark::Target {
                 put(h.at, '*');
@@ -308,5 +353,48 @@ mod tests {
         assert!(v.check(2).unwrap_err().contains("off the board"));
         let json = serde_json::to_string(&v.board).unwrap();
         assert!(json.contains(r#""grid":"hex""#), "{json}");
+    }
+
+    #[test]
+    fn seat_colours_are_names_or_hex_and_one_per_seat_at_most() {
+        let mut v = View::board(Grid::Points, 3, 3);
+        v.colors = alloc::vec!["black".into(), "#fff".into()];
+        assert_eq!(v.check(2), Ok(()));
+        let json = serde_json::to_string(&v).unwrap();
+        assert!(json.contains(r##""colors":["black","#fff"]"##), "{json}");
+        assert!(v.check(1).unwrap_err().contains("2 colors for 1 seats"));
+        for bad in [
+            "red;background:url(x)",
+            "#12345",
+            "#ggg",
+            "",
+            "var(--p0)",
+            "rgb(1,2,3)",
+        ] {
+            v.colors = alloc::vec![bad.into()];
+            assert!(v.check(2).is_err(), "{bad:?} taken");
+        }
+        v.colors = alloc::vec!["#A0b1C2".into()];
+        assert_eq!(v.check(2), Ok(()));
+        // A view without colours writes none (older views stay byte for byte).
+        let plain = serde_json::to_string(&View::board(Grid::Cells, 2, 2)).unwrap();
+        assert!(!plain.contains("colors"), "{plain}");
+    }
+
+    #[test]
+    fn off_places_are_not_part_of_the_board() {
+        let mut v = View::board(Grid::Hex, 3, 2);
+        v.board.off = alloc::vec![[0, 0]];
+        v.piece(1, 0, Shape::Disc, Some(0));
+        assert_eq!(v.text_lines(), ["   X .", "  . . ."]);
+        assert!(v.check(2).is_ok());
+        v.piece(0, 0, Shape::Disc, Some(1));
+        assert!(v.check(2).is_err(), "a piece on an off place");
+        v.pieces.pop();
+        v.board.off.push([5, 0]);
+        assert!(v.check(2).unwrap_err().contains("outside the grid"));
+        // A board without off places writes none (version 1 views stay byte for byte).
+        let plain = serde_json::to_string(&View::board(Grid::Cells, 2, 2).board).unwrap();
+        assert!(!plain.contains("off"), "{plain}");
     }
 }

@@ -41,6 +41,8 @@ board-pairings = Pairings
 board-pairings-title = pairings won-drawn-lost
 board-games = Games
 board-games-title = games won-drawn-lost
+board-uncounted = (+{ $n } not yet counted)
+board-uncounted-title = { $n } more games played in pairings not finished yet: they count once every game of their pairing is played
 board-game-points = Game pts
 board-elo = Elo
 board-bot = Bot
@@ -51,6 +53,7 @@ submit-size = Size limit
 submit-size-value = { $kb } KB, one file
 submit-interval = Interval
 submit-interval-value = one submission every { $s } s
+submit-interval-none = none: submit whenever you like
 submit-next = next allowed { $when }
 submit-budget = Daily budget
 submit-budget-unlimited = unlimited
@@ -60,6 +63,7 @@ submit-limits = Limits
 submit-speaks = What your bot speaks
 submit-speaks-text = Your bot reads the referee's lines on its standard input and answers on its standard output, one line at a time, in the protocol of its language. It also finds the game in its environment:
 submit-protocol = the { $name } protocol
+starter-protocol-note = The lines this bot reads and writes: { $path } on the contest site.
 submit-starter = download a starter bot
 submit-starter-after = {" "}that plays legal moves; improve it
 submit-module = The game's rules, as a module:
@@ -158,6 +162,8 @@ sub-games = Games
 sub-each-game = Each game
 sub-against = against { $name }:{" "}
 sub-to-play = { $n } to play
+sub-mark-won = W
+sub-mark-lost = L
 sub-game-title = game { $id }: { $result }
 sub-game-frozen = played after the freeze: its result shows when the scoreboard is unfrozen
 words-won = won
@@ -202,7 +208,8 @@ game-cannot-load = cannot load the replay ({ $status })
 game-replay-title = game replay
 game-no-player = The web player is not built on this server (run scripts/build-web.sh).
 game-download = Download the replay
-game-download-note = (open it in the player, or read it with { $command }).
+game-download-note = (open it in the player, or read it with
+game-download-note-after = ).
 game-frozen = played after the scoreboard was frozen: the result shows when it is unfrozen
 game-not-played = not played yet ({ $state })
 
@@ -295,10 +302,23 @@ sim-pair-note = Each matched region has one colour on both sides; the arrow at i
 sim-pair-none = These two sources share no code beyond the template.
 sim-jump = the same code on the other side, line { $line }
 sim-cut = Only the first lines are shown.
+sim-pending = The report is being computed ({ $seconds } s so far). Each pair of sources is measured within a bound of work linear in its length, but a class's first report, or one of every version, can take a minute. This page reloads itself until the report is ready.
+sim-pending-download = The similarity report is being computed ({ $seconds } s so far): ask again in a few seconds.
+sim-reload = Reload now
+sim-cut-badge = cut
+sim-cut-title = Measured until its work budget ran out: the pair shares at least this much.
+sim-counts-cut = { $cut } pairs ran out of their work budget and are marked “cut”: they share at least what is shown.
+sim-notes = Read by the lexer
+sim-note-lexed = The parser did not finish these sources within its budget of time and memory (garbage such as thousands of unmatched braces makes it slow), so they were read token by token by the lexer, which gives the same tokens on ordinary code. They are compared like the others.
+sim-pair-cut = The comparison of this pair ran out of its work budget (work linear in the two sources' tokens): the regions shown are the longest found first, and the pair shares at least this much. Such a pair is nearly always garbage or heavily repeated code: read it.
+sim-pair-regions-cut = Only the { $shown } longest of its { $total } regions are coloured.
 
 ## Errors and refusals
 err-csrf = the form expired or did not come from this site: reload the page and try again
 err-internal = internal error
+err-unavailable-busy = the contest's database is busy just now (another program holds it), so this was not done and nothing was saved: please try again in { $s } s
+err-unavailable-storage = the contest's server cannot write its database just now (its disk is full or failing), so this was not done and nothing was saved: please try again in { $s } s; the course staff see it on their page
+err-unavailable-down = the contest's database is not answering just now (it is restarting or cannot be reached), so this was not done and nothing was saved: please try again in { $s } s
 err-not-found = { $what } not found
 err-protocol = protocol { $name }
 err-language = language { $language }
@@ -337,6 +357,10 @@ err-staff-not-in-contest = course staff accounts take no part in the contest
 err-size-limit = the size limit must be from 1 KB to contest.toml's { $kb } KB (raising it needs contest.toml and a restart)
 err-interval-budget = an interval of at most a week and a budget of at most a day
 err-no-build = this submission has no build to repeat
+err-redirect-not-a-path = { $param }= must be a page of this site, such as /submit: this link points elsewhere
+err-redirect-other-host = { $param }= names another site (it starts with // once a browser reads it): this link is not one of this site's
+err-redirect-unsafe = { $param }= holds a control character, a space or a backslash, which browsers read as another site's address: this link is not one of this site's
+err-redirect-too-long = { $param }= is longer than 2048 characters
 
 ## What the judging machine writes (stored, logged and in the API in English), said on the
 ## pages; arbiter-i18n's `machine` module recognises these forms, word for word.
@@ -345,6 +369,8 @@ machine-trouble-locked = database locked
 machine-trouble-not-answering = database not answering
 machine-trouble-unreachable = database unreachable
 machine-trouble-restarting = database restarting
+machine-trouble-db-storage = the database cannot be written
+machine-trouble-db-error = database error
 machine-trouble-disk = disk cannot be written
 machine-stalled = judging machine stalled { $seconds } s at move { $move }
 machine-cpu-wait = the bot waited { $seconds } s for a CPU of the overloaded judging machine at move { $move }
@@ -379,3 +405,28 @@ logs-seat-first = first
 logs-seat-second = second
 logs-seat-black = Black (first to move)
 logs-seat-white = White (second to move)
+# The ladder and the leagues (docs/contest.md).
+board-rules-ladder = A new submission plays opponents near its rating, a few games at a time, until its rating's 95 % interval is narrow; the board ranks by Elo ± that interval (Bradley-Terry over every game).
+board-rules-leagues = Leagues: each student's latest submission plays the boss of the student's league, and beating it moves the student up a league for good.
+league-boss = boss { $boss }
+league-top = the top league
+league-need-score = To move up to { $next }: score at least { $need } of { $games } points against { $boss } (win 1, draw 1/2).
+league-need-sprt = To move up to { $next }: beat { $boss } in an SPRT (stronger by { $elo1 } Elo rather than { $elo0 }, at most { $max } games).
+league-row-playing = { $points } points in { $games } of { $of } games against the boss
+league-row-promoted = beat the boss: { $points } points in { $games } games
+league-row-stays = did not beat the boss ({ $points } points in { $games } games): a new submission tries again
+league-row-top = in the top league
+league-row-moved-up = moved up from { $from } (beat { $boss })
+league-you = You are in { $league }.
+league-you-top = You are in { $league }, the top league: there is no boss left to beat.
+league-you-promoted = Your bot beat { $boss }, the boss of { $from }: you were promoted to { $league }.
+
+## The game's name (the submit page, the scoreboard)
+
+game-name-reversi = Reversi { $size } x { $size }
+game-name-gomoku = Gomoku { $size } x { $size }, { $rule }
+game-name-duel = 2048 duel, { $rounds } rounds
+game-rule-freestyle = freestyle
+game-rule-standard = standard
+game-rule-renju = renju
+game-rule-renju-gomocup = renju (Gomocup)

@@ -51,6 +51,12 @@ which-forbidden = is a forbidden point for black ({ $kind ->
 
 seat-first = first
 seat-second = second
+seat-third = third
+seat-fourth = fourth
+seat-fifth = fifth
+seat-sixth = sixth
+seat-seventh = seventh
+seat-eighth = eighth
 
 # How a process ended.
 exit-code = exit code { $code }

@@ -128,6 +128,8 @@ fn trouble_key(what: &str) -> Option<&'static str> {
         "database not answering" => "machine-trouble-not-answering",
         "database unreachable" => "machine-trouble-unreachable",
         "database restarting" => "machine-trouble-restarting",
+        "the database cannot be written" => "machine-trouble-db-storage",
+        "database error" => "machine-trouble-db-error",
         "disk cannot be written" => "machine-trouble-disk",
         _ => return None,
     })

@@ -115,7 +115,7 @@ fn a_missing_key_shows_itself_and_parameters_fill_in() {
 }
 
 fn all_reasons() -> Vec<Reason> {
-    let s = Seat::First;
+    let s = Seat::FIRST;
     vec![
         Reason::Normal,
         Reason::IllegalMove {

@@ -179,10 +179,17 @@ pub fn in_table(lang: Lang, code: &str, english: &str) -> String {
 
 /// A seat as the verdicts name it when no player name is known.
 pub fn seat(lang: Lang, s: Seat) -> String {
-    lang.t(match s {
-        Seat::First => "seat-first",
-        Seat::Second => "seat-second",
-    })
+    const KEYS: [&str; Seat::MAX] = [
+        "seat-first",
+        "seat-second",
+        "seat-third",
+        "seat-fourth",
+        "seat-fifth",
+        "seat-sixth",
+        "seat-seventh",
+        "seat-eighth",
+    ];
+    lang.t(KEYS[s.index() % Seat::MAX])
 }
 
 /// How a process ended: "exit code 1", "signal 9 (SIGKILL), killed by arbiter: memory limit".

@@ -41,6 +41,8 @@ board-pairings = 对战
 board-pairings-title = 对战 胜-平-负
 board-games = 对局
 board-games-title = 对局 胜-平-负
+board-uncounted = （另有 { $n } 局尚未计入）
+board-uncounted-title = 另有 { $n } 局已下完，但所在的对战还没有下完：整场对战下完后才计入
 board-game-points = 对局得分
 board-elo = Elo
 board-bot = 大脑程序
@@ -51,6 +53,7 @@ submit-size = 大小限制
 submit-size-value = { $kb } KB，单个文件
 submit-interval = 提交间隔
 submit-interval-value = 每 { $s } 秒可提交一次
+submit-interval-none = 不限：随时可以提交
 submit-next = 下次可提交时间 { $when }
 submit-budget = 每日额度
 submit-budget-unlimited = 不限
@@ -60,6 +63,7 @@ submit-limits = 限制
 submit-speaks = 你的大脑程序如何与评测机交流
 submit-speaks-text = 你的大脑程序从标准输入读取评测机发来的行，并在标准输出上回答，每次一行，使用其语言对应的协议。它还可以从环境变量中得知当前的游戏：
 submit-protocol = { $name } 协议
+starter-protocol-note = 本程序读写的各行：见比赛网站上的 { $path }。
 submit-starter = 下载示例大脑程序
 submit-starter-after = （只会走合法的棋），在它的基础上改进
 submit-module = 游戏规则模块：
@@ -156,6 +160,8 @@ sub-games = 对局
 sub-each-game = 每一局
 sub-against = 对手 { $name }：
 sub-to-play = 还剩 { $n } 局
+sub-mark-won = 胜
+sub-mark-lost = 负
 sub-game-title = 第 { $id } 局：{ $result }
 sub-game-frozen = 封榜后下的对局：解封后显示结果
 words-won = 胜
@@ -200,7 +206,8 @@ game-cannot-load = 无法加载回放（{ $status }）
 game-replay-title = 对局回放
 game-no-player = 本服务器还没有构建网页播放器（请运行 scripts/build-web.sh）。
 game-download = 下载回放
-game-download-note = （可在播放器中打开，或用 { $command } 查看）。
+game-download-note = （可在播放器中打开，或用
+game-download-note-after = {" "}查看）。
 game-frozen = 封榜后下的对局：解封后显示结果
 game-not-played = 尚未对局（{ $state }）
 
@@ -293,10 +300,23 @@ sim-pair-note = 每个匹配区域在两边用同一种颜色标出；区域开�
 sim-pair-none = 这两份源代码除模板外没有共享的代码。
 sim-jump = 另一边的相同代码，第 { $line } 行
 sim-cut = 只显示了前面的部分行。
+sim-pending = 正在计算相似度报告（已用 { $seconds } 秒）。每一对源代码的比较都有与其长度成正比的工作量上限，但一个班级的第一次报告或包含所有版本的报告可能需要一分钟左右。报告完成前本页会自动刷新。
+sim-pending-download = 正在计算相似度报告（已用 { $seconds } 秒）：请过几秒钟再试。
+sim-reload = 立即刷新
+sim-cut-badge = 已截断
+sim-cut-title = 比较在用完工作量上限时停止：这一对至少共享这么多代码。
+sim-counts-cut = 有 { $cut } 对用完了工作量上限，标为“已截断”：它们共享的代码至少是所显示的这么多。
+sim-notes = 由词法分析器读取
+sim-note-lexed = 语法分析器没能在时间和内存上限内读完这些源代码（例如成千上万个不配对的花括号这类垃圾代码会让它很慢），因此改由词法分析器逐个记号读取；对正常代码，两者得到的记号相同。这些源代码与其他源代码一样参与比较。
+sim-pair-cut = 这一对的比较用完了工作量上限（与两份源代码的记号数成正比）：显示的是最先找到的最长区域，这一对至少共享这么多代码。这样的一对几乎总是垃圾代码或大量重复的代码，请仔细查看。
+sim-pair-regions-cut = 只标出了 { $total } 个区域中最长的 { $shown } 个。
 
 ## 错误与拒绝
 err-csrf = 表单已过期或并非来自本网站：请刷新页面后重试
 err-internal = 服务器内部错误
+err-unavailable-busy = 比赛的数据库此刻正忙（另一个程序占用着它），这次操作没有执行，也没有保存任何内容：请 { $s } 秒后重试
+err-unavailable-storage = 比赛服务器此刻无法写入数据库（磁盘已满或出错），这次操作没有执行，也没有保存任何内容：请 { $s } 秒后重试；课程助教在管理页面上也能看到这一情况
+err-unavailable-down = 比赛的数据库此刻没有响应（正在重启或无法连接），这次操作没有执行，也没有保存任何内容：请 { $s } 秒后重试
 err-not-found = 找不到{ $what }
 err-protocol = 协议 { $name }
 err-language = 语言 { $language }
@@ -335,6 +355,10 @@ err-staff-not-in-contest = 助教账户不参加比赛
 err-size-limit = 大小限制必须在 1 KB 到 contest.toml 中的 { $kb } KB 之间（调高需修改 contest.toml 并重启）
 err-interval-budget = 间隔最多一周，额度最多一天
 err-no-build = 这次提交没有可以重新进行的编译
+err-redirect-not-a-path = { $param }= 必须是本站的页面（例如 /submit）：这个链接指向别处
+err-redirect-other-host = { $param }= 指向另一个网站（浏览器读来以 // 开头）：这不是本站的链接
+err-redirect-unsafe = { $param }= 含有控制字符、空白或反斜杠，浏览器会把它读成另一个网站的地址：这不是本站的链接
+err-redirect-too-long = { $param }= 超过 2048 个字符
 
 ## 评测机写下的文字（数据库、日志和 API 中保持英文），在页面上的说法
 machine-judging-paused = 评测暂停：{ $what }，已持续 { $seconds } 秒
@@ -342,6 +366,8 @@ machine-trouble-locked = 数据库被锁定
 machine-trouble-not-answering = 数据库没有响应
 machine-trouble-unreachable = 无法连接数据库
 machine-trouble-restarting = 数据库正在重启
+machine-trouble-db-storage = 数据库无法写入
+machine-trouble-db-error = 数据库出错
 machine-trouble-disk = 磁盘无法写入
 machine-stalled = 评测机在第 { $move } 步卡顿了 { $seconds } 秒
 machine-cpu-wait = 评测机负载过高，程序在第 { $move } 步等待 CPU { $seconds } 秒
@@ -376,3 +402,28 @@ logs-seat-first = 先手
 logs-seat-second = 后手
 logs-seat-black = 黑（先手）
 logs-seat-white = 白（后手）
+# 天梯与联赛(docs/contest.md)。
+board-rules-ladder = 新提交每次与评分相近的对手下几局,直到其评分的 95% 置信区间足够窄;排行榜按 Elo ± 该区间排名(基于所有对局的 Bradley-Terry 模型)。
+board-rules-leagues = 联赛:每位学生的最新提交与其所在联赛的守关者对战,击败守关者即永久升入上一级联赛。
+league-boss = 守关者 { $boss }
+league-top = 最高级联赛
+league-need-score = 升入 { $next } 的条件:对 { $boss } 在 { $games } 局中至少得 { $need } 分(胜 1,和 1/2)。
+league-need-sprt = 升入 { $next } 的条件:在 SPRT 检验中击败 { $boss }(强 { $elo1 } Elo 而非 { $elo0 },最多 { $max } 局)。
+league-row-playing = 对守关者 { $games }/{ $of } 局,得 { $points } 分
+league-row-promoted = 已击败守关者:{ $games } 局得 { $points } 分
+league-row-stays = 未能击败守关者({ $games } 局得 { $points } 分):新的提交可再次挑战
+league-row-top = 位于最高级联赛
+league-row-moved-up = 已从 { $from } 升级(击败 { $boss })
+league-you = 你在 { $league }。
+league-you-top = 你在 { $league },已是最高级联赛:没有守关者需要击败了。
+league-you-promoted = 你的程序击败了 { $from } 的守关者 { $boss }:你已升入 { $league }。
+
+## The game's name (the submit page, the scoreboard)
+
+game-name-reversi = 黑白棋 { $size } x { $size }
+game-name-gomoku = 五子棋 { $size } x { $size }，{ $rule }
+game-name-duel = 2048 对战，{ $rounds } 轮
+game-rule-freestyle = 无禁手
+game-rule-standard = 标准规则
+game-rule-renju = 连珠
+game-rule-renju-gomocup = 连珠（Gomocup）

@@ -49,6 +49,12 @@ which-forbidden = 该点是黑方禁手点（{ $kind ->
 
 seat-first = 先手
 seat-second = 后手
+seat-third = 第三家
+seat-fourth = 第四家
+seat-fifth = 第五家
+seat-sixth = 第六家
+seat-seventh = 第七家
+seat-eighth = 第八家
 
 exit-code = 退出码 { $code }
 exit-unknown = 退出方式未知

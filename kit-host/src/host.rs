@@ -12,21 +12,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use arbiter_engine::module::{
-    DynRules, ModuleConfig, ModuleHost, ModuleOutcome, ModuleRef, MoveText,
+    DynRules, GameKind, ModuleConfig, ModuleHost, ModuleOutcome, ModuleRef, MoveText,
 };
-use arbiter_engine::{ConfigError, Seat};
+use arbiter_engine::{ConfigError, Seat, SeatSet, Turn, Viewer};
 use serde_json::Value;
 
-use crate::{sha256_hex, Bounds, Compiled, KitError, Rules, State, Status, WasmKit};
+pub use crate::module_file::MAX_MODULE_BYTES;
+use crate::{module_file, sha256_hex, Bounds, Compiled, KitError, Rules, State, Status, WasmKit};
 
 /// The most modules one process keeps (a contest has one; a test suite a few dozen), and
 /// their bytes at most: modules are kept for the life of the process.
 const MAX_MODULES: usize = 256;
 const MAX_KEPT_BYTES: usize = 512 << 20;
-
-/// The largest module accepted, in bytes: the five games in games/ are about 200 KB, and a
-/// module travels to workers through the database and to browsers on every game page.
-pub const MAX_MODULE_BYTES: usize = 16 << 20;
 
 struct Known {
     bytes: Arc<[u8]>,
@@ -123,33 +120,11 @@ fn too_large(label: &str) -> KitError {
     ))
 }
 
-/// [`register_bytes`] of a file.
+/// [`register_bytes`] of a file, read by the one module reader ([`module_file::read`]).
 pub fn register_file(path: &Path) -> Result<ModuleRef, KitError> {
-    let label = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let bytes = read_bounded(path, &label)?;
+    let bytes = module_file::read(path)?;
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    register(&bytes, &label, Some(path))
-}
-
-/// A module's file, read only up to the bound (a path may name a huge file or a device).
-fn read_bounded(path: &Path, label: &str) -> Result<Vec<u8>, KitError> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| {
-        KitError::Host(format!("cannot read game module {}: {e}", path.display()))
-    };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(cannot)?
-        .take(MAX_MODULE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    if bytes.len() > MAX_MODULE_BYTES {
-        return Err(too_large(label));
-    }
-    Ok(bytes)
+    register(&bytes, &module_file::label(&path), Some(path))
 }
 
 /// The file a registered module was read from, if it came from one.
@@ -212,6 +187,8 @@ pub struct ModuleGame {
     shared: Arc<Shared>,
     state: Option<State>,
     config: ModuleConfig,
+    seats: usize,
+    kind: GameKind,
     status: Status,
     ply: usize,
 }
@@ -227,11 +204,11 @@ impl std::fmt::Debug for ModuleGame {
 }
 
 /// The status of a game that can no longer be asked: over, no result.
-fn dead_status() -> Status {
+fn dead_status(seats: usize) -> Status {
     Status {
-        to_move: None,
-        forced: None,
-        scores: vec![0, 0],
+        movers: Vec::new(),
+        forced: Vec::new(),
+        scores: vec![0; seats],
         outcome: None,
     }
 }
@@ -253,11 +230,13 @@ impl ModuleGame {
             Err(KitError::Refused { why, .. }) => {
                 return Err(KitError::Host(format!(
                     "game module {label} refuses the configuration {}: {why}",
-                    config.config
+                    module_file_cut(&config.config)
                 )))
             }
             other => other?,
         };
+        let seats = rules.seats(state);
+        let kind = rules.kind(state);
         let status = checked_status(&mut rules, state)?;
         Ok(ModuleGame {
             shared: Arc::new(Shared {
@@ -267,6 +246,12 @@ impl ModuleGame {
             }),
             state: Some(state),
             config: config.clone(),
+            seats,
+            kind: GameKind {
+                chance: kind.chance,
+                hidden: kind.hidden,
+                simultaneous: kind.simultaneous,
+            },
             status,
             ply: 0,
         })
@@ -288,34 +273,54 @@ impl ModuleGame {
             }
         }
     }
-}
 
-impl ModuleGame {
     /// A game at the module's copy `state` (none when the copy failed), sharing the instance.
     fn copy(&self, state: Option<State>) -> Box<dyn DynRules> {
         Box::new(ModuleGame {
             shared: self.shared.clone(),
             state,
             config: self.config.clone(),
+            seats: self.seats,
+            kind: self.kind,
             status: if state.is_some() {
                 self.status.clone()
             } else {
-                dead_status()
+                dead_status(self.seats)
             },
             ply: self.ply,
         })
     }
+
+    /// A ply the module played: its new status.
+    fn advanced(&mut self, status: Status) -> Result<(), String> {
+        self.status = status;
+        self.ply += 1;
+        Ok(())
+    }
+
+    /// The module failed: the game is over with no result, and says why.
+    fn died(&mut self) -> Result<(), String> {
+        self.status = dead_status(self.seats);
+        Err(self
+            .fault()
+            .unwrap_or_else(|| "the game module failed".into()))
+    }
 }
 
-/// The status, with a forced move checked to be a move this host can carry.
+/// A config quoted in a message: its first 200 characters.
+fn module_file_cut(text: &str) -> String {
+    arbiter_game::config::cut(text, 200)
+}
+
+/// The status, with forced moves checked to be moves this host can carry.
 fn checked_status(rules: &mut Rules, s: State) -> Result<Status, KitError> {
     let st = rules.status(s)?;
     carried(rules, st)
 }
 
-/// `st`, once its forced move (if any) is checked to be a move this host can carry.
+/// `st`, once its forced moves (if any) are checked to be moves this host can carry.
 fn carried(rules: &Rules, st: Status) -> Result<Status, KitError> {
-    if let Some(f) = &st.forced {
+    for f in st.forced.iter().flatten() {
         move_text(rules, f)?;
     }
     Ok(st)
@@ -332,6 +337,24 @@ fn move_text(rules: &Rules, text: &str) -> Result<MoveText, KitError> {
     })
 }
 
+/// A refusal of a move the module itself lists as legal would be a verdict against a bot for
+/// the module's fault: checked on every refusal.
+fn refused(
+    r: &mut Rules,
+    s: State,
+    seat: usize,
+    mv: &str,
+    why: String,
+) -> Result<String, KitError> {
+    if r.legal_of(s, seat)?.iter().any(|m| m == mv) {
+        return Err(KitError::Module {
+            module: r.label().to_string(),
+            what: format!("refused the move {mv:?}, which it lists as legal: {why}"),
+        });
+    }
+    Ok(why)
+}
+
 impl DynRules for ModuleGame {
     fn clone_box(&self) -> Box<dyn DynRules> {
         self.copy(self.with(|r, s| r.duplicate(s)))
@@ -341,56 +364,94 @@ impl DynRules for ModuleGame {
         self.copy(self.with(|r, s| r.duplicate_reseeded(s, seed)))
     }
 
+    fn sampled(&self, seat: Seat, seed: u64) -> Box<dyn DynRules> {
+        self.copy(self.with(|r, s| r.sample(s, seat.index(), seed)))
+    }
+
     fn config(&self) -> &ModuleConfig {
         &self.config
     }
 
-    fn to_move(&self) -> Option<Seat> {
+    fn seats(&self) -> usize {
+        self.seats
+    }
+
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn turn(&self) -> Turn {
         if self.fault().is_some() {
-            return None;
+            return Turn::Over;
         }
-        self.status.to_move.and_then(Seat::from_index)
+        let movers: SeatSet = self
+            .status
+            .movers
+            .iter()
+            .filter_map(|&m| Seat::from_index(m))
+            .collect();
+        match (self.status.to_move(), movers.len()) {
+            (_, 0) => Turn::Over,
+            (Some(one), _) => Seat::from_index(one).map_or(Turn::Over, Turn::Seat),
+            _ => Turn::Together(movers),
+        }
     }
 
-    fn forced_move(&self) -> Option<MoveText> {
-        self.status.forced.as_deref().and_then(MoveText::new)
+    fn forced_move(&self, seat: Seat) -> Option<MoveText> {
+        let i = self.status.movers.iter().position(|&m| m == seat.index())?;
+        self.status
+            .forced
+            .get(i)?
+            .as_deref()
+            .and_then(MoveText::new)
     }
 
-    fn legal_moves(&self) -> Vec<MoveText> {
+    fn legal_moves(&self, seat: Seat) -> Vec<MoveText> {
+        if !self.status.movers.contains(&seat.index()) {
+            return Vec::new();
+        }
         self.with(|r, s| {
-            let moves = r.legal(s)?;
+            let moves = r.legal_of(s, seat.index())?;
             moves.iter().map(|m| move_text(r, m)).collect()
         })
         .unwrap_or_default()
     }
 
     fn play(&mut self, mv: &str) -> Result<(), String> {
-        let played = self.with(|r, s| {
-            let answer = r.play(s, mv)?;
-            match answer {
-                Ok(()) => checked_status(r, s).map(Ok),
-                // A refusal of a move the module itself lists would be a verdict against a
-                // bot for the module's fault: checked, only on refusals.
-                Err(why) if r.legal(s)?.iter().any(|m| m == mv) => Err(KitError::Module {
-                    module: r.label().to_string(),
-                    what: format!("refused the move {mv:?}, which it lists as legal: {why}"),
-                }),
-                Err(why) => Ok(Err(why)),
-            }
+        let Some(seat) = self.status.to_move() else {
+            return Err("it is not a turn of one seat".into());
+        };
+        let played = self.with(|r, s| match r.play(s, mv)? {
+            Ok(()) => checked_status(r, s).map(Ok),
+            Err(why) => refused(r, s, seat, mv, why).map(Err),
         });
         match played {
-            Some(Ok(status)) => {
-                self.status = status;
-                self.ply += 1;
-                Ok(())
-            }
             Some(Err(why)) => Err(why),
-            None => {
-                self.status = dead_status();
-                Err(self
-                    .fault()
-                    .unwrap_or_else(|| "the game module failed".into()))
+            Some(Ok(status)) => self.advanced(status),
+            None => self.died(),
+        }
+    }
+
+    fn play_together(&mut self, moves: &[(Seat, MoveText)]) -> Result<(), (Seat, String)> {
+        let given: Vec<(usize, String)> = moves
+            .iter()
+            .map(|(s, m)| (s.index(), m.as_str().to_string()))
+            .collect();
+        let played = self.with(|r, s| match r.play_together(s, &given)? {
+            Ok(()) => checked_status(r, s).map(Ok),
+            Err((seat, why)) => {
+                let mv = given
+                    .iter()
+                    .find(|(g, _)| *g == seat)
+                    .map_or("", |(_, m)| m);
+                refused(r, s, seat, mv, why).map(|why| Err((seat, why)))
             }
+        });
+        let first = moves.first().map_or(Seat::FIRST, |(s, _)| *s);
+        match played {
+            Some(Err((seat, why))) => Err((Seat::from_index(seat).unwrap_or(first), why)),
+            Some(Ok(status)) => self.advanced(status).map_err(|why| (first, why)),
+            None => self.died().map_err(|why| (first, why)),
         }
     }
 
@@ -400,7 +461,7 @@ impl DynRules for ModuleGame {
         }
         let o = self.status.outcome.as_ref()?;
         Some(ModuleOutcome {
-            winner: o.winner.and_then(Seat::from_index),
+            places: o.places.clone(),
             reason: o.reason.clone(),
         })
     }
@@ -409,12 +470,10 @@ impl DynRules for ModuleGame {
         self.ply
     }
 
-    fn scores(&self) -> [i64; 2] {
-        let s = &self.status.scores;
-        [
-            s.first().copied().unwrap_or(0),
-            s.get(1).copied().unwrap_or(0),
-        ]
+    fn scores(&self) -> Vec<i64> {
+        let mut s = self.status.scores.clone();
+        s.resize(self.seats, 0);
+        s
     }
 
     fn tell(&self, seat: Seat) -> String {
@@ -422,18 +481,68 @@ impl DynRules for ModuleGame {
             .unwrap_or_default()
     }
 
-    fn view(&self) -> String {
-        self.with(|r, s| r.view(s))
+    fn view(&self, viewer: Viewer) -> String {
+        let viewer = match viewer {
+            Viewer::All => arbiter_game::Viewer::All,
+            Viewer::Public => arbiter_game::Viewer::Public,
+            Viewer::Seat(s) => arbiter_game::Viewer::Seat(s.index()),
+        };
+        self.with(|r, s| r.view_as(s, viewer))
             .and_then(|v| serde_json::to_string(&v).ok())
             .unwrap_or_default()
+    }
+
+    fn reveal(&self, moves: &[(Seat, MoveText)], to: Viewer) -> Vec<Option<String>> {
+        let given: Vec<(usize, String)> = moves
+            .iter()
+            .map(|(s, m)| (s.index(), m.as_str().to_string()))
+            .collect();
+        let to = match to {
+            Viewer::Seat(s) => Some(s.index()),
+            // Everything is for whoever may see all; the module is asked for the public.
+            Viewer::All => return given.into_iter().map(|(_, m)| Some(m)).collect(),
+            Viewer::Public => None,
+        };
+        self.with(|r, s| r.reveal(s, &given, to))
+            .unwrap_or_else(|| vec![None; moves.len()])
+    }
+
+    fn retire(&mut self, seat: Seat) -> bool {
+        let went_on = self.with(|r, s| match r.retire(s, seat.index())? {
+            true => checked_status(r, s).map(Some),
+            false => Ok(None),
+        });
+        match went_on {
+            Some(Some(status)) => {
+                self.status = status;
+                true
+            }
+            Some(None) => false,
+            None => {
+                self.status = dead_status(self.seats);
+                false
+            }
+        }
     }
 
     fn fault(&self) -> Option<String> {
         lock(&self.shared.fault).clone()
     }
 
+    fn clicks(&self, seat: Seat) -> Option<String> {
+        self.with(|r, s| r.clicks_of(s, Some(seat.index())))
+            .flatten()
+            .map(|clicks| {
+                let list: Vec<Value> = clicks
+                    .iter()
+                    .map(|c| serde_json::json!({"move": c.mv, "cells": c.cells, "line": c.line}))
+                    .collect();
+                Value::Array(list).to_string()
+            })
+    }
+
     fn random_playout(&mut self, seed: u64) -> Option<Result<(), String>> {
-        if self.shared.no_playout.load(Ordering::Relaxed) || self.status.to_move.is_none() {
+        if self.shared.no_playout.load(Ordering::Relaxed) || self.status.movers.is_empty() {
             return None;
         }
         let played = self.with(|r, s| match r.playout(s, seed)? {
@@ -453,7 +562,7 @@ impl DynRules for ModuleGame {
                 None
             }
             None => {
-                self.status = dead_status();
+                self.status = dead_status(self.seats);
                 Some(Err(self
                     .fault()
                     .unwrap_or_else(|| "the game module failed".into())))

@@ -171,9 +171,11 @@ impl WasmKit {
                 trap_words(&e)
             ))
         })?;
-        if v != arbiter_game::abi::ABI_VERSION {
+        // Version 1 modules (two seats, one mover) still load: the host reads their answers
+        // into version 2's shapes (`Info`, `Status`, `Outcome`).
+        if !(1..=arbiter_game::abi::ABI_VERSION).contains(&v) {
             return Err(fail(format!(
-                "speaks ABI version {v}; this arbiter speaks version {}",
+                "speaks ABI version {v}; this arbiter speaks versions 1 to {}",
                 arbiter_game::abi::ABI_VERSION
             )));
         }

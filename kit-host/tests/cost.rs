@@ -14,7 +14,7 @@ fn per_move(package: &str, games: u64) -> (f64, u64) {
     let (mut plies, started) = (0u64, Instant::now());
     for seed in 0..games {
         let s = rules.start(&json!({}), seed).unwrap();
-        while let Some(seat) = rules.status(s).unwrap().to_move {
+        while let Some(seat) = rules.status(s).unwrap().to_move() {
             let legal = rules.legal(s).unwrap();
             rules.tell(s, seat).unwrap();
             rules
@@ -62,7 +62,7 @@ fn a_playout_costs_one_request_instead_of_two_a_ply() {
         let t0 = Instant::now();
         for _ in 0..n {
             let s = rules.duplicate(start).unwrap();
-            while rules.status(s).unwrap().to_move.is_some() {
+            while rules.status(s).unwrap().to_move().is_some() {
                 let legal = rules.legal(s).unwrap();
                 rules
                     .play(s, &legal[rng.below(legal.len())])

@@ -27,10 +27,10 @@ fn a_module_game_plays_like_a_built_in_one() {
     assert_eq!(m.sha256.len(), 64);
     let config = game(m, "{}");
     let mut g = AnyGame::new(&config).unwrap();
-    assert_eq!(g.to_move(), Some(Seat::First));
+    assert_eq!(g.to_move(), Some(Seat::FIRST));
     assert_eq!(g.legal_moves().len(), 7);
     g.play_text("d").unwrap();
-    assert_eq!(g.to_move(), Some(Seat::Second));
+    assert_eq!(g.to_move(), Some(Seat::SECOND));
     let copy = g.clone();
     for mv in ["c", "d", "c", "d", "c"] {
         g.play_text(mv).unwrap();
@@ -41,7 +41,7 @@ fn a_module_game_plays_like_a_built_in_one() {
     );
     g.play_text("d").unwrap();
     let o = g.outcome().expect("four in a column");
-    assert_eq!(o.winner, Some(Seat::First));
+    assert_eq!(o.winner, Some(Seat::FIRST));
     assert!(g.end_words().is_some_and(|w| !w.is_empty()));
     // The copy made after one ply is untouched by the moves played since.
     assert_eq!(copy.ply(), 1);
@@ -58,7 +58,8 @@ fn a_module_game_plays_like_a_built_in_one() {
         .play_text("this move is far too long for a module move")
         .is_err());
     // The view is the module's JSON, and the config reached the module.
-    let view: serde_json::Value = serde_json::from_str(&full.as_module().unwrap().view()).unwrap();
+    let view: serde_json::Value =
+        serde_json::from_str(&full.as_module().unwrap().view(arbiter_engine::Viewer::All)).unwrap();
     assert_eq!(view["board"]["cols"], 7);
     let wide = AnyGame::new(&game(config_module(&config), r#"{"cols": 9, "rows": 7}"#)).unwrap();
     assert_eq!(wide.legal_moves().len(), 9);
@@ -87,7 +88,7 @@ fn a_replay_carries_its_module_and_it_is_checked() {
     let m = connect_four();
     let mut r = Replay::new(
         game(m, "{}"),
-        [Seat::First, Seat::Second].map(|seat| Player {
+        [Seat::FIRST, Seat::SECOND].map(|seat| Player {
             name: format!("p{}", seat.index()),
             seat,
             command: None,
@@ -136,7 +137,7 @@ fn a_module_game_plays_a_random_playout_by_itself() {
         ends[0] > 0 && ends[1] > 0,
         "random playouts end both ways: {ends:?}"
     );
-    assert_eq!((g.ply(), g.to_move()), (1, Some(Seat::Second)));
+    assert_eq!((g.ply(), g.to_move()), (1, Some(Seat::SECOND)));
     // A game already over is left as it is.
     let mut over = g.reseeded(1);
     over.random_playout(1);

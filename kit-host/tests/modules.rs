@@ -166,7 +166,7 @@ fn a_playout_inside_the_module_ends_the_game_where_its_answer_says() {
                 .unwrap()
                 .expect("the Rust kit answers playout");
             assert!(
-                status.outcome.is_some() && status.to_move.is_none() && plies > 0,
+                status.outcome.is_some() && status.to_move().is_none() && plies > 0,
                 "{package}: {plies} plies, {status:?}"
             );
             assert_eq!(rules.status(copy).unwrap(), status, "{package}");
@@ -183,7 +183,7 @@ fn a_playout_inside_the_module_ends_the_game_where_its_answer_says() {
         }
         assert!(ends.len() > 1, "{package}: the seeds play different games");
         // The position the copies came from is untouched.
-        assert_eq!(rules.status(s).unwrap().to_move, Some(0), "{package}");
+        assert_eq!(rules.status(s).unwrap().to_move(), Some(0), "{package}");
     }
 }
 
@@ -209,5 +209,5 @@ fn a_module_without_playout_is_none_not_an_error() {
     assert_eq!(rules.playout(s, 1).unwrap(), None);
     // And it still plays.
     rules.play(s, "d").unwrap().unwrap();
-    assert_eq!(rules.status(s).unwrap().to_move, Some(1));
+    assert_eq!(rules.status(s).unwrap().to_move(), Some(1));
 }

@@ -4,14 +4,17 @@
 //! --live`, the contest server and `arbiter judge --live`.
 //!
 //! - [`game`]: one game: its contents (history and news), its position, its people's seats.
+//! - [`shown`]: what a game shows its followers, and nothing that recovers its seed.
 //! - [`ws`]: the websocket protocol; [`token`]: seed 002's tokens; [`pages`]: the list of games,
 //!   the watch page and the play page, each embedding the web player by `srcdoc`.
 //!
-//! The referee feeds a game through an observer (`LiveGame::observer`) that never blocks, and
+//! The referee feeds a game through an observer (`LiveGame::observer`) that only records, and
 //! plays a person's seat through `LiveGame::human_seat` (an `arbiter_match::live::RemoteSeat`).
+//! The hub's feeder thread makes the contents from the records, for the games someone follows.
 
 pub mod game;
 pub mod pages;
+pub mod shown;
 pub mod token;
 pub mod ws;
 
@@ -37,6 +40,11 @@ pub struct HubOptions {
     pub per_address: usize,
     /// How long a finished game stays listed.
     pub keep_finished: Duration,
+    /// A client that takes none of a message's fragment for this long (it does not read) is
+    /// dropped: what the hub keeps for it is bounded by one fragment.
+    pub stall: Duration,
+    /// What the spectators of a game that hides something see while it runs.
+    pub spectators: game::Spectators,
 }
 
 /// A site's page split where the hub's content goes: `before` holds the head and the header,
@@ -77,6 +85,8 @@ impl Default for HubOptions {
             delay: Duration::ZERO,
             per_address: 64,
             keep_finished: Duration::from_secs(600),
+            stall: Duration::from_secs(15),
+            spectators: game::Spectators::Public,
         }
     }
 }
@@ -89,6 +99,8 @@ pub struct Hub {
     connections: Mutex<HashMap<IpAddr, usize>>,
     /// The web player the pages embed.
     pub player: Option<Arc<String>>,
+    /// The feeder thread's queue: games with something recorded to show.
+    feeder: std::sync::mpsc::Sender<Arc<LiveGame>>,
 }
 
 /// A game in the list.
@@ -111,12 +123,24 @@ pub struct Summary {
 
 impl Hub {
     pub fn new(options: HubOptions, player: Option<Arc<String>>) -> Arc<Hub> {
+        let (feeder, work) = std::sync::mpsc::channel::<Arc<LiveGame>>();
+        // The contents are made here, off the referees' threads: a module game's positions
+        // cost module calls. The thread ends with the hub and its games.
+        std::thread::Builder::new()
+            .name("live-feeder".into())
+            .spawn(move || {
+                for game in work {
+                    game.catch_up();
+                }
+            })
+            .ok();
         Arc::new(Hub {
             games: RwLock::new(BTreeMap::new()),
             next: AtomicU64::new(1),
             options,
             connections: Mutex::new(HashMap::new()),
             player,
+            feeder,
         })
     }
 
@@ -126,12 +150,22 @@ impl Hub {
         self.open_as(id, title)
     }
 
-    /// Adds a game under a number the caller chose (a contest's game number).
+    /// Adds a game under a number the caller chose (a contest's game number, a game taken up
+    /// again after a restart). A game already under that number (played again) gives way: its
+    /// connections close, and their players connect again to this one.
     pub fn open_as(&self, id: u64, title: impl Into<String>) -> Arc<LiveGame> {
-        let game = Arc::new(LiveGame::new(id, title.into()));
+        let game = Arc::new(LiveGame::new(
+            id,
+            title.into(),
+            self.feeder.clone(),
+            self.options.spectators,
+        ));
+        self.next.fetch_max(id.saturating_add(1), Ordering::Relaxed);
         let mut games = self.games.write().unwrap_or_else(|p| p.into_inner());
         self.prune(&mut games);
-        games.insert(id, (Arc::clone(&game), Instant::now()));
+        if let Some((old, _)) = games.insert(id, (Arc::clone(&game), Instant::now())) {
+            old.supersede();
+        }
         game
     }
 
@@ -158,14 +192,7 @@ impl Hub {
                     result: st.result.clone(),
                     reason: st.reason.clone(),
                     winner: st.winner.clone(),
-                    human_seats: (0..2)
-                        .filter(|&i| {
-                            g.seats[i]
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .is_some()
-                        })
-                        .collect(),
+                    human_seats: g.human_seats().into_iter().map(|s| s.index()).collect(),
                 }
             })
             .collect()

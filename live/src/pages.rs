@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use arbiter_i18n::Lang;
 
-use crate::{Frame, Hub};
+use crate::{Frame, Hub, Summary};
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -28,6 +28,29 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The player as a site's pages embed it (`srcdoc`: the contest's game page, the hub's watch
+/// and play pages): it takes orders only from its own page's origin (`self`: a `srcdoc`
+/// frame's origin is its page's) and opens websockets only to that page's host
+/// (player-web/README.md, "Embedding"), so that a page of another origin that opens one of
+/// these pages can neither post its player a forged replay nor name it a websocket of its
+/// own. The player's empty allow-list is filled in; a player without one (a `--player` file
+/// of another build) gets this tag first in its head, where the player reads it. Applied
+/// twice, it changes nothing more.
+pub fn trusting_its_page(html: &str) -> String {
+    const TRUSTING: &str = r#"<meta name="arbiter-origins" content="self" data-hubs="self">"#;
+    const EMPTY: &str = r#"<meta name="arbiter-origins" content="">"#;
+    if html.contains(TRUSTING) {
+        html.to_string()
+    } else if html.contains(EMPTY) {
+        html.replacen(EMPTY, TRUSTING, 1)
+    } else if html.contains("<head>") {
+        html.replacen("<head>", &format!("<head>{TRUSTING}"), 1)
+    } else {
+        // No head to put it in: first, where the parser puts it in the head all the same.
+        format!("{TRUSTING}{html}")
+    }
 }
 
 /// JSON to embed in an inline `<script>`: `<`, `>` and `&` (and U+2028/U+2029, line ends to
@@ -96,31 +119,79 @@ fn page(frame: &RequestFrame, title: &str, body: &str) -> Response {
 
 pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response {
     let lang = frame.1;
-    let games = hub.summaries();
+    let body = list_body(lang, &hub.summaries());
+    let title = lang.t("live-title");
+    page(
+        &frame,
+        &title,
+        &format!(
+            "<meta http-equiv=\"refresh\" content=\"5\"><h1>{}</h1>{body}<p class=\"muted\"><a href=\"/live/games.json\">{}</a></p>",
+            escape(&title),
+            escape(&lang.t("live-json")),
+        ),
+    )
+}
+
+/// The list's games: those being played, then those finished.
+fn list_body(lang: Lang, games: &[Summary]) -> String {
     // A contest's titles already name the players.
     let players_column = games
         .iter()
         .any(|g| !g.title.contains(&g.players.join(" vs ")));
-    let mut rows = String::new();
-    for g in &games {
-        let status = match (&g.reason, &g.result) {
-            _ if !g.finished => lang.ta("live-playing", &[("move", g.moves.into())]),
-            (Some(r), _) => {
-                let reason = arbiter_i18n::verdict::reason(lang, r);
-                match &g.winner {
-                    Some(name) => lang.ta(
-                        "live-result-wins",
-                        &[
-                            ("name", name.as_str().into()),
-                            ("reason", reason.as_str().into()),
-                        ],
-                    ),
-                    None => lang.ta("live-result-draw", &[("reason", reason.as_str().into())]),
-                }
-            }
-            (None, Some(r)) => r.clone(),
-            (None, None) => lang.t("live-finished"),
+    // Games being played apart from finished ones, the oldest first: workers finish games out
+    // of order, and one list by number made a game in progress look stuck among finished ones.
+    let (mut playing, finished): (Vec<&Summary>, Vec<&Summary>) =
+        games.iter().partition(|g| !g.finished);
+    playing.sort_by_key(|g| g.id);
+    let t = |key: &str| escape(&lang.t(key));
+    if games.is_empty() {
+        format!("<p>{}</p>", t("live-none"))
+    } else {
+        let playing_part = if playing.is_empty() {
+            format!("<p>{}</p>", t("live-none-playing"))
+        } else {
+            games_table(lang, &playing, players_column)
         };
+        let mut body = format!(
+            "<h2>{}</h2>{playing_part}",
+            escape(&lang.ta("live-playing-heading", &[("n", playing.len().into())]))
+        );
+        if !finished.is_empty() {
+            body.push_str(&format!(
+                "<h2>{}</h2>{}",
+                escape(&lang.ta("live-finished-heading", &[("n", finished.len().into())])),
+                games_table(lang, &finished, players_column)
+            ));
+        }
+        body
+    }
+}
+
+/// A game's status on the list: its move while it is played, else its result.
+fn status(lang: Lang, g: &Summary) -> String {
+    match (&g.reason, &g.result) {
+        _ if !g.finished => lang.ta("live-playing", &[("move", g.moves.into())]),
+        (Some(r), _) => {
+            let reason = arbiter_i18n::verdict::reason(lang, r);
+            match &g.winner {
+                Some(name) => lang.ta(
+                    "live-result-wins",
+                    &[
+                        ("name", name.as_str().into()),
+                        ("reason", reason.as_str().into()),
+                    ],
+                ),
+                None => lang.ta("live-result-draw", &[("reason", reason.as_str().into())]),
+            }
+        }
+        (None, Some(r)) => r.clone(),
+        (None, None) => lang.t("live-finished"),
+    }
+}
+
+fn games_table(lang: Lang, games: &[&Summary], players_column: bool) -> String {
+    let mut rows = String::new();
+    for g in games {
         let players = if players_column {
             format!("<td>{}</td>", escape(&g.players.join(" vs ")))
         } else {
@@ -131,7 +202,7 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
             "<tr><td><a href=\"/live/{id}\">{title}</a></td>{players}<td>{status}</td></tr>",
             id = g.id,
             title = escape(&arbiter_i18n::machine::game_title(lang, &g.title)),
-            status = escape(&status),
+            status = escape(&status(lang, g)),
         ));
     }
     let t = |key: &str| escape(&lang.t(key));
@@ -140,24 +211,10 @@ pub async fn list(State(hub): State<Arc<Hub>>, frame: RequestFrame) -> Response 
     } else {
         String::new()
     };
-    let table = if games.is_empty() {
-        format!("<p>{}</p>", t("live-none"))
-    } else {
-        format!(
-            "<div class=\"scroll\"><table><thead><tr><th>{}</th>{players_head}<th>{}</th></tr></thead><tbody>{rows}</tbody></table></div>",
-            t("live-game"),
-            t("live-status"),
-        )
-    };
-    let title = lang.t("live-title");
-    page(
-        &frame,
-        &title,
-        &format!(
-            "<meta http-equiv=\"refresh\" content=\"5\"><h1>{}</h1>{table}<p class=\"muted\"><a href=\"/live/games.json\">{}</a></p>",
-            escape(&title),
-            t("live-json"),
-        ),
+    format!(
+        "<div class=\"scroll\"><table><thead><tr><th>{}</th>{players_head}<th>{}</th></tr></thead><tbody>{rows}</tbody></table></div>",
+        t("live-game"),
+        t("live-status"),
     )
 }
 
@@ -203,7 +260,7 @@ fn player_page(
          <script{nonce}>\"use strict\";(()=>{{const f=document.getElementById(\"player\");\
          const base=location.origin.replace(/^http/,\"ws\")+\"/live/ws\";\
          f.addEventListener(\"load\",()=>{{const w=f.contentWindow;{init}\
-         w.postMessage({{message:\"load_players\",players:{names}}},\"*\");\
+         w.postMessage({{message:\"load_players\",players:{names}}},location.origin);\
          document.getElementById(\"status\").textContent=\"\";}});\
          window.addEventListener(\"message\",(e)=>{{if(e.source!==f.contentWindow||!e.data)return;\
          if(e.data.message===\"resized\"&&e.data.height>0)f.style.height=Math.min(e.data.height+4,2000)+\"px\";\
@@ -213,7 +270,7 @@ fn player_page(
         frame_title = t("live-frame-title"),
         all = t("live-all"),
         error = script_json(&lang.t("live-error")),
-        srcdoc = escape(&player.replacen(
+        srcdoc = escape(&trusting_its_page(player).replacen(
             "<html lang=\"en\">",
             &format!("<html lang=\"{}\">", lang.tag()),
             1
@@ -241,7 +298,7 @@ pub async fn watch(
     };
     let names = game.lock().players.clone();
     let init = format!(
-        "w.postMessage({{message:\"init_spectator_player\",token:btoa(base+\"/_{id}\")}},\"*\");"
+        "w.postMessage({{message:\"init_spectator_player\",token:btoa(base+\"/_{id}\")}},location.origin);"
     );
     let title = arbiter_i18n::machine::game_title(lang, &game.title);
     player_page(
@@ -272,7 +329,7 @@ pub async fn play(
         let page = page(&frame, &lang.t("live-not-found"), &body);
         return (StatusCode::NOT_FOUND, page).into_response();
     };
-    let valid = q.seat <= 1
+    let valid = q.seat < arbiter_engine::Seat::MAX
         && q.key.len() == 22
         && q.key
             .bytes()
@@ -284,18 +341,95 @@ pub async fn play(
     }
     let names = game.lock().players.clone();
     let init = format!(
-        "w.postMessage({{message:\"init_player_player\",token:btoa(base+\"/{id}.{key}/{seat}\")}},\"*\");",
+        "w.postMessage({{message:\"init_player_player\",token:btoa(base+\"/{id}.{key}/{seat}\")}},location.origin);",
         key = q.key,
         seat = q.seat
     );
     let title = arbiter_i18n::machine::game_title(lang, &game.title);
-    let heading = escape(&lang.ta(
-        if q.seat == 0 {
-            "live-you-play-first"
-        } else {
-            "live-you-play-second"
-        },
-        &[("title", (&title).into())],
-    ));
+    // Two seats are first and second; more are numbered from 1, as the command prints them.
+    // The players are named once the game is set up, after the person opens this page: a
+    // seat past the second says the game has more than two before that.
+    let heading = escape(&match (names.len() > 2 || q.seat > 1, q.seat) {
+        (false, 0) => lang.ta("live-you-play-first", &[("title", (&title).into())]),
+        (false, _) => lang.ta("live-you-play-second", &[("title", (&title).into())]),
+        (true, seat) => lang.ta(
+            "live-you-play-seat",
+            &[("title", (&title).into()), ("seat", (seat + 1).into())],
+        ),
+    });
     player_page(&hub, &frame, &title, &heading, &init, &names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{list_body, trusting_its_page};
+    use crate::Summary;
+    use arbiter_i18n::Lang;
+
+    fn summary(id: u64, finished: bool) -> Summary {
+        Summary {
+            id,
+            title: format!("game {id}: a vs b"),
+            players: vec!["a".into(), "b".into()],
+            moves: 7,
+            finished,
+            result: None,
+            reason: None,
+            winner: None,
+            human_seats: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn games_in_progress_are_listed_apart_from_finished_ones_oldest_first() {
+        // As the hub gives them, newest first: 5 and 2 are being played, 4, 3 and 1 are over.
+        let games: Vec<Summary> = [(5, false), (4, true), (3, true), (2, false), (1, true)]
+            .into_iter()
+            .map(|(id, f)| summary(id, f))
+            .collect();
+        let body = list_body(Lang::En, &games);
+        let (playing, finished) = body.split_once("Finished (3)").expect(&body);
+        assert!(playing.contains("Being played (2)"), "{body}");
+        let at = |part: &str, id: u64| {
+            part.find(&format!("href=\"/live/{id}\""))
+                .unwrap_or(usize::MAX)
+        };
+        assert!(
+            at(playing, 2) < at(playing, 5) && at(playing, 5) < usize::MAX,
+            "{body}"
+        );
+        for id in [1, 3, 4] {
+            assert_eq!(at(playing, id), usize::MAX, "game {id} is over: {body}");
+            assert!(at(finished, id) < usize::MAX, "{body}");
+        }
+        // Nothing being played: said so, above the finished games.
+        let over: Vec<Summary> = vec![summary(1, true)];
+        let body = list_body(Lang::ZhCn, &over);
+        assert!(
+            body.contains("当前没有正在进行的对局") && body.contains("已结束（1）"),
+            "{body}"
+        );
+    }
+
+    const TRUSTING: &str = r#"<meta name="arbiter-origins" content="self" data-hubs="self">"#;
+
+    #[test]
+    fn the_player_is_told_to_trust_its_page_alone() {
+        let player = r#"<html lang="en"><head><meta name="arbiter-origins" content=""><title>p</title></head></html>"#;
+        let told = trusting_its_page(player);
+        assert_eq!(
+            told,
+            format!(r#"<html lang="en"><head>{TRUSTING}<title>p</title></head></html>"#)
+        );
+        // Told twice, it is the same page.
+        assert_eq!(trusting_its_page(&told), told);
+        // A player of another build, whose tag lists any origins: ours comes first in its head,
+        // where the player reads it (the first tag of that name).
+        let other = r#"<html><head><meta name="arbiter-origins" content="*"></head></html>"#;
+        let told = trusting_its_page(other);
+        assert!(
+            told.starts_with(&format!("<html><head>{TRUSTING}<meta")),
+            "{told}"
+        );
+    }
 }

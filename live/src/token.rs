@@ -44,7 +44,7 @@ pub fn parse_path(matching: &str, seat: Option<&str>) -> Option<Target> {
         Some(s) => {
             let (id, secret) = matching.split_once('.')?;
             let seat: usize = s.parse().ok()?;
-            if seat > 1 || secret.len() != 22 {
+            if seat >= arbiter_engine::Seat::MAX || secret.len() != 22 {
                 return None;
             }
             Some(Target::Seat {
@@ -85,6 +85,12 @@ mod tests {
         assert_eq!(parse_path("_7", None), Some(Target::Spectator { id: 7 }));
         assert_eq!(parse_path("7", None), None);
         assert_eq!(parse_path("7.short", Some("0")), None);
+        // Up to 8 seats: 0 to 7.
+        let seven = format!("7.{}", "k".repeat(22));
+        assert!(parse_path(&seven, Some("7")).is_some());
+        assert_eq!(parse_path(&seven, Some("8")), None);
+        assert_eq!(parse_path(&seven, Some("-1")), None);
+        assert_eq!(parse_path(&seven, Some("99999999999999999999999")), None);
         assert_eq!(
             decode(&spectator("ws://h/live/ws", 3)).unwrap(),
             "ws://h/live/ws/_3"

@@ -1,5 +1,5 @@
-//! One game between two bot processes: spawn, handshake, the move loop with clocks, the
-//! verdict, and the replay.
+//! One game between bot processes, two or more: spawn, handshake, the move loop with clocks
+//! (`crate::turns`), the verdict (`crate::verdict`), and the replay.
 //!
 //! The engine judges every move; this module only measures time and turns what the processes
 //! did into a verdict a student understands. Time is measured from the request being written
@@ -8,20 +8,17 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use arbiter_engine::any::{AnyGame, AnyMove, GameConfig, MoveError};
-use arbiter_engine::replay::{
-    Exit, Failure, GameResult, Killer, Meta, MoveRecord, Player, Reason, Replay,
-};
+use arbiter_engine::any::{AnyGame, GameConfig};
+use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::Seat;
 
 use crate::live::{Endpoint, Live};
-use crate::protocol::{
-    Ask, Fault, LimitsInfo, LogCaps, Protocol, ProtocolKind, Reply, Standing, Start, Wire,
-};
+use crate::protocol::{LimitsInfo, LogCaps, Protocol, ProtocolKind, Standing, Start, Wire};
 use crate::stall::Stall;
-use arbiter_sandbox::{
-    BotCommand, BotProcess, Containment, ExitInfo, Limits, SignalCause, SpawnError,
-};
+use crate::verdict::{verdict, Phase};
+use arbiter_sandbox::{BotCommand, BotProcess, Containment, ExitInfo, Limits, SpawnError};
+
+pub use crate::verdict::{illegal_move, stderr_tail};
 
 /// Clocks of one game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,38 +146,48 @@ pub struct GameSpec {
     pub opening: Vec<String>,
     pub limits: GameLimits,
     pub event: Option<String>,
-    /// The game's seed, given to both bots as `ARBITER_SEED` through [`bot_seed`] (arbiter's built-in bots draw
-    /// their random choices from it) and kept in the replay, so the game can be played again.
+    /// The game's seed, kept in the replay so the game can be played again; each bot gets
+    /// its own number drawn one-way from it and its seat as `ARBITER_SEED` ([`bot_seed`]),
+    /// from which arbiter's built-in bots draw their random choices.
     pub seed: Option<u64>,
+    /// A game longer than this many plies ends with no result: the rules never ended it,
+    /// which is the game module's fault, never a bot's.
+    pub max_plies: usize,
 }
+
+/// The most plies a game may last by default: far beyond every game arbiter knows (the 2048
+/// duel's 2,000, Chinese Checkers' 1,000 turns), so it stops only a game that never ends.
+pub const MAX_PLIES: usize = 20_000;
 
 /// Machine resources for one game.
 #[derive(Clone, Debug)]
 pub struct Seats {
-    /// The core each seat is pinned to.
-    pub cores: [Option<usize>; 2],
+    /// The core each seat is pinned to, one per seat of the game.
+    pub cores: Vec<Option<usize>>,
     /// Where per-bot scratch directories are made (and removed after the game).
     pub scratch_root: PathBuf,
 }
 
-/// The cores of each of `concurrency` game slots on `cpus`: each seat on its own core when
-/// there are enough (`share` = None decides), else both seats of a slot on one.
+/// The cores of each of `concurrency` game slots of `seats` seats on `cpus`: each seat on a
+/// core of its own when there are enough (`share` = None decides), else a slot's seats share
+/// its core.
 pub fn slot_cores(
     cpus: &[usize],
     concurrency: usize,
+    seats: usize,
     share: Option<bool>,
-) -> Vec<[Option<usize>; 2]> {
+) -> Vec<Vec<Option<usize>>> {
     let n = cpus.len();
-    let share = share.unwrap_or(n < 2 * concurrency);
+    let share = share.unwrap_or(n < seats * concurrency);
     (0..concurrency)
         .map(|k| {
-            if n == 0 {
-                [None, None]
-            } else if share {
-                [Some(cpus[k % n]), Some(cpus[k % n])]
-            } else {
-                [Some(cpus[(2 * k) % n]), Some(cpus[(2 * k + 1) % n])]
-            }
+            (0..seats)
+                .map(|s| match (n, share) {
+                    (0, _) => None,
+                    (_, true) => Some(cpus[k % n]),
+                    (_, false) => Some(cpus[(seats * k + s) % n]),
+                })
+                .collect()
         })
         .collect()
 }
@@ -189,8 +196,8 @@ pub fn slot_cores(
 #[derive(Debug)]
 pub struct Played {
     pub replay: Replay,
-    /// How each bot's process ended (`None` if it never started).
-    pub exits: [Option<ExitInfo>; 2],
+    /// How each bot's process ended (`None` if it never started), by seat.
+    pub exits: Vec<Option<ExitInfo>>,
     /// Containment layers that could not be applied, and similar notes.
     pub warnings: Vec<String>,
     /// Where the wall time went.
@@ -199,6 +206,19 @@ pub struct Played {
     /// fault): the replay's result says "voided: ..." and the game is no result. Whoever
     /// plays it must play it again (docs/faults.md).
     pub voided: Option<Voided>,
+}
+
+impl Played {
+    /// A game an earlier run of the referee played to its end (its replay saved then).
+    pub fn finished_earlier(replay: Replay) -> Played {
+        Played {
+            exits: vec![None; replay.players.len()],
+            replay,
+            warnings: Vec::new(),
+            timing: Timing::default(),
+            voided: None,
+        }
+    }
 }
 
 /// Why a game is no result: the judging machine's fault, in words a student may read (no
@@ -235,14 +255,16 @@ pub const STDERR_KEPT_BYTES: usize = 16 * 1024;
 /// The environment variable that carries the game's seed to each bot.
 pub const SEED_VAR: &str = "ARBITER_SEED";
 
-/// What bots are given as `ARBITER_SEED` for a game of seed `seed`: the same number whenever
-/// the game is played again, but one-way (SHA-256), so that no bot can work back from it to
-/// the seed, nor from there to a tournament's seed or a module game's dice.
-pub fn bot_seed(seed: u64) -> u64 {
+/// What the bot at `seat` is given as `ARBITER_SEED` for a game of seed `seed`: the same
+/// number whenever the game is played again, but one-way (SHA-256 of the seed and the seat),
+/// so that no bot can work back from it to the seed (nor from there to a tournament's seed
+/// or a module game's dice), nor from its own to another seat's.
+pub fn bot_seed(seed: u64, seat: Seat) -> u64 {
     use sha2::{Digest, Sha256};
     let digest = Sha256::new()
         .chain_update(b"arbiter bot seed\0")
         .chain_update(seed.to_le_bytes())
+        .chain_update([seat.index() as u8])
         .finalize();
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);
@@ -255,26 +277,30 @@ pub fn bot_seed(seed: u64) -> u64 {
 pub const MOVE_TIME_VAR: &str = "ARBITER_MOVE_MS";
 pub const GAME_TIME_VAR: &str = "ARBITER_GAME_MS";
 
-struct Side {
-    wire: Option<Wire>,
-    protocol: Box<dyn Protocol>,
-    used: Duration,
-    cpu_seen: Duration,
-    scratch: PathBuf,
-    exit: Option<ExitInfo>,
+/// One seat's bot, as the game runner keeps it.
+pub(crate) struct Side {
+    pub(crate) wire: Option<Wire>,
+    pub(crate) protocol: Box<dyn Protocol>,
+    /// Time charged to its game clock so far.
+    pub(crate) used: Duration,
+    pub(crate) cpu_seen: Duration,
+    pub(crate) scratch: PathBuf,
+    pub(crate) exit: Option<ExitInfo>,
     /// The request in progress, for the failure record if it fails.
-    request: Request,
+    pub(crate) request: Request,
+    /// Taken out of the game after it failed (a game of three or more seats going on).
+    pub(crate) out: bool,
 }
 
 /// What is known of a bot's current request until its answer is recorded as a move.
 #[derive(Default)]
-struct Request {
+pub(crate) struct Request {
     /// DEBUG text taken from the wire but not yet attached to a move.
-    log: Option<String>,
+    pub(crate) log: Option<String>,
     /// Wall-clock time the request took.
-    time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// What was left of the game clock when it was made.
-    clock: Option<Duration>,
+    pub(crate) clock: Option<Duration>,
 }
 
 /// How many times a game voided by the machine (see [`Voided`]) is played again by
@@ -305,11 +331,12 @@ pub fn play_unvoided(mut play: impl FnMut() -> Played, mut tell: impl FnMut(&Voi
     }
 }
 
-/// Plays one game. `bots[0]` takes seat 0 (moves first). Never panics on anything a bot does;
-/// every failure becomes the result's reason.
+/// Plays one game. `bots[i]` takes seat `i` (seat 0 moves first); there is one bot per seat
+/// of the game. Never panics on anything a bot does; every failure becomes the result's
+/// reason.
 pub fn play(
     spec: &GameSpec,
-    bots: [&BotSpec; 2],
+    bots: &[&BotSpec],
     seats: &Seats,
     containment: &Containment,
 ) -> Played {
@@ -320,13 +347,33 @@ pub fn play(
 /// in a browser) where `live.remote` has them; such a seat's `BotSpec` gives only its name.
 pub fn play_live(
     spec: &GameSpec,
-    bots: [&BotSpec; 2],
+    bots: &[&BotSpec],
+    seats: &Seats,
+    containment: &Containment,
+    live: Live<'_>,
+) -> Played {
+    resume_live(spec, bots, seats, containment, live, &[])
+}
+
+/// [`play_live`] taken up after `played`, the moves an earlier run of the referee recorded
+/// before its process stopped (a live game's journal): they are the replay's first moves, with
+/// their times (each seat's game clock goes on from them), and the observer sees them first;
+/// the bots start from the position they lead to, given as the opening. A bot whose protocol
+/// cannot start from a position cannot take the game up: it then ends with no result.
+pub fn resume_live(
+    spec: &GameSpec,
+    bots: &[&BotSpec],
     seats: &Seats,
     containment: &Containment,
     mut live: Live<'_>,
+    played: &[MoveRecord],
 ) -> Played {
     let mut warnings = Vec::new();
-    let players = [player(bots[0], Seat::First), player(bots[1], Seat::Second)];
+    let players: Vec<Player> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| player(b, Seat::from_index(i).unwrap_or(Seat::FIRST)))
+        .collect();
     let mut replay = Replay::new(spec.config.clone(), players);
     replay.opening = spec.opening.clone();
     replay.meta = Meta {
@@ -335,45 +382,47 @@ pub fn play_live(
         seed: spec.seed,
         ..Meta::default()
     };
-
-    let mut game = match replay.start_position() {
+    let mut game = match set_up(&replay, bots.len()) {
         Ok(g) => g,
-        Err(e) => {
-            replay.result = GameResult::aborted(format!("cannot set up the game: {e}"));
+        Err(why) => {
+            replay.result = GameResult::aborted(why);
             return Played {
                 replay,
-                exits: [None, None],
+                exits: vec![None; bots.len()],
                 warnings,
                 timing: Timing::default(),
                 voided: None,
             };
         }
     };
-
     if let Some(o) = live.observer.as_mut() {
         o.started(&replay, &spec.limits);
     }
-    let mut sides: Vec<Side> = Vec::with_capacity(2);
-    for seat in Seat::BOTH {
-        let bot = bots[seat.index()];
-        let scratch = seats
-            .scratch_root
-            .join(format!("seat{}-{}", seat.index(), unique()));
-        let protocol: Box<dyn Protocol> = match live.remote[seat.index()] {
-            Some(_) => Box::new(crate::protocol::remote::Remote),
-            None => bot.protocol.start(),
+    let taken_up = take_up(spec, bots, &mut live, &mut game, &mut replay, played);
+    if let Err(result) = taken_up {
+        replay.result = result;
+        if let Some(o) = live.observer.as_mut() {
+            o.ended(&replay);
+        }
+        return Played {
+            replay,
+            exits: vec![None; bots.len()],
+            warnings,
+            timing: Timing::default(),
+            voided: None,
         };
-        sides.push(Side {
-            wire: None,
-            protocol,
-            used: Duration::ZERO,
-            cpu_seen: Duration::ZERO,
-            scratch,
-            exit: None,
-            request: Request::default(),
-        });
     }
-
+    let mut sides = new_sides(bots, seats, &mut live);
+    // A game taken up goes on with each seat's clock where it was.
+    for (i, side) in sides.iter_mut().enumerate() {
+        side.used = played
+            .iter()
+            .flat_map(MoveRecord::records)
+            .filter(|m| m.seat.index() == i)
+            .filter_map(|m| m.time_ms)
+            .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0))
+            .sum();
+    }
     let mut timing = Timing::default();
     let t0 = Instant::now();
     let table = Table {
@@ -382,7 +431,7 @@ pub fn play_live(
         seats,
         containment,
     };
-    let outcome = run(
+    let ending = crate::turns::run(
         &table,
         &mut game,
         &mut sides,
@@ -391,7 +440,7 @@ pub fn play_live(
         &mut timing,
         &mut live,
     );
-    let voided = match outcome {
+    let voided = match ending {
         Ending::Over(result) => {
             replay.result = result;
             None
@@ -403,22 +452,13 @@ pub fn play_live(
     };
     let t1 = Instant::now();
     timing.moves = (t1 - t0).saturating_sub(timing.setup);
-    finish(&mut sides, &replay.result);
+    finish(&mut sides, &replay.result, game.seats());
     timing.teardown = t1.elapsed();
-    if let Some(seat) = replay.result.reason.culprit() {
-        replay.failure = failure_record(seat, &mut sides[seat.index()], &replay.result.reason);
-    }
-    if replay.result.reason == Reason::Normal {
-        replay.scores = Some(game.scores());
-        replay.meta.ending = game.end_words();
-    }
-    for side in &sides {
-        let _ = std::fs::remove_dir_all(&side.scratch);
-    }
+    record_end(&mut replay, &mut sides, &game);
     if let Some(o) = live.observer.as_mut() {
         o.ended(&replay);
     }
-    let exits = [sides[0].exit.take(), sides[1].exit.take()];
+    let exits = sides.iter_mut().map(|s| s.exit.take()).collect();
     Played {
         replay,
         exits,
@@ -428,130 +468,137 @@ pub fn play_live(
     }
 }
 
-/// What a game is played with: what to play, by whom, on which part of the machine.
-struct Table<'a> {
-    spec: &'a GameSpec,
-    bots: [&'a BotSpec; 2],
-    seats: &'a Seats,
-    containment: &'a Containment,
+/// The start position, checked to have a seat for every bot.
+fn set_up(replay: &Replay, bots: usize) -> Result<AnyGame, String> {
+    let game = replay
+        .start_position()
+        .map_err(|e| format!("cannot set up the game: {e}"))?;
+    if game.seats() != bots {
+        return Err(format!(
+            "cannot set up the game: it has {} seats, and {bots} bots were given",
+            game.seats()
+        ));
+    }
+    Ok(game)
 }
 
-fn run(
-    table: &Table<'_>,
-    game: &mut AnyGame,
-    sides: &mut [Side],
-    replay: &mut Replay,
-    warnings: &mut Vec<String>,
-    timing: &mut Timing,
+/// One side per seat: its protocol (a remote seat's, or its bot's) and its scratch directory.
+fn new_sides(bots: &[&BotSpec], seats: &Seats, live: &mut Live<'_>) -> Vec<Side> {
+    bots.iter()
+        .enumerate()
+        .map(|(i, bot)| {
+            let scratch = seats.scratch_root.join(format!("seat{i}-{}", unique()));
+            let remote = live.remote.get(i).is_some_and(Option::is_some);
+            let protocol: Box<dyn Protocol> = match remote {
+                true => Box::new(crate::protocol::remote::Remote),
+                false => bot.protocol.start(),
+            };
+            Side {
+                wire: None,
+                protocol,
+                used: Duration::ZERO,
+                cpu_seen: Duration::ZERO,
+                scratch,
+                exit: None,
+                request: Request::default(),
+                out: false,
+            }
+        })
+        .collect()
+}
+
+/// What the replay keeps once the game is over: the failing seat's record, the final scores
+/// and the module's words for a normal end; the bots' scratch directories go.
+fn record_end(replay: &mut Replay, sides: &mut [Side], game: &AnyGame) {
+    if let Some(seat) = replay.result.reason.culprit() {
+        if let Some(side) = sides.get_mut(seat.index()) {
+            replay.failure = crate::verdict::failure_record(seat, side, &replay.result.reason);
+        }
+    }
+    if replay.result.reason == Reason::Normal {
+        replay.scores = Some(game.scores());
+        replay.meta.ending = game.end_words();
+    }
+    for side in sides.iter() {
+        let _ = std::fs::remove_dir_all(&side.scratch);
+    }
+}
+
+/// Plays the moves of a game taken up ([`resume_live`]) on `game` and into `replay`, each told
+/// to the observer; the result instead when the game cannot be taken up.
+fn take_up(
+    spec: &GameSpec,
+    bots: &[&BotSpec],
     live: &mut Live<'_>,
-) -> Ending {
-    let setup_start = Instant::now();
-    let limits = &table.spec.limits;
-    if let Some(void) = unwritable_scratch(sides) {
-        return Ending::Void(void);
+    game: &mut AnyGame,
+    replay: &mut Replay,
+    played: &[MoveRecord],
+) -> Result<(), GameResult> {
+    if played.is_empty() {
+        return Ok(());
     }
-    // Start both, then shake hands with both: a bot that cannot start loses, and if both
-    // cannot, nobody wins.
-    let mut failed = spawn_both(table, sides, warnings, live);
-    shake_hands(limits, game, &table.spec.opening, sides, &mut failed);
-    match failed {
-        [Some(a), Some(b)] => return Ending::Over(both_failed(&a, &b)),
-        [Some(r), None] | [None, Some(r)] => return Ending::Over(GameResult::lost_by(r)),
-        [None, None] => {}
-    }
-    timing.setup = setup_start.elapsed();
-
-    loop {
-        if let Some(ending) = module_failed(game) {
-            return ending;
-        }
-        if let Some(o) = game.outcome() {
-            return Ending::Over(GameResult {
-                winner: o.winner,
-                reason: Reason::Normal,
-            });
-        }
-        let Some(seat) = game.to_move() else {
-            return Ending::Over(GameResult::aborted("the game has no side to move".into()));
-        };
-        let me = seat.index();
-        let before = game.clone();
-
-        if let Some(forced) = game.forced_move() {
-            if let Err(e) = game.play(forced) {
-                return Ending::Over(GameResult::aborted(format!(
-                    "the engine refused its own forced move: {e}"
-                )));
-            }
-            replay
-                .moves
-                .push(MoveRecord::new(seat, before.format_move(forced)));
-            if let Some(o) = live.observer.as_mut() {
-                o.moved(replay);
-            }
-            if let Err(r) = tell(sides, me, &before, forced, limits) {
-                return Ending::Over(GameResult::lost_by(r));
-            }
-            continue;
-        }
-
-        let asked = ask(sides, seat, game, limits, replay.moves.len() + 1);
-        // The question itself runs a module game's rules (what the seat is told, its legal
-        // moves): a module that failed there is at fault, not the bot that got no question.
-        if let Some(ending) = module_failed(game) {
-            return ending;
-        }
-        let answer = match asked {
-            Ok(a) => a,
-            Err(ending) => return ending,
-        };
-        let mv = match answer.reply {
-            Reply::Malformed(line) => {
-                return Ending::Over(GameResult::lost_by(Reason::MalformedOutput { seat, line }))
-            }
-            Reply::Move(mv) => mv,
-        };
-        if let Err(e) = game.play(mv) {
-            if let Some(ending) = module_failed(game) {
-                return ending;
-            }
-            return Ending::Over(GameResult::lost_by(illegal_move(
-                seat,
-                &before,
-                mv,
-                answer.sent,
-                e,
+    let at = played.len();
+    for (i, record) in played.iter().enumerate() {
+        if !follows(game, record) {
+            return Err(GameResult::aborted(format!(
+                "the game could not be taken up after the referee stopped: its move {} ({}) \
+                 does not follow",
+                i + 1,
+                crate::verdict::quote_cut(&record.mv)
             )));
         }
-        let side = &mut sides[me];
-        let mut record = MoveRecord::new(seat, before.format_move(mv));
-        record.time_ms = Some(answer.charged.as_secs_f64() * 1000.0);
-        record.cpu_ms = Some(answer.cpu.as_secs_f64() * 1000.0);
-        record.log = side.request.log.take();
-        side.request = Request::default();
-        replay.moves.push(record);
+        replay.moves.push(record.clone());
         if let Some(o) = live.observer.as_mut() {
             o.moved(replay);
         }
-        if let Err(r) = tell(sides, me, &before, mv, limits) {
-            return Ending::Over(GameResult::lost_by(r));
+    }
+    for (i, bot) in bots.iter().enumerate() {
+        if live.remote.get(i).is_some_and(Option::is_some) {
+            continue;
+        }
+        if let Err(why) = bot.protocol.check(&spec.config, true) {
+            return Err(GameResult::aborted(format!(
+                "the referee stopped after move {at} and {} cannot take the game up from there \
+                 ({why})",
+                bot.name
+            )));
         }
     }
+    Ok(())
 }
 
-/// A game module that failed (trapped, ran out of fuel, answered nonsense) ends the game with
-/// no result: the module is at fault, never a bot.
-fn module_failed(game: &AnyGame) -> Option<Ending> {
-    game.fault().map(|why| {
-        Ending::Over(GameResult::aborted(format!(
-            "the game's rules failed: {why}"
-        )))
-    })
+/// The opening the bots of a game taken up start from: the game's, then the moves played.
+pub(crate) fn opening_with(spec: &GameSpec, replay: &Replay) -> Vec<String> {
+    let mut opening = spec.opening.clone();
+    opening.extend(replay.moves.iter().map(|m| m.mv.clone()));
+    opening
 }
 
-/// The result of a game neither bot could start: nobody wins, and the message says both
-/// failures ("both bots failed: first: failed to start: ...; second: ..."; arbiter-i18n's
-/// `machine` module knows this form).
+/// Plays a recorded ply (a simultaneous turn's every move) on `game`, if it follows.
+fn follows(game: &mut AnyGame, record: &MoveRecord) -> bool {
+    let mut ply = Vec::new();
+    for m in record.records() {
+        match game.parse_move(&m.mv) {
+            Ok(mv) => ply.push((m.seat, mv)),
+            Err(_) => return false,
+        }
+    }
+    let movers: Vec<Seat> = game.turn().movers().iter().collect();
+    let seats: Vec<Seat> = ply.iter().map(|(s, _)| *s).collect();
+    movers == seats && game.play_together(&ply).is_ok()
+}
+
+/// What a game is played with: what to play, by whom, on which part of the machine.
+pub(crate) struct Table<'a> {
+    pub(crate) spec: &'a GameSpec,
+    pub(crate) bots: &'a [&'a BotSpec],
+    pub(crate) seats: &'a Seats,
+    pub(crate) containment: &'a Containment,
+}
+
+/// The result of a game no bot could start: nobody wins, and the message says each failure
+/// ("both bots failed: first: failed to start: ...; second: ..."; arbiter-i18n's `machine`
+/// module knows this form).
 pub fn both_failed(first: &Reason, second: &Reason) -> GameResult {
     GameResult::aborted(format!(
         "both bots failed: first: {first}; second: {second}"
@@ -567,7 +614,7 @@ pub fn disk_fault(what: &str) -> String {
 
 /// A disk that cannot be written is the machine's fault, never a bot's: found before a bot is
 /// blamed for not starting. Makes the bots' scratch directories.
-fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
+pub(crate) fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
     for side in sides {
         if let Err(e) = std::fs::create_dir_all(&side.scratch) {
             if let Some(what) = storage_fault(&e) {
@@ -581,30 +628,28 @@ fn unwritable_scratch(sides: &[Side]) -> Option<Voided> {
     None
 }
 
-/// Starts both bots (or connects a remote seat); a bot that cannot start has its verdict.
-fn spawn_both(
+/// Starts every bot (or connects a remote seat); a bot that cannot start has its verdict.
+pub(crate) fn spawn_all(
     table: &Table<'_>,
     sides: &mut [Side],
     warnings: &mut Vec<String>,
     live: &mut Live<'_>,
-) -> [Option<Reason>; 2] {
+) -> Vec<Option<Reason>> {
     let limits = &table.spec.limits;
-    let mut failed: [Option<Reason>; 2] = [None, None];
-    for seat in Seat::BOTH {
-        let i = seat.index();
-        if let Some(remote) = live.remote[i].take() {
+    let mut failed = vec![None; sides.len()];
+    for (i, seat) in Seat::all(sides.len()).enumerate() {
+        if let Some(remote) = live.remote.get_mut(i).and_then(Option::take) {
             sides[i].wire = Some(Wire::over(Endpoint::Remote(remote), limits.log_caps));
             continue;
         }
-        match spawn(
-            table.bots[i],
-            &sides[i].scratch,
-            table.seats.cores[i],
-            limits,
-            table.containment,
-            table.spec.seed,
-            &table.spec.config,
-        ) {
+        let bot = BotRun {
+            bot: table.bots[i],
+            seat,
+            scratch: &sides[i].scratch,
+            core: table.seats.cores.get(i).copied().flatten(),
+            seed: table.spec.seed,
+        };
+        match spawn(&bot, limits, table.containment, &table.spec.config) {
             Ok(process) => {
                 warnings.extend(process.warnings().iter().cloned());
                 sides[i].wire = Some(Wire::new(process, limits.log_caps));
@@ -616,20 +661,19 @@ fn spawn_both(
 }
 
 /// The handshake with each bot that started; one that fails it has its verdict in `failed`.
-fn shake_hands(
+pub(crate) fn shake_hands(
     limits: &GameLimits,
     game: &AnyGame,
     opening: &[String],
     sides: &mut [Side],
-    failed: &mut [Option<Reason>; 2],
+    failed: &mut [Option<Reason>],
 ) {
     let info = LimitsInfo {
         move_time: limits.time.per_move,
         game_time: limits.time.per_game,
         memory_bytes: limits.memory_bytes,
     };
-    for seat in Seat::BOTH {
-        let i = seat.index();
+    for (i, seat) in Seat::all(sides.len()).enumerate() {
         if failed[i].is_some() {
             continue;
         }
@@ -667,124 +711,43 @@ fn shake_hands(
     }
 }
 
-/// A bot's answer in time: what it said, the line as it wrote it, and what it cost.
-struct Answer {
-    reply: Reply,
-    sent: Option<String>,
-    charged: Duration,
-    cpu: Duration,
+/// What the game asks of its caller at the end of the move loop: a result, or a void (the
+/// judge's machine, not the bots, spoiled the game).
+pub(crate) enum Ending {
+    Over(GameResult),
+    Void(Voided),
 }
 
-/// Asks `seat` for its move (the `ply`-th of the game), on its clocks: its answer, or how
-/// the game ends (a time loss, a fault, a void when only a stall made it late).
-fn ask(
-    sides: &mut [Side],
-    seat: Seat,
-    game: &AnyGame,
-    limits: &GameLimits,
-    ply: usize,
-) -> Result<Answer, Ending> {
-    let me = seat.index();
-    let opponent_left = limits
-        .time
-        .per_game
-        .map(|g| g.saturating_sub(sides[1 - me].used));
-    let side = &mut sides[me];
-    let Some(wire) = side.wire.as_mut() else {
-        return Err(Ending::Over(GameResult::aborted(
-            "a bot has no process".into(),
-        )));
-    };
-    if !limits.ponder {
-        wire.process.thaw();
+/// Each seat's standing as the end command tells it.
+pub(crate) fn standing(result: &GameResult, seat: Seat, seats: usize) -> Standing {
+    let places = result.places(seats);
+    let place = places.as_ref().and_then(|p| p.get(seat.index()).copied());
+    let shared = places
+        .as_ref()
+        .is_some_and(|p| p.iter().filter(|&&q| Some(q) == place).count() > 1);
+    Standing {
+        place,
+        shared,
+        seats,
     }
-    let game_left = limits.time.per_game.map(|g| g.saturating_sub(side.used));
-    let budget = match (limits.time.per_move, game_left) {
-        (Some(m), Some(g)) => m.min(g),
-        (Some(m), None) => m,
-        (None, Some(g)) => g,
-        (None, None) => Duration::from_secs(365 * 24 * 3600),
-    };
-    let t0 = Instant::now();
-    let request = Ask {
-        game,
-        time_left: game_left,
-        opponent_time_left: opponent_left,
-        deadline: t0 + budget + limits.time.tolerance,
-    };
-    wire.start_request();
-    let reply = side.protocol.ask(wire, &request);
-    let elapsed = t0.elapsed();
-    let (charged, stall) = charged(wire, elapsed);
-    let sent = wire.take_last_line();
-    side.used += charged;
-    let cpu_now = wire.process.cpu_time();
-    let cpu = cpu_now.saturating_sub(side.cpu_seen);
-    side.cpu_seen = cpu_now;
-    if !limits.ponder {
-        wire.process.freeze();
-    }
-    side.request = Request {
-        log: wire.take_log(),
-        time: Some(charged),
-        clock: game_left,
-    };
-    let lose = |reason| Err(Ending::Over(GameResult::lost_by(reason)));
-    if wire.process.stderr_total_bytes() > limits.max_output_bytes {
-        return lose(Reason::ProtocolError {
-            seat,
-            message: format!(
-                "wrote more than {} MB to standard error",
-                limits.max_output_bytes >> 20
-            ),
-        });
-    }
-    let reply = match reply {
-        Ok(r) => r,
-        Err(fault) => {
-            // Which clock ran out: the game clock when less of it was left than a move.
-            let game_clock_bound = match (game_left, limits.time.per_move) {
-                (Some(left), Some(per_move)) => left < per_move,
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            let phase = Phase::Move { game_clock_bound };
-            return lose(verdict(seat, fault, side, limits, phase));
-        }
-    };
-    // An answer that came in time only because the wait was extended by a stall of the
-    // judge: the bot did nothing wrong, but the game went where no sound machine takes one
-    // (its opponent pondered through the stall). It is no result: void, play again.
-    let late = elapsed > budget + limits.time.tolerance;
-    if late && charged <= budget + limits.time.tolerance {
-        return Err(Ending::Void(Voided {
-            why: stall.describe(ply),
-            storage: false,
-        }));
-    }
-    // Late answers lose even when they arrive within the read deadline's tolerance.
-    if let Some(m) = limits.time.per_move {
-        if charged > m + limits.time.tolerance {
-            return lose(Reason::MoveTime {
-                seat,
-                limit_ms: millis(m),
-            });
+}
+
+/// Ends the game for every bot still in it: the end command, a moment to leave, then the
+/// whole tree dies.
+fn finish(sides: &mut [Side], result: &GameResult, seats: usize) {
+    for (i, side) in sides.iter_mut().enumerate() {
+        let seat = Seat::from_index(i).unwrap_or(Seat::FIRST);
+        if let (Some(wire), None) = (side.wire.as_mut(), &side.exit) {
+            wire.process.thaw();
+            side.protocol.end(wire, standing(result, seat, seats));
         }
     }
-    if let Some(g) = limits.time.per_game {
-        if side.used > g + limits.time.tolerance {
-            return lose(Reason::GameTime {
-                seat,
-                limit_ms: millis(g),
-            });
+    for side in sides.iter_mut() {
+        if let (Some(wire), None) = (side.wire.as_mut(), &side.exit) {
+            wire.linger(Duration::from_millis(100));
+            side.exit = Some(wire.process.finish(Duration::from_millis(100)));
         }
     }
-    Ok(Answer {
-        reply,
-        sent,
-        charged,
-        cpu,
-    })
 }
 
 /// A write that failed because of the machine's storage, not of what was written: a
@@ -804,16 +767,9 @@ pub fn storage_fault(e: &std::io::Error) -> Option<&'static str> {
     }
 }
 
-/// What the game asks of its caller at the end of [`run`]: a result, or a void (the judge's
-/// machine, not the bots, spoiled the game).
-enum Ending {
-    Over(GameResult),
-    Void(Voided),
-}
-
 /// Ends the timing of the wire's request: the time the bot is charged (`elapsed` less the
 /// judge's stall, see [`crate::stall`]) and the stall.
-fn charged(wire: &mut Wire, elapsed: Duration) -> (Duration, Stall) {
+pub(crate) fn charged(wire: &mut Wire, elapsed: Duration) -> (Duration, Stall) {
     let Some(meter) = wire.end_request() else {
         return (elapsed, Stall::default());
     };
@@ -821,247 +777,27 @@ fn charged(wire: &mut Wire, elapsed: Duration) -> (Duration, Stall) {
     (elapsed.saturating_sub(stall.credit()), stall)
 }
 
-/// After a ply by `mover`, tells the bots what they need to know: the opponent learns the
-/// move; a forced ply (pass, skipped step) is announced to the mover too.
-fn tell(
-    sides: &mut [Side],
-    mover: usize,
-    before: &AnyGame,
-    mv: AnyMove,
-    limits: &GameLimits,
-) -> Result<(), Reason> {
-    let listener = 1 - mover;
-    let forced = before.forced_move() == Some(mv);
-    for (i, is_mover) in [(mover, true), (listener, false)] {
-        if is_mover && !forced {
-            continue;
-        }
-        let seat = Seat::from_index(i).unwrap_or(Seat::First);
-        let side = &mut sides[i];
-        let Some(wire) = side.wire.as_mut() else {
-            continue;
-        };
-        let result = if is_mover {
-            side.protocol.own_forced(wire, before, mv)
-        } else {
-            side.protocol.opponent_moved(wire, before, mv)
-        };
-        if let Err(fault) = result {
-            return Err(verdict(seat, fault, side, limits, Phase::Between));
-        }
-    }
-    Ok(())
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Phase {
-    Handshake,
-    Move { game_clock_bound: bool },
-    Between,
-}
-
-/// Turns a protocol fault into the verdict, looking at how the process ended when it did.
-fn verdict(seat: Seat, fault: Fault, side: &mut Side, limits: &GameLimits, phase: Phase) -> Reason {
-    // A bot that died is judged by its death (a memory kill often shows first as a timeout or
-    // a closed pipe).
-    // When its output closed, the process is usually exiting: give it a moment so that a
-    // memory kill or crash is reported as such rather than as a closed pipe.
-    if matches!(
-        fault,
-        Fault::Closed { running: true } | Fault::InputClosed { running: true }
-    ) {
-        if let Some(wire) = side.wire.as_mut() {
-            let until = Instant::now() + Duration::from_millis(300);
-            while wire.process.try_wait().is_none() && Instant::now() < until {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        }
-    }
-    let dead = side
-        .wire
-        .as_mut()
-        .is_some_and(|w| w.process.try_wait().is_some());
-    if dead
-        || matches!(
-            fault,
-            Fault::Closed { running: false } | Fault::InputClosed { running: false }
-        )
-    {
-        if let Some(wire) = side.wire.as_mut() {
-            let exit = wire.process.finish(Duration::from_millis(200));
-            let reason = exit_reason(seat, &exit, limits);
-            side.exit = Some(exit);
-            return reason;
-        }
-    }
-    match fault {
-        Fault::Timeout => match phase {
-            Phase::Handshake => Reason::NoHandshake { seat },
-            Phase::Move {
-                game_clock_bound: true,
-            } => Reason::GameTime {
-                seat,
-                limit_ms: limits.time.per_game.map_or(0, millis),
-            },
-            _ => Reason::MoveTime {
-                seat,
-                limit_ms: limits.time.per_move.map_or(0, millis),
-            },
-        },
-        Fault::Closed { .. } => Reason::ProtocolError {
-            seat,
-            message: "closed its standard output while still running".into(),
-        },
-        Fault::InputClosed { .. } => Reason::ProtocolError {
-            seat,
-            message: "stopped reading: closed its standard input while still running".into(),
-        },
-        Fault::Malformed(line) if phase == Phase::Handshake => Reason::ProtocolError {
-            seat,
-            message: format!("answered {line:?} to the handshake"),
-        },
-        Fault::Malformed(line) => Reason::MalformedOutput { seat, line },
-        Fault::OutOfTurn(line) => Reason::OutOfTurn { seat, line },
-        Fault::Protocol(message) => Reason::ProtocolError { seat, message },
-    }
-}
-
-fn exit_reason(seat: Seat, exit: &ExitInfo, limits: &GameLimits) -> Reason {
-    if exit.memory_exceeded {
-        return Reason::Memory {
-            seat,
-            limit_bytes: limits.memory_bytes.unwrap_or(0),
-        };
-    }
-    match (exit.code, exit.signal) {
-        (_, Some(signal)) => Reason::Crash {
-            seat,
-            exit_code: None,
-            signal: Some(signal),
-        },
-        (Some(0), None) => Reason::ExitedEarly {
-            seat,
-            exit_code: Some(0),
-        },
-        (Some(code), None) => Reason::Crash {
-            seat,
-            exit_code: Some(code),
-            signal: None,
-        },
-        (None, None) => Reason::ExitedEarly {
-            seat,
-            exit_code: None,
-        },
-    }
-}
-
-/// Ends the game for both bots: the end command, a moment to leave, then the whole tree dies.
-fn finish(sides: &mut [Side], result: &GameResult) {
-    // Both bots hear the result first, then each gets a moment to leave before its tree dies.
-    for (i, side) in sides.iter_mut().enumerate() {
-        let seat = Seat::from_index(i).unwrap_or(Seat::First);
-        let standing = match result.winner {
-            None => Standing::Draw,
-            Some(w) if w == seat => Standing::Won,
-            Some(_) => Standing::Lost,
-        };
-        if let (Some(wire), None) = (side.wire.as_mut(), &side.exit) {
-            wire.process.thaw();
-            side.protocol.end(wire, standing);
-        }
-    }
-    for side in sides.iter_mut() {
-        if let (Some(wire), None) = (side.wire.as_mut(), &side.exit) {
-            wire.linger(Duration::from_millis(100));
-            side.exit = Some(wire.process.finish(Duration::from_millis(100)));
-        }
-    }
-}
-
-/// Everything seen of the seat at fault: its DEBUG text since its last move, its stderr tail,
-/// how it ended and who ended it, and the time of the failing request. `None` for a bot that
-/// never started.
-fn failure_record(seat: Seat, side: &mut Side, reason: &Reason) -> Option<Failure> {
-    let wire = side.wire.as_mut()?;
-    let mut log = side.request.log.take().unwrap_or_default();
-    log.push_str(&wire.take_log().unwrap_or_default());
-    let total = wire.process.stderr_total_bytes();
-    let stderr = stderr_tail(&wire.process.stderr_tail(), total, STDERR_KEPT_BYTES);
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    Some(Failure {
-        seat,
-        log: (!log.is_empty()).then_some(log),
-        stderr: (!stderr.is_empty()).then_some(stderr),
-        exit: side.exit.as_ref().map(|e| exit_record(e, reason)),
-        time_ms: side.request.time.map(ms),
-        clock_ms: side.request.clock.map(ms),
-    })
-}
-
-/// The end of a bot's stderr, at most `cap` bytes starting at a line, of `total` bytes written;
-/// a first line says how much came before.
-pub fn stderr_tail(tail: &[u8], total: u64, cap: usize) -> String {
-    let mut start = tail.len().saturating_sub(cap);
-    let at_line_start =
-        start == 0 && tail.len() as u64 >= total || start > 0 && tail[start - 1] == b'\n';
-    if !at_line_start {
-        // Start at a whole line when one begins within the window.
-        if let Some(nl) = tail[start..].iter().position(|&b| b == b'\n') {
-            if nl + 1 < tail.len() - start {
-                start += nl + 1;
-            }
-        }
-    }
-    let text = String::from_utf8_lossy(&tail[start..]);
-    let text = text.trim_end();
-    let dropped = total.saturating_sub((tail.len() - start) as u64);
-    if dropped == 0 || text.is_empty() {
-        return text.to_string();
-    }
-    format!("[... {dropped} earlier bytes not kept]\n{text}")
-}
-
-/// How a bot's process ended, for the replay: who sent a signal and, when arbiter did, why.
-fn exit_record(exit: &ExitInfo, reason: &Reason) -> Exit {
-    let (killed_by, why) = match exit.signal_cause {
-        None => (None, None),
-        Some(SignalCause::Referee) => (Some(Killer::Arbiter), Some(kill_why(reason).to_string())),
-        Some(SignalCause::Limit(limit)) => (Some(Killer::Arbiter), Some(limit.to_string())),
-        Some(SignalCause::Itself) => (Some(Killer::Itself), None),
-        Some(SignalCause::Outside) => (Some(Killer::Outside), None),
-    };
-    Exit {
-        code: exit.code,
-        signal: exit.signal,
-        killed_by,
-        why,
-    }
-}
-
-/// Why arbiter ended a bot that was still running at the end of its game.
-fn kill_why(reason: &Reason) -> &'static str {
-    match reason {
-        Reason::MoveTime { .. } => "move time exceeded",
-        Reason::GameTime { .. } => "game time exceeded",
-        Reason::NoHandshake { .. } => "no answer to the handshake",
-        _ => "the game was over",
-    }
+/// One bot to start: who, at which seat, where.
+struct BotRun<'a> {
+    bot: &'a BotSpec,
+    seat: Seat,
+    scratch: &'a Path,
+    core: Option<usize>,
+    seed: Option<u64>,
 }
 
 fn spawn(
-    bot: &BotSpec,
-    scratch: &Path,
-    core: Option<usize>,
+    run: &BotRun<'_>,
     limits: &GameLimits,
     containment: &Containment,
-    seed: Option<u64>,
     game: &GameConfig,
 ) -> Result<BotProcess, String> {
+    let bot = run.bot;
     let mut command = BotCommand::parse(&bot.command).map_err(|e| e.to_string())?;
     let trusted = crate::spec::is_builtin_command(&bot.command);
     command = crate::bot_env::with_game_vars(command, game, trusted);
-    if let Some(seed) = seed {
-        command = command.env(SEED_VAR, bot_seed(seed).to_string());
+    if let Some(seed) = run.seed {
+        command = command.env(SEED_VAR, bot_seed(seed, run.seat).to_string());
     }
     let times = [
         (MOVE_TIME_VAR, limits.time.per_move),
@@ -1086,15 +822,15 @@ fn spawn(
         command = command.current_dir(dir);
     }
     // No path in the message: verdicts are public, the server's directories are not.
-    std::fs::create_dir_all(scratch)
+    std::fs::create_dir_all(run.scratch)
         .map_err(|e| format!("cannot create its scratch directory: {e}"))?;
     let process_limits = Limits {
         memory_bytes: limits.memory_bytes,
-        cpu_core: core,
+        cpu_core: run.core,
         max_tasks: limits.max_tasks,
         max_line_bytes: limits.max_line_bytes,
         max_output_bytes: limits.max_output_bytes,
-        scratch_dir: Some(scratch.to_path_buf()),
+        scratch_dir: Some(run.scratch.to_path_buf()),
         scratch_bytes: Some(limits.scratch_bytes),
         ..Limits::default()
     };
@@ -1107,49 +843,6 @@ fn player(bot: &BotSpec, seat: Seat) -> Player {
         seat,
         command: Some(bot.command.clone()),
     }
-}
-
-/// The verdict for a move the rules refuse, quoting `line`, the bot's own line. The move is
-/// named in the game's notation when the engine can write it (not off the board), else by the
-/// bot's line.
-pub fn illegal_move(
-    seat: Seat,
-    before: &AnyGame,
-    mv: AnyMove,
-    line: Option<String>,
-    error: MoveError,
-) -> Reason {
-    let why = match error {
-        MoveError::Illegal(i) => i.to_string(),
-        MoveError::Refused(why) => why,
-        other => other.to_string(),
-    };
-    let line = line.map(|l| quote_cut(&l));
-    let text = before.format_move(mv);
-    let mv = match before.parse_move(&text) {
-        Ok(back) if back == mv => text,
-        _ => line
-            .clone()
-            .unwrap_or_else(|| "a point off the board".into()),
-    };
-    Reason::IllegalMove {
-        seat,
-        mv,
-        why,
-        line,
-    }
-}
-
-/// A bot's line as a verdict quotes it: at most 200 characters.
-fn quote_cut(line: &str) -> String {
-    match line.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}...", &line[..cut]),
-        None => line.to_string(),
-    }
-}
-
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn unique() -> String {

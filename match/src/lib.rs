@@ -24,3 +24,5 @@ pub mod series;
 pub mod spec;
 pub mod sprt;
 pub mod stall;
+mod turns;
+mod verdict;

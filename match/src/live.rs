@@ -10,7 +10,7 @@
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use arbiter_engine::replay::Replay;
+use arbiter_engine::replay::{MoveRecord, Replay};
 use arbiter_sandbox::{
     BotProcess, ExitInfo, MemoryEnforcement, MemoryEvidence, ReadEvent, SendError, Termination,
 };
@@ -25,6 +25,11 @@ pub trait Observer: Send {
     fn moved(&mut self, replay: &Replay);
     /// The game is over: `replay` is complete (result, scores, failure).
     fn ended(&mut self, replay: &Replay);
+    /// A seat was taken out after it failed, the others playing on: it is
+    /// `replay.retired.last()`.
+    fn retired(&mut self, replay: &Replay) {
+        let _ = replay;
+    }
 }
 
 /// An observer that holds the game for `pace` after each ply so that people can follow it, as
@@ -194,7 +199,8 @@ impl Endpoint {
 #[derive(Default)]
 pub struct Live<'a> {
     pub observer: Option<&'a mut dyn Observer>,
-    pub remote: [Option<RemoteSeat>; 2],
+    /// One entry per seat: `Some` for a seat played from outside.
+    pub remote: Vec<Option<RemoteSeat>>,
 }
 
 impl Live<'_> {
@@ -203,11 +209,18 @@ impl Live<'_> {
     }
 }
 
-/// What makes one game of a match or tournament live: its observer and its people's seats.
+/// What makes one game of a match or tournament live: its observer and its people's seats;
+/// for a match taken up after its referee's process stopped, what that run left of the game.
 #[derive(Default)]
 pub struct LiveSetup {
     pub observer: Option<Box<dyn Observer>>,
-    pub remote: [Option<RemoteSeat>; 2],
+    /// One entry per seat (or none: no seat played from outside).
+    pub remote: Vec<Option<RemoteSeat>>,
+    /// The moves the earlier run recorded of this game: it is taken up after them
+    /// ([`crate::game::resume_live`]).
+    pub resume: Vec<MoveRecord>,
+    /// The earlier run finished this game: its replay, not played again.
+    pub finished: Option<Box<Replay>>,
 }
 
 /// Makes the games of a match live, one after another (`arbiter match --live`).
@@ -217,7 +230,7 @@ pub trait LiveGames {
         &mut self,
         i: usize,
         spec: &crate::game::GameSpec,
-        bots: [&crate::game::BotSpec; 2],
+        bots: &[&crate::game::BotSpec],
     ) -> LiveSetup;
 }
 
@@ -229,7 +242,7 @@ impl LiveGames for NotLive {
         &mut self,
         _: usize,
         _: &crate::game::GameSpec,
-        _: [&crate::game::BotSpec; 2],
+        _: &[&crate::game::BotSpec],
     ) -> LiveSetup {
         LiveSetup::default()
     }

@@ -349,11 +349,17 @@ fn interpreter_script(words: &[String]) -> Option<(&str, &str)> {
 
 /// Two bots with the same name (one program against itself) become `NAME-a` and `NAME-b`,
 /// so verdicts and summaries tell them apart.
-pub fn distinct_names(bots: &mut [BotSpec; 2]) {
-    if bots[0].name == bots[1].name {
-        let name = bots[0].name.clone();
-        bots[0].name = format!("{name}-a");
-        bots[1].name = format!("{name}-b");
+pub fn distinct_names(bots: &mut [BotSpec]) {
+    const SUFFIX: &str = "abcdefgh";
+    for i in 0..bots.len() {
+        let name = bots[i].name.clone();
+        let same: Vec<usize> = (0..bots.len()).filter(|&j| bots[j].name == name).collect();
+        if same.len() > 1 {
+            for (k, &j) in same.iter().enumerate() {
+                let letter = SUFFIX.chars().nth(k).unwrap_or('x');
+                bots[j].name = format!("{name}-{letter}");
+            }
+        }
     }
 }
 

@@ -126,9 +126,9 @@ impl SprtRun {
     /// Bot A's result in game `i` (A sits first in even games, as [`crate::series`] seats it).
     pub fn result_of(i: usize, winner: Option<Seat>) -> GameResult {
         let a_seat = if i % 2 == 0 {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         match winner {
             None => GameResult::Draw,
@@ -330,12 +330,12 @@ mod tests {
     fn pairs_are_counted_for_bot_a() {
         let mut run = SprtRun::new(parse("elo0=0,elo1=10").unwrap());
         // A wins game 0 in seat 0, then loses game 1 from seat 1: a WL pair.
-        assert!(!run.add_game(SprtRun::result_of(0, Some(Seat::First))));
-        assert!(run.add_game(SprtRun::result_of(1, Some(Seat::First))));
+        assert!(!run.add_game(SprtRun::result_of(0, Some(Seat::FIRST))));
+        assert!(run.add_game(SprtRun::result_of(1, Some(Seat::FIRST))));
         assert_eq!(run.counts.counts, [0, 0, 1, 0, 0]);
         // A wins both: seat 0 in game 2, seat 1 in game 3.
-        run.add_game(SprtRun::result_of(2, Some(Seat::First)));
-        run.add_game(SprtRun::result_of(3, Some(Seat::Second)));
+        run.add_game(SprtRun::result_of(2, Some(Seat::FIRST)));
+        run.add_game(SprtRun::result_of(3, Some(Seat::SECOND)));
         assert_eq!(run.counts.counts, [0, 0, 1, 0, 1]);
         assert_eq!(SprtRun::result_of(5, None), GameResult::Draw);
         assert!(run.llr > 0.0);

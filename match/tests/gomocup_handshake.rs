@@ -61,12 +61,13 @@ fn play_timed(bots: [&BotSpec; 2], limits: GameLimits) -> (Replay, Duration) {
         limits,
         event: None,
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     };
     let seats = Seats {
-        cores: [None, None],
+        cores: vec![None, None],
         scratch_root: workdir().join("scratch"),
     };
-    let played = game::play(&spec, bots, &seats, &Containment::detect());
+    let played = game::play(&spec, &bots, &seats, &Containment::detect());
     (played.replay, played.timing.setup)
 }
 
@@ -86,8 +87,8 @@ fn a_brain_that_sets_up_on_info_keeps_its_whole_first_move() {
     let quick = brain("quick", 0, "about", 150);
     for slow_seat in Seat::BOTH {
         let bots = match slow_seat {
-            Seat::First => [&slow, &quick],
-            Seat::Second => [&quick, &slow],
+            Seat::FIRST => [&slow, &quick],
+            _ => [&quick, &slow],
         };
         let r = play(bots, limits(5000));
         assert_eq!(
@@ -120,7 +121,7 @@ fn a_brain_silent_on_about_plays_after_the_handshake_time() {
     let quick = brain("quick", 0, "about", 150);
     let r = play([&quick, &silent], limits(500));
     assert_eq!(r.result.reason, Reason::Normal);
-    let log = first_move(&r, Seat::Second).log.as_deref().unwrap_or("");
+    let log = first_move(&r, Seat::SECOND).log.as_deref().unwrap_or("");
     assert!(log.contains("no answer to ABOUT"), "{log:?}");
 }
 
@@ -133,8 +134,8 @@ fn an_about_answer_after_the_handshake_time_is_no_move() {
         let late = brain("late", 700, "about", 600);
         let quick = brain("quick", 0, "about", 600);
         let bots = match late_seat {
-            Seat::First => [&late, &quick],
-            Seat::Second => [&quick, &late],
+            Seat::FIRST => [&late, &quick],
+            _ => [&quick, &late],
         };
         let r = play(bots, limits(400));
         assert_eq!(

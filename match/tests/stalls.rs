@@ -49,12 +49,13 @@ fn spec(move_ms: u64) -> GameSpec {
         limits,
         event: None,
         seed: Some(7),
+        max_plies: arbiter_match::game::MAX_PLIES,
     }
 }
 
-fn play(spec: &GameSpec, bots: [&BotSpec; 2], scratch: &Path) -> Played {
+fn play(spec: &GameSpec, bots: &[&BotSpec], scratch: &Path) -> Played {
     let seats = Seats {
-        cores: [Some(0), Some(1)],
+        cores: vec![Some(0), Some(1)],
         scratch_root: scratch.to_path_buf(),
     };
     let played = game::play(spec, bots, &seats, &Containment::detect());
@@ -93,7 +94,7 @@ fn a_stopped_referee_voids_the_game_instead_of_a_time_loss() {
     let (a, b) = (bot("a", "slow 2 8 150"), bot("b", "slow 2 8 150"));
     let started = Instant::now();
     let mut helper = freeze_me(Duration::from_millis(1500), Duration::from_millis(2500));
-    let played = play(&spec, [&a, &b], &scratch);
+    let played = play(&spec, &[&a, &b], &scratch);
     helper.wait().unwrap();
     assert!(
         started.elapsed() > Duration::from_millis(3500),
@@ -119,7 +120,7 @@ fn a_stopped_referee_voids_the_game_instead_of_a_time_loss() {
     );
 
     // The same game without a stall: what the voided one is replaced by.
-    let again = game::play_unvoided(|| play(&spec, [&a, &b], &scratch), |_| {});
+    let again = game::play_unvoided(|| play(&spec, &[&a, &b], &scratch), |_| {});
     assert_eq!(again.replay.result.reason, Reason::Normal);
     assert!(again.voided.is_none());
 }
@@ -133,13 +134,13 @@ fn a_slow_bot_still_loses_on_time_across_a_stall() {
     let scratch = workdir().join("scratch-slow");
     let (slow, fine) = (bot("slow", "sleep 3 8 4000"), bot("fine", "fine"));
     let mut helper = freeze_me(Duration::from_millis(400), Duration::from_millis(1500));
-    let played = play(&spec(1000), [&slow, &fine], &scratch);
+    let played = play(&spec(1000), &[&slow, &fine], &scratch);
     helper.wait().unwrap();
     assert!(played.voided.is_none(), "{:?}", played.voided);
     assert_eq!(played.replay.result.reason.code(), "move_time");
     assert_eq!(
         played.replay.result.reason.culprit(),
-        Some(arbiter_engine::Seat::First)
+        Some(arbiter_engine::Seat::FIRST)
     );
 }
 
@@ -191,7 +192,7 @@ fn a_disk_that_cannot_be_written_voids_the_game_until_it_can() {
 
     let dir = workdir().join("ro");
     let mount = Mount::tmpfs(&dir, "ro,size=4m");
-    let played = play(&spec, [&a, &b], &dir.join("scratch"));
+    let played = play(&spec, &[&a, &b], &dir.join("scratch"));
     let voided = played.voided.as_ref().expect("read-only: voided");
     assert_eq!(
         voided.why,
@@ -205,7 +206,7 @@ fn a_disk_that_cannot_be_written_voids_the_game_until_it_can() {
         mount.remount("rw");
         mount
     });
-    let again = game::play_unvoided(|| play(&spec, [&a, &b], &dir.join("scratch")), |_| {});
+    let again = game::play_unvoided(|| play(&spec, &[&a, &b], &dir.join("scratch")), |_| {});
     let mount = remount.join().unwrap();
     assert_eq!(again.replay.result.reason, Reason::Normal);
     assert!(!again.replay.meta.voided.is_empty());
@@ -216,7 +217,7 @@ fn a_disk_that_cannot_be_written_voids_the_game_until_it_can() {
     let dir = workdir().join("full");
     let _full = Mount::tmpfs(&dir, "size=64k,nr_inodes=2");
     std::fs::create_dir(dir.join("filler")).unwrap();
-    let played = play(&spec, [&a, &b], &dir.join("scratch"));
+    let played = play(&spec, &[&a, &b], &dir.join("scratch"));
     let voided = played.voided.as_ref().expect("full: voided");
     assert!(voided.why.ends_with("(disk full)"), "{}", voided.why);
 }
@@ -246,7 +247,7 @@ fn a_bot_starved_of_its_cpu_does_not_lose_on_time() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    let played = play(&spec, [&a, &b], &scratch);
+    let played = play(&spec, &[&a, &b], &scratch);
     assert!(helper.wait().unwrap().success(), "the busy loop ran");
     assert!(
         started.elapsed() > Duration::from_millis(1900),
@@ -289,7 +290,7 @@ fn a_bot_kept_waiting_by_its_own_processes_loses_on_time() {
     let spec = spec(300);
     let (a, b) = (bot("a", "selfstarve 2"), bot("b", "fine"));
     let started = Instant::now();
-    let played = play(&spec, [&a, &b], &scratch);
+    let played = play(&spec, &[&a, &b], &scratch);
     let result = &played.replay.result;
     assert!(
         matches!(result.reason, Reason::MoveTime { .. }),

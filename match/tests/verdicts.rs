@@ -60,16 +60,17 @@ fn play_unlocked(bad: &BotSpec, bad_seat: Seat, limits: GameLimits) -> Played {
         limits,
         event: None,
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     };
     let seats = Seats {
-        cores: [Some(0), Some(1)],
+        cores: vec![Some(0), Some(1)],
         scratch_root: workdir().join("scratch"),
     };
     let bots = match bad_seat {
-        Seat::First => [bad, &fine],
-        Seat::Second => [&fine, bad],
+        Seat::FIRST => [bad, &fine],
+        _ => [&fine, bad],
     };
-    let played = game::play(&spec, bots, &seats, &Containment::detect());
+    let played = game::play(&spec, &bots, &seats, &Containment::detect());
     // Every replay the referee writes reads back strictly.
     Replay::read(&played.replay.to_json())
         .unwrap_or_else(|e| panic!("{e}\n{:?}", played.replay.result));
@@ -117,18 +118,18 @@ fn check(mode: &str, seat: Seat, expected: &str) -> Played {
 
 #[test]
 fn protocol_failures() {
-    check("illegal", Seat::First, "illegal_move");
-    let p = check("malformed", Seat::Second, "malformed_output");
+    check("illegal", Seat::FIRST, "illegal_move");
+    let p = check("malformed", Seat::SECOND, "malformed_output");
     assert!(
         matches!(&p.replay.result.reason, Reason::MalformedOutput { line, .. } if line == "move e5 please")
     );
-    check("outofturn", Seat::First, "out_of_turn");
-    check("nonutf8", Seat::First, "malformed_output");
-    check("handshake-wrong", Seat::Second, "protocol_error");
-    check("closeout", Seat::First, "protocol_error");
-    check("debugflood", Seat::First, "protocol_error");
+    check("outofturn", Seat::FIRST, "out_of_turn");
+    check("nonutf8", Seat::FIRST, "malformed_output");
+    check("handshake-wrong", Seat::SECOND, "protocol_error");
+    check("closeout", Seat::FIRST, "protocol_error");
+    check("debugflood", Seat::FIRST, "protocol_error");
     // The DEBUG text before the failure is kept, within the caps.
-    let p = check("illegal 3", Seat::First, "illegal_move");
+    let p = check("illegal 3", Seat::FIRST, "illegal_move");
     assert!(p
         .replay
         .moves
@@ -138,7 +139,7 @@ fn protocol_failures() {
 
 #[test]
 fn process_failures() {
-    let p = check("segv", Seat::First, "crash");
+    let p = check("segv", Seat::FIRST, "crash");
     assert!(matches!(
         p.replay.result.reason,
         Reason::Crash {
@@ -151,7 +152,7 @@ fn process_failures() {
         (exit.signal, exit.killed_by),
         (Some(11), Some(Killer::Itself))
     );
-    let p = check("exit", Seat::Second, "exited_early");
+    let p = check("exit", Seat::SECOND, "exited_early");
     assert!(matches!(
         p.replay.result.reason,
         Reason::ExitedEarly {
@@ -159,33 +160,33 @@ fn process_failures() {
             ..
         }
     ));
-    check("crash-start", Seat::First, "crash");
-    check("escapee", Seat::First, "crash");
-    check("stderrflood", Seat::Second, "protocol_error");
+    check("crash-start", Seat::FIRST, "crash");
+    check("escapee", Seat::FIRST, "crash");
+    check("stderrflood", Seat::SECOND, "protocol_error");
     let p = play_with(
         &BotSpec {
             command: "/nonexistent/bot".into(),
             ..bot("fine")
         },
-        Seat::First,
+        Seat::FIRST,
         limits(),
     );
     assert_eq!(p.replay.result.reason.code(), "failed_to_start");
-    assert_eq!(p.replay.result.winner, Some(Seat::Second));
+    assert_eq!(p.replay.result.winner, Some(Seat::SECOND));
 }
 
 #[test]
 fn resource_failures() {
-    let p = check("loop", Seat::First, "move_time");
+    let p = check("loop", Seat::FIRST, "move_time");
     let failure = p.replay.failure.expect("a failure record");
     let exit = failure.exit.clone().expect("how it ended");
     assert_eq!(exit.killed_by, Some(Killer::Arbiter), "{exit:?}");
     assert_eq!(exit.why.as_deref(), Some("move time exceeded"));
     assert!(failure.time_ms.is_some_and(|t| t >= 1000.0), "{failure:?}");
-    check("sleepforever", Seat::Second, "move_time");
-    check("handshake-silent", Seat::First, "no_handshake");
-    check("forkbomb", Seat::First, "move_time");
-    let hog = check("hog", Seat::First, "memory");
+    check("sleepforever", Seat::SECOND, "move_time");
+    check("handshake-silent", Seat::FIRST, "no_handshake");
+    check("forkbomb", Seat::FIRST, "move_time");
+    let hog = check("hog", Seat::FIRST, "memory");
     assert!(hog.exits[0].as_ref().is_some_and(|e| e.memory_exceeded));
     let exit = hog
         .replay
@@ -196,7 +197,7 @@ fn resource_failures() {
         exit.to_string(),
         "signal 9 (SIGKILL), killed by arbiter: memory limit"
     );
-    let p = check("longline", Seat::Second, "malformed_output");
+    let p = check("longline", Seat::SECOND, "malformed_output");
     assert!(
         matches!(&p.replay.result.reason, Reason::MalformedOutput { line, .. } if line.len() < 1000)
     );
@@ -208,14 +209,14 @@ fn sandbox_failures_leave_no_trace() {
     let _ = std::fs::remove_file(&outside);
     check(
         &format!("write 2 8 {}", outside.display()),
-        Seat::First,
+        Seat::FIRST,
         "crash",
     );
     assert!(
         !outside.exists(),
         "a bot wrote outside its scratch directory"
     );
-    check("connect 2 8 9", Seat::Second, "crash");
+    check("connect 2 8 9", Seat::SECOND, "crash");
 }
 
 #[test]
@@ -224,7 +225,7 @@ fn game_time_counts_own_turns_only() {
     l.time.per_move = Some(Duration::from_millis(2000));
     l.time.per_game = Some(Duration::from_millis(1200));
     // Two slow turns of 700 ms each exceed the 1.2 s game clock on the second.
-    let p = play_with(&bot("sleep 2 8 700"), Seat::First, l.clone());
+    let p = play_with(&bot("sleep 2 8 700"), Seat::FIRST, l.clone());
     assert_eq!(
         p.replay.result.reason.code(),
         "normal",
@@ -232,7 +233,7 @@ fn game_time_counts_own_turns_only() {
     );
     let mut l2 = l;
     l2.time.per_game = Some(Duration::from_millis(600));
-    let p = play_with(&bot("sleep 2 8 700"), Seat::First, l2);
+    let p = play_with(&bot("sleep 2 8 700"), Seat::FIRST, l2);
     assert_eq!(p.replay.result.reason.code(), "game_time");
 }
 
@@ -242,7 +243,7 @@ fn move_time_boundary() {
     let mut l = limits();
     l.time.per_move = Some(Duration::from_millis(500));
     for _ in 0..3 {
-        let p = play_with(&bot("sleep 2 8 450"), Seat::First, l.clone());
+        let p = play_with(&bot("sleep 2 8 450"), Seat::FIRST, l.clone());
         assert_eq!(
             p.replay.result.reason.code(),
             "normal",
@@ -256,7 +257,7 @@ fn move_time_boundary() {
             .filter_map(|m| m.time_ms)
             .fold(0.0, f64::max);
         assert!(slow >= 450.0, "the sleeping move took {slow} ms");
-        let p = play_with(&bot("sleep 2 8 600"), Seat::Second, l.clone());
+        let p = play_with(&bot("sleep 2 8 600"), Seat::SECOND, l.clone());
         assert_eq!(
             p.replay.result.reason.code(),
             "move_time",
@@ -277,13 +278,14 @@ fn ponder_cpu(ponder: bool) -> f64 {
         limits: l,
         event: None,
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     };
     let seats = Seats {
-        cores: [Some(0), Some(1)],
+        cores: vec![Some(0), Some(1)],
         scratch_root: workdir().join("scratch"),
     };
     let (thinker, slow) = (bot("ponder 0 6"), bot("slow 0 6 100"));
-    let played = game::play(&spec, [&thinker, &slow], &seats, &Containment::detect());
+    let played = game::play(&spec, &[&thinker, &slow], &seats, &Containment::detect());
     assert_eq!(
         played.replay.result.reason.code(),
         "normal",
@@ -294,7 +296,7 @@ fn ponder_cpu(ponder: bool) -> f64 {
         .replay
         .moves
         .iter()
-        .filter(|m| m.seat == Seat::First)
+        .filter(|m| m.seat == Seat::FIRST)
         .filter_map(|m| m.cpu_ms)
         .collect();
     assert!(cpu.len() >= 3);
@@ -315,7 +317,7 @@ fn no_ponder_freezes_bots_between_turns() {
 /// Seed 001: a DEBUG message over 16 KB is cut, never judged; even one longer than the line cap.
 #[test]
 fn long_debug_line_is_cut_and_kept() {
-    let p = play_with(&bot("longdebug 2"), Seat::First, limits());
+    let p = play_with(&bot("longdebug 2"), Seat::FIRST, limits());
     assert_eq!(
         p.replay.result.reason.code(),
         "normal",
@@ -326,7 +328,7 @@ fn long_debug_line_is_cut_and_kept() {
         .replay
         .moves
         .iter()
-        .filter(|m| m.seat == Seat::First)
+        .filter(|m| m.seat == Seat::FIRST)
         .nth(1)
         .and_then(|m| m.log.as_deref())
         .expect("the DEBUG text of the bot's second move");
@@ -337,28 +339,28 @@ fn long_debug_line_is_cut_and_kept() {
 /// Verdicts quote the bot's own line and say what was wrong in words, never Rust debug text.
 #[test]
 fn verdicts_quote_the_bots_line() {
-    let p = check("offboard", Seat::First, "illegal_move");
+    let p = check("offboard", Seat::FIRST, "illegal_move");
     let text = p.replay.result.reason.to_string();
     assert_eq!(
         text, "illegal move: you sent \"107 6\", which is off the board",
         "{:?}",
         p.replay.result.reason
     );
-    let p = check("occupied", Seat::Second, "illegal_move");
+    let p = check("occupied", Seat::SECOND, "illegal_move");
     assert_eq!(
         p.replay.result.reason.to_string(),
         "illegal move: you sent \"3 3\" (d4), which is already occupied"
     );
     // The DEBUG line printed just before the failing move is kept with the failure.
     let failure = p.replay.failure.as_ref().expect("a failure record");
-    assert_eq!(failure.seat, Seat::Second);
+    assert_eq!(failure.seat, Seat::SECOND);
     assert_eq!(failure.log.as_deref(), Some("move 2: oops\n"));
     assert!(failure.time_ms.is_some_and(|t| t < 1000.0), "{failure:?}");
     assert!(
         failure.clock_ms.is_some_and(|c| c > 100_000.0),
         "{failure:?}"
     );
-    let p = check("closein", Seat::Second, "protocol_error");
+    let p = check("closein", Seat::SECOND, "protocol_error");
     let text = p.replay.result.reason.to_string();
     assert!(
         text.contains("standard input") && !text.contains("standard output"),

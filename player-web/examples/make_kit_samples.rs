@@ -26,7 +26,7 @@ const GAMES: [(&str, &str, usize); 6] = [
 ];
 
 fn players() -> [Player; 2] {
-    [Seat::First, Seat::Second].map(|seat| Player {
+    [Seat::FIRST, Seat::SECOND].map(|seat| Player {
         name: ["Ada", "Alan"][seat.index()].to_string(),
         seat,
         command: None,
@@ -139,6 +139,131 @@ fn broken_modules() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// A sound module whose game never ends (the long replays of the player's benchmark and
+/// tests): two seats take turns playing `x`, seat to move drawn as a disc. Each state's seat
+/// to move is a byte at `PARITY + id` (ids wrap at 8 M: more live states than a replay of
+/// millions of plies keeps).
+fn endless() -> Vec<u8> {
+    const PARITY: u32 = 0x2_0000;
+    let strings = [
+        (
+            64,
+            r#"{"ok":{"name":"endless","version":"1","seats":2,"abi":1}}"#,
+        ),
+        (200, r#"{"ok":{"state":"#),
+        (240, r#"{"ok":{"to_move":"#),
+        (300, r#","forced":null,"scores":[0,0],"outcome":null}}"#),
+        (
+            400,
+            r#"{"ok":{"board":{"grid":"cells","cols":2,"rows":1},"pieces":[{"at":["#,
+        ),
+        (500, r#",0],"shape":"disc","seat":"#),
+        (560, r#"}]}}"#),
+        (600, r#"{"ok":null}"#),
+        (640, r#"{"ok":["x"]}"#),
+        (680, r#"{"illegal":"the only move is x"}"#),
+        (740, r#"{"error":"not offered"}"#),
+        (780, r#"{"ok":""}"#),
+    ];
+    let data: String = strings.iter().map(|(at, t)| data(*at, t)).collect();
+    let len = |at: u32| {
+        strings
+            .iter()
+            .find(|(a, _)| *a == at)
+            .map_or(0, |(_, t)| t.len())
+    };
+    // `(call $put AT)`: appends the string at AT to the answer.
+    let put = |at: u32| format!("(call $put (i32.const {at}) (i32.const {}))", len(at));
+    let text = format!(
+        r#"(module
+          (memory (export "memory") 132)
+          (global $next (mut i32) (i32.const 1))
+          (global $out (mut i32) (i32.const 4096))
+          {data}
+          (func (export "arbiter_abi_version") (result i32) i32.const 1)
+          (func (export "arbiter_alloc") (param i32) (result i32)
+            (select (i32.const 0x10000) (i32.const 0) (i32.lt_u (local.get 0) (i32.const 0x10000))))
+          (func (export "arbiter_free") (param i32 i32))
+          (func $put (param $at i32) (param $n i32)
+            (block $done (loop $byte
+              (br_if $done (i32.eqz (local.get $n)))
+              (i32.store8 (global.get $out) (i32.load8_u (local.get $at)))
+              (global.set $out (i32.add (global.get $out) (i32.const 1)))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+              (br $byte))))
+          (func $digits (param $n i32)
+            (if (i32.ge_u (local.get $n) (i32.const 10))
+              (then (call $digits (i32.div_u (local.get $n) (i32.const 10)))))
+            (i32.store8 (global.get $out) (i32.add (i32.const 48) (i32.rem_u (local.get $n) (i32.const 10))))
+            (global.set $out (i32.add (global.get $out) (i32.const 1))))
+          (func $state (param $p i32) (param $end i32) (result i32)
+            (local $n i32) (local $c i32)
+            (block $found (loop $skip
+              (br_if $found (i32.ge_u (local.get $p) (local.get $end)))
+              (br_if $found (i32.lt_u (i32.sub (i32.load8_u (local.get $p)) (i32.const 48)) (i32.const 10)))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $skip)))
+            (block $done (loop $digit
+              (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+              (local.set $c (i32.sub (i32.load8_u (local.get $p)) (i32.const 48)))
+              (br_if $done (i32.ge_u (local.get $c) (i32.const 10)))
+              (local.set $n (i32.add (i32.mul (local.get $n) (i32.const 10)) (local.get $c)))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $digit)))
+            (i32.add (i32.const {PARITY}) (i32.and (local.get $n) (i32.const 0x7fffff))))
+          (func $fresh (param $seat i32)
+            (i32.store8 (i32.add (i32.const {PARITY}) (i32.and (global.get $next) (i32.const 0x7fffff))) (local.get $seat))
+            {state} (call $digits (global.get $next)) (call $put (i32.const 562) (i32.const 2))
+            (global.set $next (i32.add (global.get $next) (i32.const 1))))
+          (func (export "arbiter_call") (param $p i32) (param $len i32) (result i64)
+            (local $op i32) (local $s i32) (local $end i32)
+            (global.set $out (i32.const 4096))
+            (local.set $end (i32.add (local.get $p) (local.get $len)))
+            (local.set $op (i32.load8_u (i32.add (local.get $p) (i32.const 7))))
+            (local.set $s (call $state (i32.add (local.get $p) (i32.const 8)) (local.get $end)))
+            (block $answer
+              (if (i32.eq (local.get $op) (i32.const 105)) (then {info} (br $answer)))
+              (if (i32.eq (local.get $op) (i32.const 110)) (then (call $fresh (i32.const 0)) (br $answer)))
+              (if (i32.and (i32.eq (local.get $op) (i32.const 99))
+                    (i32.eq (i32.load8_u (i32.add (local.get $p) (i32.const 9))) (i32.const 111)))
+                (then (call $fresh (i32.load8_u (local.get $s))) (br $answer)))
+              (if (i32.eq (local.get $op) (i32.const 100)) (then {null} (br $answer)))
+              (if (i32.eq (local.get $op) (i32.const 115)) (then
+                {to_move} (call $digits (i32.load8_u (local.get $s))) {status} (br $answer)))
+              (if (i32.eq (local.get $op) (i32.const 108)) (then {legal} (br $answer)))
+              (if (i32.eq (local.get $op) (i32.const 116)) (then {tell} (br $answer)))
+              (if (i32.eq (local.get $op) (i32.const 118)) (then
+                {view} (call $digits (i32.load8_u (local.get $s)))
+                {seat} (call $digits (i32.load8_u (local.get $s))) {close} (br $answer)))
+              (if (i32.and (i32.eq (local.get $op) (i32.const 112))
+                    (i32.eq (i32.load8_u (i32.add (local.get $p) (i32.const 11))) (i32.const 34)))
+                (then
+                  (if (i32.eq (i32.load (i32.sub (local.get $end) (i32.const 4))) (i32.const 0x7d227822))
+                    (then
+                      (i32.store8 (local.get $s) (i32.xor (i32.load8_u (local.get $s)) (i32.const 1)))
+                      {null})
+                    (else {illegal}))
+                  (br $answer)))
+              {error})
+            (i64.or (i64.shl (i64.const 4096) (i64.const 32))
+              (i64.extend_i32_u (i32.sub (global.get $out) (i32.const 4096))))))"#,
+        state = put(200),
+        info = put(64),
+        null = put(600),
+        to_move = put(240),
+        status = put(300),
+        legal = put(640),
+        tell = put(780),
+        view = put(400),
+        seat = put(500),
+        close = put(560),
+        illegal = put(680),
+        error = put(740),
+    );
+    wat::parse_str(text).expect("the endless module assembles")
+}
+
 /// A replay of a broken module: no move, aborted (it never got going).
 fn broken_replay(name: &str, bytes: &[u8]) -> Replay {
     let module = ModuleRef {
@@ -195,6 +320,7 @@ fn main() {
         );
         std::fs::write(modules.join(format!("{name}.wasm")), &bytes).expect("writes the module");
     }
+    std::fs::write(modules.join("endless.wasm"), endless()).expect("writes the module");
     let imports = wat::parse_str(r#"(module (import "env" "f" (func)) (memory 1))"#);
     let simd = wat::parse_str("(module (memory 1) (func (drop (v128.const i32x4 0 0 0 0))))");
     for (name, bytes) in [("imports", imports), ("simd", simd)] {

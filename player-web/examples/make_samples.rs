@@ -79,7 +79,7 @@ fn play_until(
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let players = [0usize, 1].map(|i| Player {
         name: names[i].to_string(),
-        seat: Seat::from_index(i).unwrap_or(Seat::First),
+        seat: Seat::from_index(i).unwrap_or(Seat::FIRST),
         command: Some(String::from("builtin:random")),
     });
     let mut replay = Replay::new(config.clone(), players);
@@ -387,7 +387,7 @@ fn reversi_failures(dir: &Path) {
     );
 
     let timeout = Reason::GameTime {
-        seat: Seat::First,
+        seat: Seat::FIRST,
         limit_ms: 180_000,
     };
     common_failures(dir, "reversi16-fail", &reversi(16), timeout, 23);
@@ -397,7 +397,7 @@ fn reversi_failures(dir: &Path) {
 fn renju_failures(dir: &Path) {
     let black_forbidden = |g: &AnyGame| match g {
         AnyGame::Gomoku(go) => {
-            g.to_move() == Some(Seat::First) && !go.forbidden_points().is_empty()
+            g.to_move() == Some(Seat::FIRST) && !go.forbidden_points().is_empty()
         }
         _ => false,
     };
@@ -419,7 +419,7 @@ fn renju_failures(dir: &Path) {
     let AnyGame::Gomoku(go) = &g else { return };
     let (p, _) = go.forbidden_points()[0];
     let mv = AnyMove::Gomoku(p);
-    let reason = illegal(&g, Seat::First, mv, &format!("{},{}", p.x, p.y));
+    let reason = illegal(&g, Seat::FIRST, mv, &format!("{},{}", p.x, p.y));
     let mut f = record(
         &g,
         "threat search: 3 candidates\nplaying the double three",
@@ -431,7 +431,7 @@ fn renju_failures(dir: &Path) {
     write(dir, "renju-fail-illegal.json", &failed(r, &g, reason, f));
 
     let timeout = Reason::MoveTime {
-        seat: Seat::First,
+        seat: Seat::FIRST,
         limit_ms: 5000,
     };
     common_failures(dir, "renju-fail", &gomoku(Rule::Renju), timeout, 33);
@@ -484,7 +484,7 @@ fn duel_failures(dir: &Path) {
     write(dir, "duel-fail-cell.json", &failed(r, &g, reason, f));
 
     let timeout = Reason::GameTime {
-        seat: Seat::First,
+        seat: Seat::FIRST,
         limit_ms: 5000,
     };
     common_failures(dir, "duel-fail", &duel(50, 43), timeout, 43);
@@ -495,7 +495,7 @@ fn wrong_cell(d: &duel2048::Duel) -> Option<(u8, u8)> {
     use arbiter_engine::Game;
     let seat = d.to_move()?;
     let next = d.next_cell(seat)?;
-    let cols = if seat == Seat::First { 0..4u8 } else { 4..8u8 };
+    let cols = if seat == Seat::FIRST { 0..4u8 } else { 4..8u8 };
     let rows = d.board_rows();
     cols.flat_map(|c| (0..4u8).map(move |r| (r, c)))
         .find(|&(r, c)| (r, c) != next && rows[usize::from(r)][usize::from(c)].level == 0)

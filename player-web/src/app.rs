@@ -18,26 +18,41 @@ use crate::dom::{js, props, set_style, set_text, Dom, Last};
 use crate::draw::{self, Palette};
 use crate::lang::{t, ta};
 use crate::protocol::{self, Origins, Peer, Request};
-use crate::session::{Info, Session};
+use crate::session::{seat_label, Info, Session};
 use crate::view::FrameView;
+use arbiter_engine::replay::MoveRecord;
 
 /// Height of a row of the move list, and of the list's inside (216 px less the border).
 const ROW: f64 = 18.0;
 const LIST_H: f64 = 216.0 - 2.0;
 /// Rows that exist: those in view and two more (the list is virtual).
 const POOL: usize = 14;
+/// The move list's tallest scrolled height: browsers cap an element's (Firefox near 17.9
+/// million pixels), so a longer list scrolls at scale.
+const MAX_LIST: f64 = 8.0e6;
+/// A replay's text read at most (as `arbiter replay show` reads at most 64 MB).
+pub const MAX_TEXT: usize = 64 << 20;
+/// A slice of the work of reading a long replay, in milliseconds: the page answers between
+/// two (clicks, keys, messages, drawing).
+const SLICE_MS: f64 = 12.0;
+/// Bytes of a replay's text scanned in a slice (`split::Split`): about 5 ms.
+const SCAN_SLICE: usize = 1 << 20;
+/// The moves checked before a replay is shown and `init_successfully` answered: every move
+/// of a built-in game's replay (the longest, a 10,000-round duel, has 40,000; they check in
+/// about 2 µs each), so that its illegal move is an error instead of a frame; but no longer
+/// than [`FIRST_MS`] (a module game's moves take 10 to 30 µs). A longer replay is shown from
+/// its first frames while the rest is checked, a slice at a time; an illegal move there is an
+/// error then.
+const FIRST_CHECKED: usize = 50_000;
+const FIRST_MS: f64 = 300.0;
 
 /// A loaded replay.
 pub struct Loaded {
     pub session: Session,
     pub info: Info,
     pub frames: usize,
-    /// Thinking time per seat up to each frame.
-    pub cum_time: Vec<[f64; 2]>,
-    /// Each move's time as the move list shows it (` 12 ms`, or empty), made once.
-    pub times: Vec<String>,
-    /// The move list's rows' texts, made when first shown.
-    row_texts: Vec<Option<RowText>>,
+    /// Thinking time per seat up to each frame checked.
+    pub cum_time: Vec<Vec<f64>>,
     /// The frame shown.
     pub k: usize,
     pub view: Option<FrameView>,
@@ -57,10 +72,9 @@ struct Row {
     seat: Option<Option<u8>>,
 }
 
-/// A move list row's texts, made into JavaScript strings the first time the row shows them.
+/// A move list row's texts, made into JavaScript strings when the row shows that move.
 struct RowText {
     k: JsValue,
-    top: JsValue,
     num: JsValue,
     rest: JsValue,
     title: JsValue,
@@ -68,9 +82,9 @@ struct RowText {
 }
 
 impl RowText {
-    fn new(info: &Info, times: &[String], k: usize) -> RowText {
+    fn new(session: &Session, info: &Info, k: usize) -> RowText {
         let js = |s: &str| JsValue::from_str(s);
-        let (num, rest, title, seat) = match k.checked_sub(1).and_then(|i| info.moves.get(i)) {
+        let (num, rest, title, seat) = match k.checked_sub(1).and_then(|i| session.record(i)) {
             None if info.opening.is_empty() => (
                 js(&format!("0. {}", t("player-start"))),
                 js(""),
@@ -86,31 +100,55 @@ impl RowText {
                     None,
                 )
             }
+            Some(m) if m.is_together() => {
+                // A simultaneous turn: one row, every mover's move after its seat.
+                let all = ply_text(info, m);
+                (
+                    js(&format!("{k}. ")),
+                    js(&format!(" {all}")),
+                    js(&all),
+                    None,
+                )
+            }
             Some(m) => {
-                let seat = usize::from(m.seat & 1);
-                let time = times.get(k - 1).map_or("", String::as_str);
-                let alt = if m.alt != m.mv {
-                    format!(" ({})", m.alt)
-                } else {
-                    String::new()
-                };
+                let seat = m.seat.index();
+                let time = m
+                    .time_ms
+                    .map(|t| format!(" {}", fmt_ms(t)))
+                    .unwrap_or_default();
+                let alt = session
+                    .alt(&m.mv)
+                    .map(|a| format!(" ({a})"))
+                    .unwrap_or_default();
                 (
                     js(&format!("{k}. ")),
                     js(&format!(" {}{time}", m.mv)),
-                    js(&format!("{} {}{alt}", info.seats[seat], m.mv)),
+                    js(&format!(
+                        "{} {}{alt}",
+                        seat_label(&info.seats, m.seat),
+                        m.mv
+                    )),
                     Some(seat as u8),
                 )
             }
         };
         RowText {
             k: js(&format!("{k}")),
-            top: js(&format!("{}px", k * ROW as usize)),
             num,
             rest,
             title,
             seat,
         }
     }
+}
+
+/// `#1 up · #2 left · #3 down`: every move of a ply after its seat.
+fn ply_text(info: &Info, m: &MoveRecord) -> String {
+    let parts: Vec<String> = m
+        .records()
+        .map(|r| format!("{} {}", seat_label(&info.seats, r.seat), r.mv))
+        .collect();
+    parts.join(" · ")
 }
 
 /// A player's box above the board.
@@ -170,6 +208,10 @@ pub struct App {
     /// it, and those clicked so far.
     pub clicking: Option<(Vec<crate::kit::clicks::Spot>, Vec<crate::kit::clicks::Spot>)>,
     pub peer: Option<Peer>,
+    /// Counts the replays loaded: a reading in slices stops when a newer one began.
+    generation: u32,
+    /// A frame asked for whose moves are not checked yet: shown once they are.
+    want: Option<usize>,
     last_height: f64,
     pub playing: Option<gloo_timers::callback::Interval>,
     pub speed: f64,
@@ -178,8 +220,14 @@ pub struct App {
     rows: Vec<Row>,
     bar_k: Option<usize>,
     pub list_top: f64,
+    /// The rows the list's inside is sized for, and how far its rows are drawn up (a list
+    /// scrolled at scale).
+    list_rows: usize,
+    list_shift: f64,
     scroll_pending: bool,
-    player_boxes: Option<[PlayerBox; 2]>,
+    player_boxes: Option<Vec<PlayerBox>>,
+    /// The seat colours last written on the move list (a module's own).
+    list_colors: Last,
     written: Written,
     pub resize_timer: Option<gloo_timers::callback::Timeout>,
     /// `window.__arbiter.state` and `.perf`: for tests and the benchmark.
@@ -234,10 +282,17 @@ pub fn enqueue(task: Task) {
     }
 }
 
-/// A `message` event: from an allowed origin and shaped like a message, it is queued.
+/// A `message` event: from the embedding page (the parent window, or the page itself at the
+/// top) and an allowed origin, and shaped like a message, it is queued. A page that opened the
+/// site's page in a window of its own reaches this frame too: it is not listened to.
 pub fn on_message(e: &MessageEvent) {
     let received = with_app(|app| {
-        if !app.origins.allows(&e.origin()) {
+        let parent = app.dom.window.parent().ok().flatten();
+        let from_parent = e
+            .source()
+            .zip(parent)
+            .is_some_and(|(s, p)| Object::is(&s, &p));
+        if !from_parent || !app.origins.allows(&e.origin()) {
             return None;
         }
         let data = e.data();
@@ -268,22 +323,10 @@ async fn run(task: Task) {
             };
             if let Request::Init(blob) = request {
                 match protocol::read_data(&blob).await {
-                    Ok(text) if !module_ready(&text).await => {}
-                    Ok(text) => {
+                    Ok(text) => load(text, 0, true).await,
+                    Err((e, kind)) => {
                         with_app(|app| {
-                            if app.open_text(&text, 0) {
-                                let frames = app.loaded.as_ref().map_or(0, |l| l.frames);
-                                let msg = protocol::message(
-                                    "init_successfully",
-                                    &[("number_of_frames", JsValue::from(frames as f64))],
-                                );
-                                app.reply(&msg);
-                            }
-                        });
-                    }
-                    Err(e) => {
-                        with_app(|app| {
-                            app.show_error(&format!("cannot read replay_data: {e}"), "not_a_replay")
+                            app.show_error(&format!("cannot read replay_data: {e}"), kind)
                         });
                     }
                 }
@@ -291,38 +334,26 @@ async fn run(task: Task) {
                 with_app(|app| app.handle(request, received));
             }
         }
-        Task::Fetch(url) => {
-            let text = fetch_text(&url).await;
-            if let Ok(t) = &text {
-                if !module_ready(t).await {
-                    return;
-                }
+        Task::Fetch(url) => match fetch_text(&url).await {
+            Ok(text) => {
+                let k = with_app(|app| app.hash_frame()).unwrap_or(0);
+                load(text, k, false).await;
             }
-            with_app(|app| match text {
-                Ok(text) => {
-                    let k = app.hash_frame();
-                    app.open_text(&text, k);
-                }
-                Err(e) => app.fetch_failed(&url, &e),
-            });
-        }
+            Err(e) => {
+                with_app(|app| app.fetch_failed(&url, &e));
+            }
+        },
         Task::OpenFile(file) => {
-            let text = JsFuture::from(file.text())
-                .await
-                .map(|t| crate::dom::js_string(&t));
-            if let Ok(t) = &text {
-                if !module_ready(t).await {
-                    return;
+            if let Err(why) = protocol::bounded(file.size()) {
+                with_app(|app| app.show_error(&why, "too_large"));
+                return;
+            }
+            match JsFuture::from(file.array_buffer()).await {
+                Ok(b) => load(protocol::utf8(&b), 0, false).await,
+                Err(e) => {
+                    with_app(|app| app.show_error(&protocol::error_message(&e), "internal"));
                 }
             }
-            with_app(|app| match text {
-                Ok(t) => {
-                    if app.open_text(&t, 0) {
-                        app.dom.welcome.set_hidden(true);
-                    }
-                }
-                Err(e) => app.show_error(&protocol::error_message(&e), "internal"),
-            });
         }
         Task::Ready => {
             with_app(|app| {
@@ -345,6 +376,109 @@ async fn module_ready(text: &str) -> bool {
     }
 }
 
+/// Resolves after the page had its turn: the next slice of a long replay's reading runs in a
+/// later task (a timer of 0 ms), after the clicks, keys, messages and drawing waiting.
+async fn yield_now() {
+    let _ = JsFuture::from(crate::kit::browser::later()).await;
+}
+
+/// Reads a replay's text and shows frame `frame` (clamped), a slice at a time: the text is
+/// split ([`crate::split`]), the game module loaded, the first [`FIRST_CHECKED`] moves checked;
+/// then the replay is shown (and, when `answer`, `init_successfully` sent) while its other
+/// moves are checked in the background ([`App::check_slice`]). A newer replay stops it.
+async fn load(text: String, frame: usize, answer: bool) {
+    if let Err(why) = protocol::bounded(text.len() as f64) {
+        with_app(|app| app.show_error(&why, "too_large"));
+        return;
+    }
+    let Some(generation) = with_app(App::begin_loading) else {
+        return;
+    };
+    let identity = identity(&text);
+    let current = || with_app(|app| app.generation == generation).unwrap_or(false);
+    let mut split = crate::split::Split::default();
+    while !split.scan(text.as_bytes(), SCAN_SLICE) {
+        with_app(|app| app.progress(0, split.found(), "player-checking"));
+        yield_now().await;
+        if !current() {
+            return;
+        }
+    }
+    let parts = split.finish(&text);
+    let envelope = parts
+        .as_ref()
+        .map_or(text.as_str(), |p| p.envelope.as_str());
+    if !module_ready(envelope).await || !current() {
+        return;
+    }
+    let mut session = match Session::open(text, parts) {
+        Ok(s) => s,
+        Err(e) => return show_load_error(&e),
+    };
+    let t0 = crate::dom::now();
+    loop {
+        match slice(&mut session) {
+            Err(e) => return show_load_error(&e),
+            Ok(false)
+                if session.checked() <= FIRST_CHECKED && crate::dom::now() - t0 < FIRST_MS =>
+            {
+                let (n, total) = (session.checked() - 1, session.frame_count() - 1);
+                with_app(|app| app.progress(n, total, "player-checking"));
+                yield_now().await;
+                if !current() {
+                    return;
+                }
+            }
+            Ok(_) => break,
+        }
+    }
+    let more = with_app(|app| {
+        app.adopt_names(identity);
+        app.open_session(session, frame, false);
+        if answer {
+            let frames = app.loaded.as_ref().map_or(0, |l| l.frames);
+            let msg = protocol::message(
+                "init_successfully",
+                &[("number_of_frames", JsValue::from(frames as f64))],
+            );
+            app.reply(&msg);
+        }
+        app.check_slice()
+    });
+    if more == Some(true) {
+        // The rest in the background: the task queue goes on with the site's messages.
+        wasm_bindgen_futures::spawn_local(async move {
+            loop {
+                yield_now().await;
+                let go_on = with_app(|app| app.generation == generation && app.check_slice());
+                if go_on != Some(true) {
+                    break;
+                }
+            }
+        });
+    }
+}
+
+/// Checks moves for about [`SLICE_MS`]; true once every move is checked. A live game's
+/// session stops at its newest move (its next ones come from the hub).
+fn slice(session: &mut Session) -> Result<bool, crate::session::LoadError> {
+    let now = crate::dom::now;
+    let t0 = now();
+    loop {
+        let before = session.checked();
+        if session.advance(64)? {
+            return Ok(true);
+        }
+        if session.checked() == before || now() - t0 > SLICE_MS {
+            return Ok(false);
+        }
+    }
+}
+
+fn show_load_error(e: &crate::session::LoadError) {
+    with_app(|app| app.show_load_error(e));
+}
+
 async fn fetch_text(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or_else(|| String::from("no window"))?;
     let response = JsFuture::from(window.fetch_with_str(url))
@@ -354,11 +488,14 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
     }
-    let text = response.text().map_err(|e| protocol::error_message(&e))?;
-    let text = JsFuture::from(text)
+
+    let bytes = response
+        .array_buffer()
+        .map_err(|e| protocol::error_message(&e))?;
+    let bytes = JsFuture::from(bytes)
         .await
         .map_err(|e| protocol::error_message(&e))?;
-    Ok(crate::dom::js_string(&text))
+    Ok(protocol::utf8(&bytes))
 }
 
 fn set(o: &Object, key: &str, v: &JsValue) {
@@ -370,6 +507,24 @@ fn push_capped(a: &Array, v: &JsValue, cap: u32) {
     a.push(v);
     if a.length() > cap {
         a.shift();
+    }
+}
+
+/// The thinking times up to each frame checked since the last call.
+fn extend_times(l: &mut Loaded) {
+    let mut acc = l.cum_time.last().cloned().unwrap_or_default();
+    for i in l.cum_time.len() - 1..l.session.checked() - 1 {
+        for m in l
+            .session
+            .record(i)
+            .into_iter()
+            .flat_map(MoveRecord::records)
+        {
+            if let Some(t) = acc.get_mut(m.seat.index()) {
+                *t += m.time_ms.unwrap_or(0.0);
+            }
+        }
+        l.cum_time.push(acc.clone());
     }
 }
 
@@ -387,7 +542,7 @@ fn status_line(info: &Info, v: &FrameView) -> String {
         } else {
             "player-skipped"
         };
-        let who = info.seats[usize::from(seat & 1)];
+        let who = crate::view::label_of(&info.seats, seat);
         status = ta(what, &[("who", who.into()), ("status", status.into())]);
     }
     if info.game == "duel2048" {
@@ -401,15 +556,19 @@ fn status_line(info: &Info, v: &FrameView) -> String {
 }
 
 /// `Move 12 of 60: White f5 (4 5) · thought 73 ms (cpu 70 ms)`, or the start.
-fn move_info(info: &Info, frames: usize, k: usize, m: Option<&crate::session::MoveInfo>) -> String {
-    let Some(m) = m else {
+fn move_info(l: &Loaded, k: usize) -> String {
+    let (info, frames) = (&l.info, l.frames);
+    let Some(m) = k.checked_sub(1).and_then(|i| l.session.record(i)) else {
         return ta("player-start-moves", &[("n", (frames - 1).into())]);
     };
-    let alt = if m.alt != m.mv {
-        format!(" ({})", m.alt)
-    } else {
-        String::new()
-    };
+    if m.is_together() {
+        return format!("{k} / {}: {}", frames - 1, ply_text(info, m));
+    }
+    let alt = l
+        .session
+        .alt(&m.mv)
+        .map(|a| format!(" ({a})"))
+        .unwrap_or_default();
     let time = m
         .time_ms
         .map(|ms| ta("player-thought", &[("t", fmt_ms(ms).into())]))
@@ -423,7 +582,7 @@ fn move_info(info: &Info, frames: usize, k: usize, m: Option<&crate::session::Mo
         &[
             ("k", k.into()),
             ("last", (frames - 1).into()),
-            ("who", info.seats[usize::from(m.seat & 1)].into()),
+            ("who", seat_label(&info.seats, m.seat).into()),
             ("move", (&m.mv).into()),
             ("alt", alt.into()),
             ("time", time.into()),
@@ -432,11 +591,22 @@ fn move_info(info: &Info, frames: usize, k: usize, m: Option<&crate::session::Mo
     )
 }
 
-/// FNV-1a of a replay's text: tells a different replay from the same one sent again.
-fn hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// Tells a different replay from the same one sent again: FNV-1a of its length and of its
+/// text's first and last 64 KB (the players, the game and the first moves are at the start;
+/// all of a long replay would take a while).
+fn identity(text: &str) -> u64 {
+    let b = text.as_bytes();
+    let ends = [
+        &b[..b.len().min(1 << 16)],
+        &b[b.len().saturating_sub(1 << 16)..],
+    ];
+    let len = (b.len() as u64).to_le_bytes();
+    ends.iter()
+        .flat_map(|p| p.iter())
+        .chain(&len)
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 impl App {
@@ -505,6 +675,8 @@ impl App {
             geom: None,
             clicking: None,
             peer: None,
+            generation: 0,
+            want: None,
             last_height: -1.0,
             playing: None,
             speed: 1.0,
@@ -513,8 +685,11 @@ impl App {
             rows: Vec::new(),
             bar_k: None,
             list_top: 0.0,
+            list_rows: 0,
+            list_shift: 0.0,
             scroll_pending: false,
             player_boxes: None,
+            list_colors: Last::default(),
             written: Written::default(),
             resize_timer: None,
             hook_state,
@@ -594,8 +769,12 @@ impl App {
                 let started = token
                     .ok_or_else(|| String::from("token must be a string"))
                     .and_then(|t| crate::live::start(&t, seat));
-                if let Err(why) = started {
-                    self.show_error(&format!("{name}: {why}"), "bad_token");
+                match started {
+                    // A replay still being read is not shown over the live game.
+                    Ok(()) => {
+                        self.begin_loading();
+                    }
+                    Err(why) => self.show_error(&format!("{name}: {why}"), "bad_token"),
                 }
             }
         }
@@ -609,6 +788,8 @@ impl App {
         set(&self.hook_state, "frames", &JsValue::from(0));
         self.dom.view.set_hidden(true);
         self.dom.welcome.set_hidden(true);
+        // A long replay's reading is over (its progress line goes with it).
+        self.dom.progress.set_hidden(true);
         let text = ta("player-cannot-show", &[("reason", reason.into())]);
         set_text(&self.dom.error, &text);
         let _ = self.dom.error.set_attribute("data-kind", kind);
@@ -636,33 +817,83 @@ impl App {
         self.dom.welcome.set_hidden(false);
     }
 
-    /// Reads a replay and shows frame `frame` (clamped); false (and an error shown) if it
-    /// cannot be shown.
-    pub fn open_text(&mut self, text: &str, frame: usize) -> bool {
-        let session = match Session::load(text) {
-            Ok(s) => s,
+    /// A replay that cannot be shown: its error, an illegal move's number in words.
+    fn show_load_error(&mut self, e: &crate::session::LoadError) {
+        let reason = match (e.kind, e.move_number) {
+            ("illegal_move", Some(n)) => ta(
+                "player-illegal-at",
+                &[("n", n.into()), ("message", (&e.message).into())],
+            ),
+            _ => e.message.clone(),
+        };
+        self.show_error(&reason, e.kind);
+    }
+
+    /// A replay begins to load: any reading of another stops; the page says it is reading.
+    fn begin_loading(&mut self) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
+        self.want = None;
+        self.generation
+    }
+
+    /// Says how far a long replay's reading is (`key`: reading its text or checking its
+    /// moves, `n` of `total` done), on the progress line under the board's status.
+    pub fn progress(&mut self, n: usize, total: usize, key: &str) {
+        let d = &self.dom;
+        let text = match self.want {
+            Some(k) => ta(
+                "player-checking-for",
+                &[("n", n.into()), ("total", total.into()), ("k", k.into())],
+            ),
+            None => ta(key, &[("n", n.into()), ("total", total.into())]),
+        };
+        set_text(&d.progress, &text);
+        d.progress.set_hidden(false);
+    }
+
+    /// One slice of checking the shown replay's moves in the background: the frames checked
+    /// join the move list, a frame asked for meanwhile is shown once checked, and at the end
+    /// the result is known. False once there is nothing more to check.
+    pub fn check_slice(&mut self) -> bool {
+        let Some(l) = self.loaded.as_mut() else {
+            return false;
+        };
+        // A live game shown since (live::refresh) checks its moves as they come.
+        if l.session.is_live() {
+            return false;
+        }
+        let done = match slice(&mut l.session) {
+            Ok(done) => done,
             Err(e) => {
-                let reason = match (e.kind, e.move_number) {
-                    ("illegal_move", Some(n)) => ta(
-                        "player-illegal-at",
-                        &[("n", n.into()), ("message", (&e.message).into())],
-                    ),
-                    _ => e.message.clone(),
-                };
-                self.show_error(&reason, e.kind);
+                // Here inside with_app: the app itself (with_app again would find it taken).
+                self.show_load_error(&e);
                 return false;
             }
         };
-        self.adopt_names(hash(text));
-        self.open_session(session, frame, false);
-        true
+        extend_times(l);
+        let (n, total) = (l.session.checked(), l.frames);
+        if done {
+            l.info = l.session.info();
+            self.written.result_shown = None;
+            self.dom.progress.set_hidden(true);
+        } else {
+            self.progress(n - 1, total - 1, "player-checking");
+        }
+        self.size_move_list();
+        match self.want.filter(|&k| k < n) {
+            Some(k) => self.show(k),
+            None if done => self.show(self.loaded.as_ref().map_or(0, |l| l.k)),
+            None => {}
+        }
+        !done
     }
 
-    /// A live game's frames so far: frame `k` stays shown when the viewer stepped back, else
-    /// the newest. Until the end there is no result to say (the live bar says who plays).
-    pub fn show_live(&mut self, session: Session, ended: bool) {
-        let k = match &self.loaded {
-            Some(l) if l.k + 1 < l.frames => l.k,
+    /// A live game's frames so far: the frame shown before (`back`: it and the frames then)
+    /// stays shown when the viewer stepped back, else the newest. Until the end there is no
+    /// result to say (the live bar says who plays).
+    pub fn show_live(&mut self, session: Session, back: Option<(usize, usize)>, ended: bool) {
+        let k = match back {
+            Some((k, frames)) if k + 1 < frames => k,
             _ => usize::MAX,
         };
         self.open_session(session, k, !ended);
@@ -674,47 +905,68 @@ impl App {
         self.stop();
         self.seen_end = false;
         let info = session.info();
+        let seats = info.seats.len();
         let frames = session.frame_count();
-        let mut cum_time = Vec::with_capacity(frames);
-        let mut acc = [0.0f64; 2];
-        cum_time.push(acc);
-        for m in &info.moves {
-            acc[usize::from(m.seat & 1)] += m.time_ms.unwrap_or(0.0);
-            cum_time.push(acc);
-        }
-        let times = info
-            .moves
-            .iter()
-            .map(|m| {
-                m.time_ms
-                    .map(|t| format!(" {}", fmt_ms(t)))
-                    .unwrap_or_default()
-            })
-            .collect();
         let d = &self.dom;
         d.error.set_hidden(true);
         d.welcome.set_hidden(true);
+        d.progress.set_hidden(session.done() || session.is_live());
         d.view.set_hidden(false);
         d.numbers_opt.set_hidden(info.game != "gomoku");
+        // A finished module game: its full view, or a seat's (a live game shows what its
+        // hub sent, and no more).
+        let viewas = info.game != arbiter_engine::any::MODULE || in_progress || session.is_live();
+        d.viewas_opt.set_hidden(viewas);
+        if !viewas {
+            self.fill_view_as(&info);
+        }
         d.slider.set_max(&format!("{}", frames - 1));
         self.written.result_shown = None;
         d.document.set_title(&format!("{} — arbiter", info.title));
         set(&self.hook_state, "player", &JsValue::TRUE);
         set(&self.hook_state, "frames", &JsValue::from(frames as f64));
-        self.loaded = Some(Loaded {
+        let mut l = Loaded {
             session,
             info,
             frames,
-            cum_time,
-            times,
-            row_texts: (0..frames).map(|_| None).collect(),
+            cum_time: alloc::vec![alloc::vec![0.0; seats]],
             k: 0,
             view: None,
             in_progress,
-        });
+        };
+        extend_times(&mut l);
+        self.loaded = Some(l);
         self.build_move_list();
         self.show(frame.min(frames - 1));
         self.report_height();
+    }
+
+    /// The "View as" choices: everyone, then each seat with its player's name.
+    fn fill_view_as(&self, info: &Info) {
+        let d = &self.dom;
+        set_text(&d.viewas, "");
+        let add = |value: &str, text: &str| {
+            if let Some(o) = d.create("option", "") {
+                let _ = o.set_attribute("value", value);
+                set_text(&o, text);
+                let _ = d.viewas.append_child(&o);
+            }
+        };
+        add("all", &t("ui-view-all"));
+        for (s, label) in info.seats.iter().enumerate() {
+            let name = info.players.get(s).map_or("", String::as_str);
+            add(&format!("{s}"), &format!("{label} {name}"));
+        }
+    }
+
+    /// Shows the frames as `viewer` sees them, from the frame shown.
+    pub fn view_as(&mut self, viewer: arbiter_engine::Viewer) {
+        let Some(l) = self.loaded.as_mut() else {
+            return;
+        };
+        l.session.set_viewer(viewer);
+        let k = l.k;
+        self.show(k);
     }
 
     /// Names from `load_players` belong to the replay shown when they came (or to the next one,
@@ -734,6 +986,12 @@ impl App {
         let Some(l) = self.loaded.as_mut() else {
             return;
         };
+        if k >= l.session.checked() && k < l.frames {
+            let (n, total) = (l.session.checked() - 1, l.frames - 1);
+            self.want = Some(k);
+            return self.progress(n, total, "player-checking");
+        }
+        self.want = None;
         let view = l.session.frame(k);
         // A module that failed while making the frame: its words instead of a board.
         if let Some(fault) = l.session.fault() {
@@ -755,7 +1013,8 @@ impl App {
         // layout the next paint needs anyway (so the time measured here includes it).
         if self.scroll_pending {
             self.scroll_pending = false;
-            self.dom.moves.set_scroll_top(self.list_top as i32);
+            let top = self.list_top / self.list_scale();
+            self.dom.moves.set_scroll_top(top as i32);
         } else {
             let _ = self.dom.root.offset_height();
         }
@@ -784,7 +1043,7 @@ impl App {
         let board = draw::Board {
             game: l.info.game,
             size: l.info.size,
-            seats: l.info.seats,
+            seats: &l.info.seats,
             numbers: self.numbers,
             clicking: self
                 .clicking
@@ -795,12 +1054,6 @@ impl App {
     }
 
     fn build_move_list(&mut self) {
-        let frames = self.loaded.as_ref().map_or(0, |l| l.frames);
-        set_style(
-            &self.dom.spacer,
-            "height",
-            &format!("{}px", frames * ROW as usize),
-        );
         if self.rows.is_empty() {
             for _ in 0..POOL {
                 let Some(row) = self.dom.create("div", "row") else {
@@ -833,15 +1086,42 @@ impl App {
             r.seat = None;
         }
         self.bar_k = None;
+        self.list_rows = usize::MAX;
+        self.size_move_list();
         self.dom.moves.set_scroll_top(0);
         self.list_top = 0.0;
         self.render_rows();
     }
 
-    /// Fills the rows in view (after a scroll or a new frame).
+    /// The list's inside: as tall as the rows of the frames checked, at most [`MAX_LIST`].
+    fn size_move_list(&mut self) {
+        let rows = self.loaded.as_ref().map_or(0, |l| l.session.checked());
+        if rows != self.list_rows {
+            self.list_rows = rows;
+            let h = (rows as f64 * ROW).min(MAX_LIST);
+            set_style(&self.dom.spacer, "height", &format!("{h}px"));
+        }
+    }
+
+    /// The rows a pixel of the list's scrolling passes (1 until the list is [`MAX_LIST`] tall).
+    pub fn list_scale(&self) -> f64 {
+        let h = self.list_rows as f64 * ROW;
+        if h <= MAX_LIST {
+            1.0
+        } else {
+            (h - LIST_H) / (MAX_LIST - LIST_H)
+        }
+    }
+
+    /// Fills the rows in view (after a scroll or a new frame). `list_top` is where the view
+    /// begins in rows' pixels; a scaled list draws its rows that far less `shift` down.
     pub fn render_rows(&mut self) {
-        let Some(l) = &mut self.loaded else { return };
-        let first = js_sys::Math::floor(self.list_top / ROW).max(0.0) as usize;
+        let shift = self.list_top - self.list_top / self.list_scale();
+        let Some(l) = &self.loaded else { return };
+        let moved = shift != self.list_shift;
+        self.list_shift = shift;
+        let first = crate::units::floor(self.list_top / ROW).max(0.0) as usize;
+        let checked = l.session.checked();
         // The duel and module games mark seats in the seat colours, the others as stones.
         let duel = !matches!(l.info.game, "reversi" | "gomoku");
         // Frame k always has row k % POOL: a row in view keeps its frame while the list
@@ -850,29 +1130,35 @@ impl App {
             let Some(r) = self.rows.get_mut(k % POOL) else {
                 break;
             };
-            let Some(slot) = l.row_texts.get_mut(k) else {
+            if k >= checked {
                 r.row.set_hidden(true);
                 r.k = None;
                 continue;
-            };
+            }
             r.row.set_hidden(false);
+            if r.k == Some(k) && !moved {
+                continue;
+            }
+            let top = format!("{}px", k as f64 * ROW - shift);
+            props(&r.style).set_top(&JsValue::from_str(&top));
             if r.k == Some(k) {
                 continue;
             }
             r.k = Some(k);
-            let t = slot.get_or_insert_with(|| RowText::new(&l.info, &l.times, k));
+            let t = RowText::new(&l.session, &l.info, k);
             props(&r.row).set_attr(&js("data-k"), &t.k);
-            props(&r.style).set_top(&t.top);
             props(&r.num).set_data(&t.num);
             props(&r.rest).set_data(&t.rest);
             props(&r.row).set_title(&t.title);
             if r.seat != Some(t.seat) {
                 r.seat = Some(t.seat);
                 // A drawn disc, not a glyph: Black's keeps its ring in dark mode.
+                const SEAT_MARKS: [&str; 8] = [
+                    "mk s0", "mk s1", "mk s2", "mk s3", "mk s4", "mk s5", "mk s6", "mk s7",
+                ];
                 let class = match (t.seat, duel) {
                     (None, _) => "",
-                    (Some(0), true) => "mk s0",
-                    (Some(_), true) => "mk s1",
+                    (Some(s), true) => SEAT_MARKS.get(usize::from(s)).copied().unwrap_or(""),
                     (Some(0), false) => "mk b0",
                     (Some(_), false) => "mk b1",
                 };
@@ -880,25 +1166,43 @@ impl App {
             }
         }
         // The current move: one highlight bar moved under the rows (cheaper than restyling rows).
-        if self.bar_k != Some(l.k) {
+        if self.bar_k != Some(l.k) || moved {
             self.bar_k = Some(l.k);
-            set_style(&self.dom.bar, "top", &format!("{}px", l.k * ROW as usize));
+            let top = l.k as f64 * ROW - shift;
+            set_style(&self.dom.bar, "top", &format!("{top}px"));
         }
     }
 
-    fn player_colors(&mut self) -> [String; 2] {
+    /// One colour per seat: Black's and White's, the module's own names for them, or the
+    /// page's palette of eight.
+    fn player_colors(&mut self) -> Vec<String> {
         let palette = self.palette.get_or_insert_with(Palette::read);
-        match &self.loaded {
+        let Some(l) = &self.loaded else {
+            return Vec::new();
+        };
+        if matches!(l.info.game, "reversi" | "gomoku") {
             // CSS variables: Black's border is grey in dark mode, where black would vanish.
-            Some(l) if matches!(l.info.game, "reversi" | "gomoku") => [
+            return alloc::vec![
                 String::from("var(--black-box)"),
                 String::from("var(--white)"),
-            ],
-            _ => [palette.p0.clone(), palette.p1.clone()],
+            ];
         }
+        let named = l.view.as_ref().and_then(|v| v.module.as_ref());
+        (0..l.info.seats.len())
+            .map(|s| match named.and_then(|m| m.colors.get(s)) {
+                Some(c) => c.clone(),
+                None => String::from(palette.seat(s)),
+            })
+            .collect()
     }
 
     fn render_players(&mut self) {
+        let seats = self.loaded.as_ref().map_or(0, |l| l.info.seats.len());
+        if self.player_boxes.as_ref().is_some_and(|b| b.len() != seats) {
+            for b in self.player_boxes.take().into_iter().flatten() {
+                b.d.remove();
+            }
+        }
         if self.player_boxes.is_none() {
             let make = || -> Option<PlayerBox> {
                 let d = self.dom.create("div", "player")?;
@@ -923,12 +1227,28 @@ impl App {
                     last_lost: None,
                 })
             };
-            let (Some(a), Some(b)) = (make(), make()) else {
+            let Some(boxes) = (0..seats).map(|_| make()).collect::<Option<Vec<_>>>() else {
                 return;
             };
-            self.player_boxes = Some([a, b]);
+            let _ = self
+                .dom
+                .players
+                .class_list()
+                .toggle_with_force("many", seats > 2);
+            self.player_boxes = Some(boxes);
         }
         let colors = self.player_colors();
+        let named = self
+            .loaded
+            .as_ref()
+            .and_then(|l| l.view.as_ref()?.module.as_ref())
+            .is_some_and(|m| !m.colors.is_empty());
+        // The move list's marks in the module's colours too (its CSS reads `--pN`).
+        if named && self.list_colors.changed(&colors.join(",")) {
+            for (s, c) in colors.iter().enumerate() {
+                set_style(&self.dom.moves, &format!("--p{s}"), c);
+            }
+        }
         let (Some(l), Some(boxes)) = (&self.loaded, &mut self.player_boxes) else {
             return;
         };
@@ -953,8 +1273,13 @@ impl App {
                 };
                 set_style(&el.swatch, "background", swatch);
             }
-            let lost = v.failure.as_ref().is_some_and(|f| f.seat == s as u8);
-            let tomove = v.to_move == Some(s as u8) && !lost;
+            // Failed on this frame, or taken out of the game before it (it went on without).
+            let retired = info
+                .retired
+                .iter()
+                .find(|(at, seat)| seat.index() == s && *at <= l.k);
+            let lost = v.failure.as_ref().is_some_and(|f| f.seat == s as u8) || retired.is_some();
+            let tomove = v.movers.contains(&(s as u8)) && !lost;
             if el.last_tomove != Some(tomove) {
                 el.last_tomove = Some(tomove);
                 let _ = el.d.class_list().toggle_with_force("tomove", tomove);
@@ -963,22 +1288,39 @@ impl App {
                 el.last_lost = Some(lost);
                 let _ = el.d.class_list().toggle_with_force("lost", lost);
             }
-            let score = match info.game {
-                "reversi" => ta("player-discs", &[("n", v.scores[s].into())]),
+            let n = v.scores.get(s).copied().unwrap_or(0);
+            let mut score = match info.game {
+                "reversi" => ta("player-discs", &[("n", n.into())]),
                 "gomoku" => {
                     let stones = (0..v.order.len()).filter(|i| i % 2 == s).count();
                     ta("player-stones", &[("n", stones.into())])
                 }
-                "duel2048" => ta("player-tiles", &[("n", v.scores[s].into())]),
-                _ => ta("player-score", &[("n", v.scores[s].into())]),
+                "duel2048" => ta("player-tiles", &[("n", n.into())]),
+                _ => ta("player-score", &[("n", n.into())]),
             };
-            let cum = l.cum_time.get(l.k).map_or(0.0, |c| c[s]);
+            if let Some(p) = v
+                .places
+                .as_ref()
+                .and_then(|p| p.get(s))
+                .filter(|_| seats > 2)
+            {
+                score = format!("{score} · {}", ta("player-place", &[("n", (*p).into())]));
+            }
+            if let Some((at, _)) = retired {
+                score = format!("{score} · {}", ta("player-retired", &[("n", (*at).into())]));
+            }
+            let cum = l
+                .cum_time
+                .get(l.k)
+                .and_then(|c| c.get(s))
+                .copied()
+                .unwrap_or(0.0);
             el.last_meta.text(
                 &el.meta,
                 &ta(
                     "player-meta",
                     &[
-                        ("who", info.seats[s].into()),
+                        ("who", info.seats[s].as_str().into()),
                         ("score", score.into()),
                         ("used", fmt_ms(cum).into()),
                         ("total", fmt_ms(info.total_ms[s]).into()),
@@ -1003,9 +1345,8 @@ impl App {
             let _ = d.status.class_list().toggle_with_force("long", failed);
             let _ = d.log.class_list().toggle_with_force("long", failed);
         }
-        let last_move = k.checked_sub(1).and_then(|i| info.moves.get(i));
-        w.moveinfo
-            .text(&d.moveinfo, &move_info(info, l.frames, k, last_move));
+        let last_move = k.checked_sub(1).and_then(|i| l.session.record(i));
+        w.moveinfo.text(&d.moveinfo, &move_info(l, k));
         let hidden;
         let log = match (&info.failure, failed) {
             (Some(f), true) => f.panel.as_str(),
@@ -1072,7 +1413,7 @@ impl App {
         let top = k as f64 * ROW;
         if top < self.list_top || top + ROW > self.list_top + LIST_H {
             self.list_top = (top - LIST_H / 2.0)
-                .min(l.frames as f64 * ROW - LIST_H)
+                .min(self.list_rows as f64 * ROW - LIST_H)
                 .max(0.0);
             self.scroll_pending = true;
         }

@@ -13,8 +13,9 @@ use crate::lang::Lang;
 /// (`window.__arbiterOnMessage`) to Rust, then opens `?replay=URL` if given.
 #[wasm_bindgen]
 pub fn boot() -> Result<(), JsValue> {
-    // Module games open through the page's own WebAssembly engine.
-    arbiter_engine::module::install_host(&crate::kit::browser::HOST);
+    // Module games open through the page's own WebAssembly engine (a live game's through the
+    // positions the hub sends, when it sends them).
+    arbiter_engine::module::install_host(&crate::live::HOST);
     if let Some(window) = web_sys::window() {
         let lang = choose_language(&window);
         crate::lang::set(lang);

@@ -8,6 +8,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DragEvent, Element, EventTarget, HtmlInputElement, KeyboardEvent};
 
 use crate::app::{enqueue, with_app, App, Task};
+use arbiter_engine::{Seat, Viewer};
 
 impl App {
     /// Stops playback.
@@ -172,6 +173,20 @@ pub fn bind(app: &App) {
             enqueue(Task::OpenFile(f));
         }
     });
+    let viewas = d.viewas.clone();
+    on(&d.viewas, "change", move |_| {
+        // `all`, or a seat's number: the module's view for that viewer.
+        let viewer = match viewas
+            .value()
+            .parse::<u8>()
+            .ok()
+            .and_then(|s| Seat::try_from(s).ok())
+        {
+            Some(seat) => Viewer::Seat(seat),
+            None => Viewer::All,
+        };
+        with_app(|app| app.view_as(viewer));
+    });
     let numbers = d.numbers.clone();
     on(&d.numbers, "change", move |_| {
         let checked = numbers.checked();
@@ -199,7 +214,7 @@ pub fn bind(app: &App) {
     on(&d.moves, "scroll", move |_| {
         let top = f64::from(moves.scroll_top());
         with_app(|app| {
-            app.list_top = top;
+            app.list_top = top * app.list_scale();
             app.render_rows();
         });
     });

@@ -11,7 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, Window};
 
 /// The ids of the elements [`Dom::find`] looks up, in the order it takes them.
-const IDS: [&str; 31] = [
+const IDS: [&str; 34] = [
     "error",
     "welcome",
     "view",
@@ -22,12 +22,15 @@ const IDS: [&str; 31] = [
     "announce",
     "status",
     "moveinfo",
+    "progress",
     "log",
     "result",
     "result-head",
     "result-text",
     "numbers-opt",
     "numbers",
+    "viewas-opt",
+    "viewas",
     "moves",
     "moves-spacer",
     "moves-bar",
@@ -63,12 +66,17 @@ pub struct Dom {
     pub announce: HtmlElement,
     pub status: HtmlElement,
     pub moveinfo: HtmlElement,
+    /// How far a long replay's reading is.
+    pub progress: HtmlElement,
     pub log: HtmlElement,
     pub result: HtmlElement,
     pub result_head: HtmlElement,
     pub result_text: HtmlElement,
     pub numbers_opt: HtmlElement,
     pub numbers: HtmlInputElement,
+    /// A replay of a module game: "View as" everything, or as one seat saw it.
+    pub viewas_opt: HtmlElement,
+    pub viewas: web_sys::HtmlSelectElement,
     pub moves: HtmlElement,
     /// The tall box inside `#moves` that holds the rows; its first child is the highlight bar.
     pub spacer: HtmlElement,
@@ -101,7 +109,7 @@ impl Dom {
             .iter()
             .map(|name| by_id(&document, name))
             .collect::<Option<_>>()?;
-        let [error, welcome, view, players, board, board_text, board_desc, announce, status, moveinfo, log, result, result_head, result_text, numbers_opt, numbers, moves, spacer, bar, controls, b_first, b_prev, b_play, b_next, b_last, b_end, slider, frameno, speed, b_open, file] =
+        let [error, welcome, view, players, board, board_text, board_desc, announce, status, moveinfo, progress, log, result, result_head, result_text, numbers_opt, numbers, viewas_opt, viewas, moves, spacer, bar, controls, b_first, b_prev, b_play, b_next, b_last, b_end, slider, frameno, speed, b_open, file] =
             <[HtmlElement; IDS.len()]>::try_from(found).ok()?;
         Some(Dom {
             root,
@@ -116,12 +124,15 @@ impl Dom {
             announce,
             status,
             moveinfo,
+            progress,
             log,
             result,
             result_head,
             result_text,
             numbers_opt,
             numbers: numbers.unchecked_into(),
+            viewas_opt,
+            viewas: viewas.unchecked_into(),
             moves,
             spacer,
             bar,
@@ -160,6 +171,13 @@ impl Dom {
     pub fn page_height(&self) -> f64 {
         js_sys::Math::ceil(self.root.get_bounding_client_rect().height())
     }
+}
+
+/// `performance.now()`, milliseconds.
+pub fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// The element with id `name` (not inlined: called for every element of the page, and each

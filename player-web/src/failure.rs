@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use arbiter_engine::any::{AnyGame, AnyMove};
 use arbiter_engine::replay::{Exit, Failure, Reason, Replay};
-use arbiter_engine::{duel2048, gomoku, reversi};
+use arbiter_engine::{duel2048, gomoku, reversi, Seat};
 use serde::Serialize;
 
 use crate::lang::{t, ta, Arg};
@@ -47,14 +47,16 @@ pub struct FailureInfo {
 
 /// The failure of `replay`, whose last position is `end`; `None` for a normal end, an abort,
 /// or a verdict the player cannot attribute.
-pub fn read(replay: &Replay, end: &AnyGame, seats: [&str; 2]) -> Option<FailureInfo> {
+pub fn read(replay: &Replay, end: &AnyGame, seats: &[String]) -> Option<FailureInfo> {
     let reason = &replay.result.reason;
     let seat = reason.culprit()?;
-    let who = seats[seat.index()];
-    let winner = seats[seat.other().index()];
+    let label = |s: Seat| seats.get(s.index()).map_or("?", String::as_str);
+    let who = label(seat);
+    // Of more than two seats, the result's winner (the other seat of two).
+    let winner = label(replay.result.winner.unwrap_or(seat.other()));
     let fail = replay.failure.as_ref().filter(|f| f.seat == seat);
     let mut mark = FailureMark {
-        seat: seat as u8,
+        seat: u8::from(seat),
         kind: reason.code(),
         ..FailureMark::default()
     };
@@ -94,7 +96,9 @@ pub fn read(replay: &Replay, end: &AnyGame, seats: [&str; 2]) -> Option<FailureI
     );
     let stderr = fail.and_then(|f| f.stderr.clone()).or_else(|| {
         let old = replay.meta.stderr.as_ref()?;
-        Some(old[seat.index()].clone()).filter(|s| !s.trim().is_empty())
+        old.get(seat.index())
+            .cloned()
+            .filter(|s| !s.trim().is_empty())
     });
     let panel = panel(fail, stderr.as_deref());
     Some(FailureInfo {

@@ -3,6 +3,7 @@
 //! page; this writes the same document (a test compares the two).
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt::Write;
 
 use crate::failure::FailureMark;
@@ -130,7 +131,8 @@ pub fn frame_view(v: &FrameView) -> String {
     }
     board.push(']');
     o.opt_num("to_move", v.to_move);
-    let _ = write!(o.key("scores"), "[{},{}]", v.scores[0], v.scores[1]);
+    let scores: Vec<String> = v.scores.iter().map(|s| alloc::format!("{s}")).collect();
+    let _ = write!(o.key("scores"), "[{}]", scores.join(","));
     o.str("status", &v.status);
     o.opt_num("last_seat", v.last_seat);
     o.opt_str("last_text", v.last_text.as_deref());
@@ -183,7 +185,7 @@ mod tests {
             index: 12,
             board: vec!["X.O".to_string(), "\"\\\n\u{1}é黑".to_string()],
             to_move: Some(1),
-            scores: [-3, 40],
+            scores: vec![-3, 40],
             status: "Black to move".to_string(),
             last_seat: Some(0),
             last_text: Some("d3".to_string()),
@@ -209,6 +211,8 @@ mod tests {
                 clock: Some("move"),
             }),
             description: "描述\r".to_string(),
+            movers: vec![1],
+            places: None,
             module: None,
         });
     }

@@ -6,8 +6,8 @@
 #![forbid(unsafe_code)]
 
 extern crate alloc;
-// The browser side keeps its single-threaded state in `thread_local!` cells.
-#[cfg(target_arch = "wasm32")]
+// The browser side keeps its single-threaded state in `thread_local!` cells; a live game's
+// positions are shared behind a `Mutex` (`feed::Positions`).
 extern crate std;
 
 #[cfg(target_arch = "wasm32")]
@@ -21,6 +21,7 @@ mod json;
 pub mod kit;
 pub mod lang;
 pub mod session;
+pub mod split;
 pub mod units;
 pub mod view;
 

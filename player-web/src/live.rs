@@ -2,7 +2,9 @@
 //! token names, `connect` first, then `history`, `watch` / `action` contents gathered by
 //! [`Feed`] and shown as a replay; a seat's clicks and typed moves, checked through the engine,
 //! go out as `action`; `time` heartbeats drive the seat's clock; a closed socket is opened
-//! again with the same token, a few times, further and further apart.
+//! again with the same token, further and further apart, for as long as a server's restart
+//! may take, saying so meanwhile; then the game is said to be gone. A module game whose
+//! positions the hub sends is played through them ([`HOST`]); a `notice` stays on the bar.
 
 use alloc::format;
 use alloc::string::String;
@@ -18,17 +20,25 @@ use web_sys::{
     WebSocket,
 };
 
+use alloc::boxed::Box;
+use alloc::sync::Arc;
+use arbiter_engine::error::ConfigError;
+use arbiter_engine::module::{DynRules, ModuleConfig, ModuleHost};
+
 use crate::app::with_app;
-use crate::dom::set_text;
-use crate::feed::{self, Feed};
+use crate::dom::{now, set_text};
+use crate::feed::{self, Feed, Positions};
 use crate::kit::clicks::{self, Click, Clicker};
 
 /// A token longer than this is not an address.
 const MAX_TOKEN: usize = 2048;
 /// The largest message read (a long game's history).
 const MAX_MESSAGE: usize = 32 << 20;
-/// Reconnections tried after a close, 0.5 s apart, then 1 s, 2 s ...
-const RETRIES: u32 = 6;
+/// Reconnections after a close: 0.5 s apart, then 1 s, 2 s ... at most this far apart,
+const RETRY_MAX_MS: u32 = 10_000;
+/// for at most this long since the connection was lost (a server restarting, its games
+/// coming back, answers 404 meanwhile); then the game is gone.
+const RETRY_FOR_MINUTES: u32 = 5;
 
 /// The live bar's elements: the line of news and refusals, the clock, the move box, and the
 /// list of moves (a module game that gives no clicks).
@@ -48,6 +58,12 @@ struct Live {
     /// The socket's listeners (dropped with it).
     listeners: Vec<EventListener>,
     tries: u32,
+    /// When (`performance.now()`) the connection was lost, until a history comes again.
+    lost_at: Option<f64>,
+    /// This socket's history came; the hub refused it (an `error` before any history: the
+    /// hub closes such a socket, and opening it again would be refused again).
+    greeted: bool,
+    refused: bool,
     retry: Option<Timeout>,
     /// Milliseconds left on the seat's move clock and when (`performance.now()`) that was said.
     clock: Option<(f64, f64)>,
@@ -61,20 +77,37 @@ struct Live {
     ui: Ui,
     /// `window.__arbiter.liveSent`: every message sent, for tests.
     sent: js_sys::Array,
+    /// What the hub said besides the game (it took the game up after a restart).
+    notice: Option<String>,
 }
 
 std::thread_local! {
     static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
+    /// The positions the hub sent for the game shown (apart from `LIVE`: the engine opens the
+    /// game while `LIVE` is borrowed).
+    static SHOWN: RefCell<Option<Arc<Positions>>> = const { RefCell::new(None) };
+}
+
+/// The engine's module host in the page: the live game whose positions the hub sends is
+/// played through them, any other module game by the page's WebAssembly.
+pub struct Host;
+
+pub static HOST: Host = Host;
+
+impl ModuleHost for Host {
+    fn open(&self, c: &ModuleConfig) -> Result<Box<dyn DynRules>, ConfigError> {
+        let shown = SHOWN
+            .with(|s| s.borrow().clone())
+            .filter(|p| p.config == *c);
+        match shown {
+            Some(p) => Ok(p.open()),
+            None => crate::kit::browser::HOST.open(c),
+        }
+    }
 }
 
 fn with_live<R>(f: impl FnOnce(&mut Live) -> R) -> Option<R> {
     LIVE.with(|l| l.try_borrow_mut().ok().and_then(|mut l| l.as_mut().map(f)))
-}
-
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 fn element<T: JsCast>(id: &str) -> Option<T> {
@@ -99,6 +132,10 @@ pub fn start(token: &str, seat: bool) -> Result<(), String> {
         })
         .filter(|u| (u.starts_with("ws://") || u.starts_with("wss://")) && u.len() > 6)
         .ok_or_else(|| String::from("the token is not the Base64 of a websocket address"))?;
+    // Only the hub the page allows: a token naming another would stream another's game here.
+    if !crate::protocol::hub_allowed(&window, &url) {
+        return Err(crate::lang::ta("live-not-hub", &[("url", url.into())]));
+    }
     let ui = Ui {
         bar: element("live").ok_or_else(|| String::from("player.html has no live bar"))?,
         msg: element("live-msg").ok_or_else(|| String::from("no #live-msg"))?,
@@ -120,6 +157,9 @@ pub fn start(token: &str, seat: bool) -> Result<(), String> {
         ws: None,
         listeners: Vec::new(),
         tries: 0,
+        lost_at: None,
+        greeted: false,
+        refused: false,
         retry: None,
         clock: None,
         ticker: None,
@@ -128,6 +168,7 @@ pub fn start(token: &str, seat: bool) -> Result<(), String> {
         clicker: None,
         ui,
         sent,
+        notice: None,
     };
     LIVE.with(|l| {
         if let Ok(mut slot) = l.try_borrow_mut() {
@@ -148,7 +189,10 @@ pub fn start(token: &str, seat: bool) -> Result<(), String> {
 fn connect() {
     with_live(|l| {
         l.retry = None;
-        note(&l.ui, "Connecting…", false);
+        (l.greeted, l.refused) = (false, false);
+        if l.lost_at.is_none() {
+            note(&l.ui, "Connecting…", false);
+        }
         let ws = match WebSocket::new(&l.url) {
             Ok(ws) => ws,
             Err(e) => {
@@ -177,30 +221,31 @@ fn connect() {
     });
 }
 
-/// The socket closed: open it again unless the game is over.
+/// The socket closed: open it again unless the game is over or the hub refused it, for at
+/// most [`RETRY_FOR_MINUTES`], saying so on the live line.
 fn closed() {
     with_live(|l| {
         l.ws = None;
         l.clock = None;
         l.ticker = None;
-        if l.feed.ended {
+        // A refusal stays on the line: the hub said why.
+        if l.feed.ended || l.refused {
             return;
         }
-        if l.tries >= RETRIES {
-            return note(
-                &l.ui,
-                "The connection was lost. Reload the page to try again.",
-                true,
-            );
+        let minutes = RETRY_FOR_MINUTES;
+        let lost = *l.lost_at.get_or_insert_with(now);
+        if now() - lost > f64::from(minutes) * 60_000.0 {
+            let text = crate::lang::ta("live-gone", &[("minutes", minutes.into())]);
+            return note(&l.ui, &text, true);
         }
-        let delay = 500u32 << l.tries;
+        let delay = (500u32 << l.tries.min(5)).min(RETRY_MAX_MS);
         l.tries += 1;
         let text = crate::lang::ta(
             "live-lost",
             &[
                 ("delay", crate::units::ms(f64::from(delay)).into()),
                 ("n", l.tries.into()),
-                ("max", RETRIES.into()),
+                ("minutes", minutes.into()),
             ],
         );
         note(&l.ui, &text, true);
@@ -222,7 +267,8 @@ fn receive(text: &str) {
     let changed = with_live(|l| match v["request"].as_str() {
         Some("history") => {
             l.feed.reset();
-            l.tries = 0;
+            (l.tries, l.lost_at, l.greeted) = (0, None, true);
+            l.notice = None;
             l.pending = false;
             let all = content.as_array().map_or(&[][..], Vec::as_slice);
             for c in all.iter().take(feed::MAX_EVENTS + 2) {
@@ -246,9 +292,14 @@ fn receive(text: &str) {
             }
             false
         }
+        Some("notice") => {
+            l.notice = content.as_str().map(String::from);
+            true
+        }
         Some("error") => {
             let why = content.as_str().unwrap_or("(no reason given)");
             l.pending = false;
+            l.refused |= !l.greeted;
             note(
                 &l.ui,
                 &crate::lang::ta("live-hub-refused", &[("why", why.into())]),
@@ -293,51 +344,61 @@ fn load_module_then_refresh() {
     });
 }
 
-/// Rebuilds the frames from the feed and shows them, following the newest frame unless the
+/// Brings the game shown up to date with the feed (a new session from a start, each move
+/// checked as it joins it, then the end) and shows it, following the newest frame unless the
 /// viewer stepped back.
 fn refresh() {
-    let Some(Some((session, seat, ended))) =
-        with_live(|l| Some((l.feed.session()?, l.feed.seat, l.feed.ended)))
-    else {
+    let drained = with_live(|l| {
+        // The engine opens a new game's module through `HOST`, which plays it from these.
+        SHOWN.with(|s| s.replace(l.feed.positions.clone()));
+        with_app(|app| {
+            let shown = app.loaded.take().filter(|s| s.session.is_live());
+            let back = shown.as_ref().map(|s| (s.k, s.frames));
+            let mut session = shown.map(|s| s.session);
+            let drained = l.feed.drain_into(&mut session);
+            let session = session?;
+            // The seats with a choice now: one, or a simultaneous turn's movers.
+            let choosers = feed::choosers(&session);
+            let n = session.position(0).map_or(2, |g| g.seats());
+            let seats = crate::view::seat_labels(session.replay().game.name(), n);
+            app.show_live(session, back, l.feed.ended);
+            Some((drained, choosers, seats, l.feed.seat, l.feed.ended))
+        })
+        .flatten()
+    })
+    .flatten();
+    let Some((drained, choosers, seats, seat, ended)) = drained else {
         return;
     };
-    let session = match session {
-        Ok(s) => s,
-        Err(e) => {
-            return with_live(|l| {
-                let text = crate::lang::ta("live-cannot-show", &[("message", (&e.message).into())]);
-                note(&l.ui, &text, true)
-            })
-            .unwrap_or_default();
-        }
-    };
-    // A forced ply (a Reversi pass) is played by the referee, not asked of the person.
-    let turn = session
-        .position(session.frame_count() - 1)
-        .filter(|g| g.forced_move().is_none())
-        .and_then(|g| g.to_move())
-        .map(|s| s as u8);
-    let seats = crate::view::seat_labels(session.replay().game.name());
-    if with_app(|app| app.show_live(session, ended)).is_none() {
-        return;
+    if let Err(e) = drained {
+        return with_live(|l| {
+            let text = crate::lang::ta("live-cannot-show", &[("message", (&e.message).into())]);
+            note(&l.ui, &text, true)
+        })
+        .unwrap_or_default();
     }
-    let mine = !ended && seat.is_some() && turn == seat;
-    let list = offer_moves(mine);
+    // A forced ply (a Reversi pass) is played by the referee, not asked of the person.
+    let mine = !ended && seat.is_some_and(|s| choosers.contains(&s));
+    let list = offer_moves(seat.filter(|_| mine));
     with_live(|l| {
-        let news = match (ended, seat, turn) {
+        let news = match (ended, seat) {
             // The last frame's status line says the result: the bar has nothing left to say.
-            (true, _, _) => String::new(),
-            (_, Some(s), Some(t)) if s == t => crate::lang::ta(
+            (true, _) => String::new(),
+            (_, Some(s)) if mine => crate::lang::ta(
                 if list { "live-pick" } else { "live-your-turn" },
-                &[("seat", seats[usize::from(s & 1)].into())],
+                &[("seat", crate::view::label_of(&seats, s).into())],
             ),
-            (_, Some(s), _) => crate::lang::ta(
+            (_, Some(s)) => crate::lang::ta(
                 "live-waiting",
-                &[("seat", seats[usize::from(s & 1)].into())],
+                &[("seat", crate::view::label_of(&seats, s).into())],
             ),
-            (_, None, _) => crate::lang::t("live-watching-now"),
+            (_, None) => crate::lang::t("live-watching-now"),
         };
-        if ended || turn != seat {
+        let news = match &l.notice {
+            Some(n) => format!("{n} {news}"),
+            None => news,
+        };
+        if ended || !mine {
             l.clock = None;
             l.ticker = None;
             set_text(&l.ui.clock, "");
@@ -469,15 +530,17 @@ fn submit(text: &str) -> bool {
     .unwrap_or(false)
 }
 
-/// A module game, the seat's turn (`mine`) in the newest position: the moves offered by
-/// clicks (the places that begin one highlighted), or, when the module gives no clicks, as a
-/// list (true). Not the seat's turn: nothing offered.
-fn offer_moves(mine: bool) -> bool {
+/// A module game, the seat's turn (`mine`: the seat, alone to move or one of a simultaneous
+/// turn's movers) in the newest position: the moves offered by clicks (the places that begin
+/// one highlighted), or, when the module gives no clicks, as a list (true). Not the seat's
+/// turn: nothing offered.
+fn offer_moves(mine: Option<u8>) -> bool {
     let entries = with_app(|app| {
         let l = app.loaded.as_ref()?;
         let g = l.session.position(l.frames - 1)?;
-        let rules = g.as_module().filter(|_| mine)?;
-        let text = rules.clicks();
+        let seat = mine.and_then(|s| arbiter_engine::Seat::from_index(usize::from(s)))?;
+        let rules = g.as_module()?;
+        let text = rules.clicks(seat);
         // The module's answer as it is, for tests (`window.__arbiter.liveClicks`).
         if let Some(hooks) =
             web_sys::window().map(|w| js_sys::Reflect::get(&w, &"__arbiter".into()))
@@ -486,7 +549,7 @@ fn offer_moves(mine: bool) -> bool {
                 .map(|h| js_sys::Reflect::set(&h, &"liveClicks".into(), &text.as_deref().into()));
         }
         let clicks = text.and_then(|t| serde_json::from_str(&t).ok());
-        let legal = g.legal_moves().into_iter().map(|m| g.format_move(m));
+        let legal = g.legal_moves_of(seat).into_iter().map(|m| g.format_move(m));
         Some(
             clicks
                 .as_ref()

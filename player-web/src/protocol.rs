@@ -74,34 +74,26 @@ pub fn frame_index(index: &JsValue, frames: usize) -> Result<usize, String> {
     ))
 }
 
-/// Parent origins allowed to drive the player: `?origins=` plus `<meta name="arbiter-origins">`.
-/// Empty: any origin.
+/// Parent origins allowed to drive the player: `?origins=` plus `<meta name="arbiter-origins">`,
+/// `self` standing for the player's own origin (a `srcdoc` frame's is its page's). Empty: any
+/// origin. Whatever the list, only the embedding page (the parent window) is listened to.
 pub struct Origins(pub Vec<String>);
 
 impl Origins {
     pub fn read(window: &Window) -> Origins {
+        let own = window.origin();
         let mut list = Vec::new();
-        let mut add = |s: &str| {
-            list.extend(
-                s.split(',')
-                    .map(str::trim)
-                    .filter(|x| !x.is_empty())
-                    .map(String::from),
-            )
-        };
-        if let Some(v) = query_param(window, "origins") {
-            add(&v);
-        }
-        let meta = window
-            .document()
-            .and_then(|d| {
-                d.query_selector("meta[name=\"arbiter-origins\"]")
-                    .ok()
-                    .flatten()
-            })
-            .and_then(|m| m.get_attribute("content"));
-        if let Some(v) = meta {
-            add(&v);
+        for item in listed(window, "origins", "content") {
+            if item != "self" {
+                list.push(item);
+                continue;
+            }
+            // A page from disk: its messages come from the opaque origin, which browsers name
+            // `null` (Chromium `file://`).
+            if own == "null" || own.starts_with("file:") {
+                list.extend(["null", "file://"].map(String::from));
+            }
+            list.push(own.clone());
         }
         Origins(list)
     }
@@ -111,16 +103,53 @@ impl Origins {
     }
 }
 
+/// The comma-separated values of option `param` (the query) and of the meta tag's `attr`.
+fn listed(window: &Window, param: &str, attr: &str) -> Vec<String> {
+    let mut list = Vec::new();
+    let query = query_param(window, param);
+    let meta = meta_attr(window, attr);
+    for s in [query, meta].iter().flatten() {
+        list.extend(
+            s.split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(String::from),
+        );
+    }
+    list
+}
+
+/// Whether a live mode may open a websocket to `url`: the `hubs` option lists the address
+/// prefixes allowed (`?hubs=`, `data-hubs`), `self` standing for the player's own host
+/// (`ws://` or `wss://`, as a page's `connect-src 'self'` allows). Without the option, any.
+pub fn hub_allowed(window: &Window, url: &str) -> bool {
+    let hubs = listed(window, "hubs", "data-hubs");
+    let own = window.origin();
+    let host = own.split_once("://").map_or("", |(_, h)| h);
+    hubs.is_empty()
+        || hubs.iter().any(|h| match h.as_str() {
+            "self" => ["ws://", "wss://"].iter().any(|s| {
+                url.strip_prefix(s)
+                    .and_then(|u| u.strip_prefix(host))
+                    .is_some_and(|u| u.starts_with('/'))
+            }),
+            prefix => url.starts_with(prefix),
+        })
+}
+
+/// An attribute of the player's `<meta name="arbiter-origins">` (a `srcdoc` has no query).
+fn meta_attr(window: &Window, attr: &str) -> Option<String> {
+    window
+        .document()?
+        .query_selector("meta[name=\"arbiter-origins\"]")
+        .ok()??
+        .get_attribute(attr)
+}
+
 /// A page option: the query parameter `param`, else the attribute `attr` of the
 /// `arbiter-origins` meta tag (a site embedding by srcdoc has no query string).
 pub fn option(window: &Window, param: &str, attr: &str) -> Option<String> {
-    query_param(window, param).or_else(|| {
-        window
-            .document()?
-            .query_selector("meta[name=\"arbiter-origins\"]")
-            .ok()??
-            .get_attribute(attr)
-    })
+    query_param(window, param).or_else(|| meta_attr(window, attr))
 }
 
 /// A query parameter of the page's address.
@@ -183,33 +212,55 @@ pub fn error(reason: &str, kind: &str) -> JsValue {
     message("error", &[("reason", reason.into()), ("kind", kind.into())])
 }
 
+/// A replay of `bytes` bytes is within the player's bound ([`crate::app::MAX_TEXT`]), or the
+/// sentence refusing it.
+pub fn bounded(bytes: f64) -> Result<(), String> {
+    let max = crate::app::MAX_TEXT;
+    if bytes <= max as f64 {
+        return Ok(());
+    }
+    let mb = |b: f64| (b / 1_048_576.0) as u64;
+    Err(crate::lang::ta(
+        "player-too-large",
+        &[("mb", mb(bytes).into()), ("max", mb(max as f64).into())],
+    ))
+}
+
 /// The text of `replay_data`: a Blob (or File), a string, an ArrayBuffer, or anything with
-/// `text()` / `arrayBuffer()`. The error is the sentence shown.
-pub async fn read_data(data: &JsValue) -> Result<String, String> {
+/// `arrayBuffer()` / `text()`. The error is the sentence shown and its kind; a Blob over the
+/// player's bound is refused before it is read. Bytes rather than text where there is a
+/// choice: a long replay's text would be decoded to JavaScript's UTF-16 and encoded back for
+/// the wasm (70 ms for 3.5 MB).
+pub async fn read_data(data: &JsValue) -> Result<String, (String, &'static str)> {
     if let Some(s) = data.as_string() {
         return Ok(s);
     }
+    let size = ["size", "byteLength"]
+        .iter()
+        .find_map(|k| Reflect::get(data, &(*k).into()).ok()?.as_f64());
+    bounded(size.unwrap_or(0.0)).map_err(|e| (e, "too_large"))?;
+    let failed = |e: JsValue| (error_message(&e), "not_a_replay");
     if data.is_instance_of::<js_sys::ArrayBuffer>() {
         return Ok(utf8(data));
     }
     if data.is_object() {
-        for (method, bytes) in [("text", false), ("arrayBuffer", true)] {
+        for (method, bytes) in [("arrayBuffer", true), ("text", false)] {
             let f = Reflect::get(data, &method.into()).unwrap_or(JsValue::UNDEFINED);
             if let Some(f) = f.dyn_ref::<js_sys::Function>() {
-                let promise = f.call0(data).map_err(|e| error_message(&e))?;
+                let promise = f.call0(data).map_err(failed)?;
                 let v = JsFuture::from(js_sys::Promise::resolve(&promise))
                     .await
-                    .map_err(|e| error_message(&e))?;
+                    .map_err(failed)?;
                 return Ok(if bytes { utf8(&v) } else { js_string(&v) });
             }
         }
     }
-    Err(String::from("replay_data is not a Blob"))
+    Err((String::from("replay_data is not a Blob"), "not_a_replay"))
 }
 
-fn utf8(buffer: &JsValue) -> String {
+pub fn utf8(buffer: &JsValue) -> String {
     let bytes = js_sys::Uint8Array::new(buffer).to_vec();
-    String::from_utf8_lossy(&bytes).into_owned()
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// `err.message`, or the value as text.

@@ -24,9 +24,15 @@ pub struct FrameView {
     /// One line per row: `X` black / first, `O` white / second, `.` empty; the duel's
     /// `+00 -01` lines. The same as `arbiter replay show --json`.
     pub board: Vec<String>,
-    /// 0, 1, or null once the game is over.
+    /// 0, 1, or null once the game is over and in a simultaneous turn.
     pub to_move: Option<u8>,
-    pub scores: [i64; 2],
+    /// Every seat that moves now (several in a simultaneous turn); for the player boxes.
+    #[serde(skip)]
+    pub movers: Vec<u8>,
+    /// Each seat's place (1st, 2nd...) once the game is over by its rules.
+    #[serde(skip)]
+    pub places: Option<Vec<u32>>,
+    pub scores: Vec<i64>,
     /// `Black to move`, `White must pass`, `Game over: ...`.
     pub status: String,
     /// The move that led here (frame > 0): who played it and how it reads.
@@ -67,12 +73,16 @@ pub struct FrameView {
 }
 
 /// Seat labels per game: colours for Reversi and Gomoku, `+`/`-` for the duel, first and
-/// second for a game module (its pieces are in the duel's seat colours).
-pub fn seat_labels(game: &str) -> [&'static str; 2] {
+/// second for a game module of two seats (its pieces are in the duel's seat colours), `#1`
+/// to `#N` for a module of more (each seat has its own colour).
+pub fn seat_labels(game: &str, seats: usize) -> Vec<String> {
     use crate::lang::t_static;
-    if game == Duel::NAME {
+    let two = if game == Duel::NAME {
         [t_static("player-first"), t_static("player-second")]
     } else if game == arbiter_engine::any::MODULE {
+        if seats != 2 {
+            return (1..=seats).map(|i| format!("#{i}")).collect();
+        }
         // A module's seats have no sign: the duel's (+) and (−) are its halves of the board.
         [
             t_static("player-module-first"),
@@ -80,13 +90,14 @@ pub fn seat_labels(game: &str) -> [&'static str; 2] {
         ]
     } else {
         [t_static("player-black"), t_static("player-white")]
-    }
+    };
+    two.iter().map(|l| String::from(*l)).collect()
 }
 
 fn stone(s: Option<Seat>) -> char {
     match s {
-        Some(Seat::First) => 'X',
-        Some(Seat::Second) => 'O',
+        Some(Seat::FIRST) => 'X',
+        Some(_) => 'O',
         None => '.',
     }
 }
@@ -102,21 +113,37 @@ fn forbidden_mark(k: ForbiddenKind) -> char {
 /// The view of `after`, the position of frame `index`; `last` is the position before and the
 /// move that led here.
 pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGame) -> FrameView {
-    let labels = seat_labels(after.name());
+    frame_view_as(index, last, after, arbiter_engine::Viewer::All)
+}
+
+/// [`frame_view`] as `viewer` sees it: a module's view asked for that viewer (a seat sees
+/// its own hand only).
+pub fn frame_view_as(
+    index: usize,
+    last: Option<(&AnyGame, AnyMove)>,
+    after: &AnyGame,
+    viewer: arbiter_engine::Viewer,
+) -> FrameView {
+    let labels = seat_labels(after.name(), after.seats());
     let mut v = FrameView {
         index,
-        to_move: after.to_move().map(|s| s as u8),
+        to_move: after.to_move().map(u8::from),
+        movers: after.turn().movers().iter().map(u8::from).collect(),
+        places: after.places(),
         scores: after.scores(),
         ..FrameView::default()
     };
     if let Some((before, mv)) = last {
-        v.last_seat = before.to_move().map(|s| s as u8);
+        v.last_seat = before.to_move().map(u8::from);
         v.last_text = Some(before.format_move(mv));
     }
     v.status = match (after.outcome(), after.to_move()) {
         (Some(o), _) => {
             let who = match o.winner {
-                Some(s) => ta("player-wins", &[("who", labels[s.index()].into())]),
+                Some(s) => ta(
+                    "player-wins",
+                    &[("who", crate::session::seat_label(&labels, s).into())],
+                ),
                 None => crate::lang::t("player-draw"),
             };
             let why = match o.reason {
@@ -132,11 +159,14 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
             Some(m) => ta(
                 "player-must",
                 &[
-                    ("who", labels[s.index()].into()),
+                    ("who", crate::session::seat_label(&labels, s).into()),
                     ("move", after.format_move(m).into()),
                 ],
             ),
-            None => ta("player-to-move", &[("who", labels[s.index()].into())]),
+            None => ta(
+                "player-to-move",
+                &[("who", crate::session::seat_label(&labels, s).into())],
+            ),
         },
         (None, None) => String::new(),
     };
@@ -145,7 +175,7 @@ pub fn frame_view(index: usize, last: Option<(&AnyGame, AnyMove)>, after: &AnyGa
         AnyGame::Gomoku(g) => gomoku(&mut v, g),
         AnyGame::Duel2048(g) => duel(&mut v, last, g),
         AnyGame::Module(g) => {
-            let parsed = serde_json::from_str(&g.view()).ok();
+            let parsed = serde_json::from_str(&g.view(viewer)).ok();
             v.module = parsed.and_then(|j| ModuleView::read(&j).ok());
             v.board = v
                 .module
@@ -209,7 +239,7 @@ fn duel(v: &mut FrameView, last: Option<(&AnyGame, AnyMove)>, g: &Duel) {
             let cells: Vec<String> = row
                 .iter()
                 .map(|c| {
-                    let sign = if c.owner == Seat::First { '+' } else { '-' };
+                    let sign = if c.owner == Seat::FIRST { '+' } else { '-' };
                     format!("{sign}{:02}", c.level)
                 })
                 .collect();
@@ -218,7 +248,7 @@ fn duel(v: &mut FrameView, last: Option<(&AnyGame, AnyMove)>, g: &Duel) {
         .collect();
     v.cells = rows
         .iter()
-        .flat_map(|row| row.iter().map(|c| [c.owner as u8, c.level]))
+        .flat_map(|row| row.iter().map(|c| [u8::from(c.owner), c.level]))
         .collect();
     v.round = g.round();
     if let Some((_, AnyMove::Duel2048(mv))) = last {
@@ -230,7 +260,7 @@ fn duel(v: &mut FrameView, last: Option<(&AnyGame, AnyMove)>, g: &Duel) {
     }
     if g.outcome().is_none() && g.step_kind() == StepKind::Place {
         let seat = g.step().seat();
-        v.next_placer = Some(seat as u8);
+        v.next_placer = Some(u8::from(seat));
         v.next_cell = g.next_cell(seat).map(|(r, c)| [r, c]);
     }
 }
@@ -242,7 +272,8 @@ fn direction_name(d: Direction) -> &'static str {
 /// The board in words: `Black to move. Black, 12 discs: d4 e5; White, 10 discs: ...; legal
 /// for Black: c3 d6. Last move: White f5, turned e5.`
 pub fn describe(v: &FrameView, g: &AnyGame) -> String {
-    let labels = seat_labels(g.name());
+    let labels = seat_labels(g.name(), g.seats());
+    let labels = &labels[..];
     let mut out = String::new();
     if !v.status.is_empty() {
         out.push_str(&v.status);
@@ -260,14 +291,11 @@ pub fn describe(v: &FrameView, g: &AnyGame) -> String {
         list.join(" ")
     };
     if let (Some(seat), false) = (v.to_move, v.legal.is_empty()) {
-        let who = labels[usize::from(seat & 1)];
+        let who = label_of(labels, seat);
         out.push_str(&format!(" Legal for {who}: {}.", names(&v.legal)));
     }
     if let (Some(seat), Some(text)) = (v.last_seat, &v.last_text) {
-        out.push_str(&format!(
-            " Last move: {} {text}",
-            labels[usize::from(seat & 1)]
-        ));
+        out.push_str(&format!(" Last move: {} {text}", label_of(labels, seat)));
         if !v.flipped.is_empty() {
             out.push_str(&format!(", turned {}", names(&v.flipped)));
         }
@@ -296,7 +324,7 @@ fn forbidden_word(k: char) -> &'static str {
 }
 
 /// `Black, 2 discs: d5 e4; White, 2 discs: d4 e5.` (stones for Gomoku).
-fn pieces(v: &FrameView, g: &AnyGame, labels: [&str; 2]) -> String {
+fn pieces(v: &FrameView, g: &AnyGame, labels: &[String]) -> String {
     let unit = if let AnyGame::Reversi(_) = g {
         "disc"
     } else {
@@ -321,36 +349,40 @@ fn pieces(v: &FrameView, g: &AnyGame, labels: [&str; 2]) -> String {
         } else {
             lists[s].join(" ")
         };
-        format!("{}, {n} {unit}{plural}: {list}", labels[s])
+        format!("{}, {n} {unit}{plural}: {list}", label_of(labels, s as u8))
     };
     format!("{}; {}.", side(0), side(1))
 }
 
 /// `First, 4 pieces: d1 g1 a4 j4; Second, 4 pieces: ...; also: d7 (neutral). ply 3.`: the
 /// pieces by seat in the view's labels, then the view's text.
-fn module_pieces(m: &ModuleView, labels: [&str; 2]) -> String {
-    let mut lists = [Vec::new(), Vec::new(), Vec::new()];
+fn module_pieces(m: &ModuleView, labels: &[String]) -> String {
+    // One list per seat, then the neutral pieces' (a piece's seat is below the seat count:
+    // `ModuleView::read` checks it against the most seats a game has).
+    let neutral = labels.len();
+    let mut lists = alloc::vec![Vec::new(); neutral + 1];
     for p in &m.pieces {
         let mut name = m.place_name(p.at);
         if let Some(l) = &p.label {
             name = format!("{l} {name}");
         }
-        lists[p.seat.map_or(2, usize::from)].push(name);
+        let s = p.seat.map_or(neutral, usize::from).min(neutral);
+        lists[s].push(name);
     }
     let mut out = String::new();
     for (s, label) in labels.iter().enumerate() {
         let n = lists[s].len();
         out.push_str(&format!("{label}, {n} pieces: {}; ", lists[s].join(" ")));
     }
-    if !lists[2].is_empty() {
-        out.push_str(&format!("neutral: {}. ", lists[2].join(" ")));
+    if !lists[neutral].is_empty() {
+        out.push_str(&format!("neutral: {}. ", lists[neutral].join(" ")));
     }
     out.push_str(&m.text.join(". "));
     out
 }
 
 /// `First (+) tiles: 0,1 = 2, 2,3 = 8; Second (−) tiles: none. Next placement: 1,2.`
-fn duel_pieces(v: &FrameView, labels: [&str; 2]) -> String {
+fn duel_pieces(v: &FrameView, labels: &[String]) -> String {
     let mut lists = [Vec::new(), Vec::new()];
     for (i, &[owner, level]) in v.cells.iter().enumerate() {
         if level == 0 {
@@ -369,14 +401,19 @@ fn duel_pieces(v: &FrameView, labels: [&str; 2]) -> String {
         } else {
             lists[s].join(", ")
         };
-        format!("{} tiles: {list}", labels[s])
+        format!("{} tiles: {list}", label_of(labels, s as u8))
     };
     let mut out = format!("{}; {}.", side(0), side(1));
     if let (Some([r, c]), Some(p)) = (v.next_cell, v.next_placer) {
         out.push_str(&format!(
             " Next placement for {} in its half: {r},{c}.",
-            labels[usize::from(p & 1)]
+            label_of(labels, p)
         ));
     }
     out
+}
+
+/// The label of `seat` among `labels` (`?` past them: a seat number from a stranger).
+pub fn label_of(labels: &[String], seat: u8) -> &str {
+    labels.get(usize::from(seat)).map_or("?", String::as_str)
 }

@@ -9,7 +9,7 @@ use arbiter_player::feed::{cell_move, check_move, legal_names, Feed};
 use serde_json::json;
 
 fn players() -> [Player; 2] {
-    [Seat::First, Seat::Second].map(|seat| Player {
+    [Seat::FIRST, Seat::SECOND].map(|seat| Player {
         name: format!("p{}", seat.index()),
         seat,
         command: None,
@@ -56,24 +56,31 @@ fn contents_rebuild_the_saved_replay() {
     feed.apply(&start_content(&saved, None)).unwrap();
     assert_eq!(feed.limits, [Some(5000.0), None]);
     assert_eq!(feed.seat, None);
+    let mut session = None;
     for (i, m) in saved.moves.iter().enumerate() {
         feed.apply(&json!({"type": "move", "move": m}).to_string())
             .unwrap();
-        // Every prefix reads through the engine, the last one (over by the rules) too.
-        let s = feed.session().unwrap().unwrap();
-        assert_eq!(s.frame_count(), i + 2);
+        // Every move joins the session as it comes, checked; the last one (over by the rules)
+        // too, before the end says so.
+        feed.drain_into(&mut session).unwrap();
+        let s = session.as_ref().unwrap();
+        assert_eq!((s.frame_count(), s.checked()), (i + 2, i + 2));
+        assert!(s.is_live() && !s.done());
     }
     assert!(!feed.ended);
     let end = json!({"type": "end", "result": saved.result, "scores": saved.scores});
     feed.apply(&end.to_string()).unwrap();
     assert!(feed.ended);
-    let live = feed.session().unwrap().unwrap();
+    feed.drain_into(&mut session).unwrap();
+    let live = session.unwrap();
+    assert!(live.done() && !live.is_live());
     let file = arbiter_player::Session::load(&saved.to_json()).unwrap();
     assert_eq!(live.frame_count(), file.frame_count());
     for k in 0..file.frame_count() {
         assert_eq!(live.frame(k).unwrap().board, file.frame(k).unwrap().board);
     }
     assert_eq!(live.info().result_head, file.info().result_head);
+    assert_eq!(live.info().result_text, file.info().result_text);
     // Nothing after the end, nothing before a start, nothing that is not JSON.
     assert!(feed
         .apply(&json!({"type": "move", "move": saved.moves[0]}).to_string())
@@ -88,12 +95,43 @@ fn contents_rebuild_the_saved_replay() {
 }
 
 #[test]
+fn a_move_the_engine_refuses_leaves_the_session_as_it_was() {
+    let saved = finished(reversi8());
+    let mut feed = Feed::default();
+    feed.apply(&start_content(&saved, None)).unwrap();
+    let mut session = None;
+    for m in &saved.moves[..3] {
+        feed.apply(&json!({"type": "move", "move": m}).to_string())
+            .unwrap();
+    }
+    feed.drain_into(&mut session).unwrap();
+    // The first move again: illegal now.
+    let bad = json!({"type": "move", "move": saved.moves[0]});
+    feed.apply(&bad.to_string()).unwrap();
+    let e = feed.drain_into(&mut session).unwrap_err();
+    assert_eq!((e.kind, e.move_number), ("illegal_move", Some(4)));
+    let s = session.unwrap();
+    assert_eq!((s.frame_count(), s.checked()), (4, 4));
+    assert!(s.frame(3).is_some());
+    // A result the moves contradict is refused at the end, as in a saved replay.
+    let mut feed = Feed::default();
+    feed.apply(&start_content(&saved, None)).unwrap();
+    let end = json!({"type": "end", "result": saved.result, "scores": saved.scores});
+    feed.apply(&end.to_string()).unwrap();
+    let mut session = None;
+    let e = feed.drain_into(&mut session).unwrap_err();
+    assert_eq!(e.kind, "invalid_replay");
+}
+
+#[test]
 fn a_seat_move_is_checked_before_it_is_sent() {
     let saved = finished(reversi8());
     let mut feed = Feed::default();
     feed.apply(&start_content(&saved, Some(0))).unwrap();
     assert_eq!(feed.seat, Some(0));
-    let s = feed.session().unwrap().unwrap();
+    let mut session = None;
+    feed.drain_into(&mut session).unwrap();
+    let s = session.unwrap();
     assert_eq!(check_move(&s, Some(0), "d3").as_deref(), Ok("d3"));
     assert_eq!(
         check_move(&s, Some(0), &cell_move("reversi", [2, 3])).as_deref(),
@@ -123,7 +161,9 @@ fn renju_refuses_black_on_a_forbidden_point() {
         .to_vec();
     let mut feed = Feed::default();
     feed.apply(&start_content(&r, Some(0))).unwrap();
-    let s = feed.session().unwrap().unwrap();
+    let mut session = None;
+    feed.drain_into(&mut session).unwrap();
+    let s = session.unwrap();
     let view = s.frame(0).unwrap();
     assert!(
         !view.forbidden.is_empty(),

@@ -173,7 +173,7 @@ fn config(module: ModuleRef, config: Value) -> GameConfig {
 
 /// A game of pseudo-random legal moves, through the player's host, as the referee saves it.
 fn played(config: &GameConfig, max: usize) -> Replay {
-    let players = [Seat::First, Seat::Second].map(|seat| Player {
+    let players = [Seat::FIRST, Seat::SECOND].map(|seat| Player {
         name: format!("p{}", seat.index()),
         seat,
         command: None,
@@ -360,7 +360,7 @@ fn garbage_answers_are_the_module_s_failure_named() {
     );
     let module = load(&broken(&body, &extra), "offboard").unwrap();
     let g = AnyGame::new(&config(module, json!({}))).unwrap();
-    let view = g.as_module().unwrap().view();
+    let view = g.as_module().unwrap().view(arbiter_engine::Viewer::All);
     assert_eq!(view, "", "an undrawable view is not passed on");
     let fault = g.fault().unwrap();
     assert!(
@@ -376,7 +376,13 @@ fn garbage_answers_are_the_module_s_failure_named() {
 fn an_amazons_move_is_built_in_three_clicks() {
     let module = load(&game_bytes("game-amazons"), "game-amazons").unwrap();
     let g = AnyGame::new(&config(module, json!({}))).unwrap();
-    let answer: Value = serde_json::from_str(&g.as_module().unwrap().clicks().unwrap()).unwrap();
+    let answer: Value = serde_json::from_str(
+        &g.as_module()
+            .unwrap()
+            .clicks(g.to_move().unwrap_or(arbiter_engine::Seat::FIRST))
+            .unwrap(),
+    )
+    .unwrap();
     let entries = clicks::read(&answer).unwrap();
     assert_eq!(entries.len(), 2176);
     let mut c = Clicker::new(entries);
@@ -415,7 +421,13 @@ fn an_amazons_move_is_built_in_three_clicks() {
 fn a_dots_and_boxes_edge_is_one_click_on_its_line() {
     let module = load(&game_bytes("game-dots-and-boxes"), "game-dots-and-boxes").unwrap();
     let g = AnyGame::new(&config(module, json!({"cols": 2, "rows": 2}))).unwrap();
-    let answer: Value = serde_json::from_str(&g.as_module().unwrap().clicks().unwrap()).unwrap();
+    let answer: Value = serde_json::from_str(
+        &g.as_module()
+            .unwrap()
+            .clicks(g.to_move().unwrap_or(arbiter_engine::Seat::FIRST))
+            .unwrap(),
+    )
+    .unwrap();
     let mut c = Clicker::new(clicks::read(&answer).unwrap());
     let next = c.next();
     assert_eq!(next.len(), 12, "every edge of 2 x 2 boxes");
@@ -457,10 +469,82 @@ fn a_module_without_clicks_gives_none_and_goes_on() {
         .join(" ");
     let module = load(&broken(&body, &extra), "quiet").unwrap();
     let g = AnyGame::new(&config(module, json!({}))).unwrap();
-    assert_eq!(g.as_module().unwrap().clicks(), None);
+    assert_eq!(
+        g.as_module()
+            .unwrap()
+            .clicks(g.to_move().unwrap_or(arbiter_engine::Seat::FIRST)),
+        None
+    );
     assert_eq!(g.fault(), None);
     assert_eq!(g.legal_moves().len(), 2);
     assert!(clicks::read(&json!({"error": "unknown op"})).is_none());
     assert!(clicks::read(&json!([{"move": "a", "cells": []}])).is_none());
     assert!(clicks::read(&json!([{"move": "a", "cells": [[1, 2]]}])).is_some());
+}
+
+/// A four-snake game (a simultaneous turn a ply) read as the referee saves it: four seats
+/// with their names and thinking times, one frame per ply whose movers are every snake
+/// alive, and whose move text lists every seat's move.
+#[test]
+fn four_snakes_show_one_frame_per_simultaneous_turn_with_every_move() {
+    let bytes = game_bytes("game-snake");
+    let module = load(&bytes, "game-snake").unwrap();
+    let config = config(module, json!({"players": 4}));
+    let players = (0..4u8).map(|s| Player {
+        name: format!("snake{s}"),
+        seat: Seat::try_from(s).unwrap(),
+        command: None,
+    });
+    let mut r = Replay::new(config.clone(), players.collect::<Vec<_>>());
+    let mut g = AnyGame::new(&config).unwrap();
+    let mut i = 3usize;
+    while !g.turn().is_over() && r.moves.len() < 40 {
+        let mut ply = Vec::new();
+        for seat in g.turn().movers().iter() {
+            let legal = g.legal_moves_of(seat);
+            i = i.wrapping_mul(31).wrapping_add(7);
+            ply.push((seat, legal[i % legal.len()]));
+        }
+        let mut records = ply.iter().map(|&(seat, mv)| {
+            let mut rec = MoveRecord::new(seat, g.format_move(mv));
+            rec.time_ms = Some(f64::from(u8::from(seat)) + 1.0);
+            rec
+        });
+        let mut first = records.next().unwrap();
+        first.with = records.collect();
+        r.moves.push(first);
+        g.play_together(&ply).unwrap();
+    }
+    let (seats, plies) = (g.seats(), r.moves.len());
+    assert_eq!(seats, 4);
+    r.result.places = g.places();
+    r.result.winner = g.outcome().and_then(|o| o.winner);
+    r.meta.ending = g.end_words();
+    if g.outcome().is_none() {
+        r.result.reason = Reason::Aborted {
+            message: "40 plies".into(),
+        };
+    }
+    let session = Session::load(&r.to_json()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(session.frame_count(), plies + 1, "a frame per ply");
+    let info = session.info();
+    assert_eq!(info.seats, ["#1", "#2", "#3", "#4"]);
+    assert_eq!(info.players, ["snake0", "snake1", "snake2", "snake3"]);
+    for (s, total) in info.total_ms.iter().enumerate() {
+        let moves = r.moves.iter().flat_map(MoveRecord::records);
+        let want = moves.filter(|m| m.seat.index() == s).count() as f64 * (s as f64 + 1.0);
+        assert_eq!(*total, want, "seat {s}'s thinking time");
+    }
+    let first = session.frame(1).unwrap();
+    assert_eq!(first.movers.len(), 4, "the next turn moves every snake");
+    let text = first.last_text.unwrap();
+    for m in r.moves[0].records() {
+        assert!(
+            text.contains(&m.mv),
+            "{text} lacks seat {}'s {}",
+            m.seat.index(),
+            m.mv
+        );
+    }
+    assert_eq!(r.moves[0].with.len(), 3);
 }

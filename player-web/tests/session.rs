@@ -10,7 +10,7 @@ use arbiter_player::session::{Session, CHECKPOINT_EVERY};
 
 /// A deterministic game: always the `pick`-th legal move (mod count).
 fn game(config: GameConfig, max: usize) -> Replay {
-    let players = [Seat::First, Seat::Second].map(|seat| Player {
+    let players = [Seat::FIRST, Seat::SECOND].map(|seat| Player {
         name: format!("p{}", seat.index()),
         seat,
         command: None,
@@ -46,8 +46,8 @@ fn game(config: GameConfig, max: usize) -> Replay {
 /// The referee's text symbols, written independently of the player's view code.
 fn lines(g: &AnyGame) -> Vec<String> {
     let ch = |s: Option<Seat>| match s {
-        Some(Seat::First) => 'X',
-        Some(Seat::Second) => 'O',
+        Some(Seat::FIRST) => 'X',
+        Some(_) => 'O',
         None => '.',
     };
     match g {
@@ -62,7 +62,7 @@ fn lines(g: &AnyGame) -> Vec<String> {
             })
             .collect(),
         AnyGame::Duel2048(d) => d.board_text().lines().map(str::to_string).collect(),
-        AnyGame::Module(m) => vec![m.view()],
+        AnyGame::Module(m) => vec![m.view(arbiter_engine::Viewer::All)],
     }
 }
 
@@ -98,9 +98,31 @@ fn checkpointed_frames_match_the_engines_replay() {
             let view = s.frame(k).unwrap();
             assert_eq!(view.board, lines(&want), "{} frame {k}", want.name());
             assert_eq!(view.scores, want.scores());
-            assert_eq!(view.to_move, want.to_move().map(|s| s as u8));
+            assert_eq!(view.to_move, want.to_move().map(u8::from));
         }
         assert!(s.frame(s.frame_count()).is_none());
+    }
+}
+
+/// A live game's newest frame is a position as soon as its move came, a checkpoint's frame
+/// (every CHECKPOINT_EVERY-th) included: it was not until the next move, so a person whose turn
+/// came at frame 16 was never shown it and the game waited for ever.
+#[test]
+fn a_live_games_newest_frame_is_always_a_position() {
+    for config in configs() {
+        let whole = game(config.clone(), 3 * CHECKPOINT_EVERY + 2);
+        let mut start = whole.clone();
+        start.moves.clear();
+        let mut s = Session::live(start).unwrap();
+        for (n, record) in whole.moves.iter().enumerate() {
+            s.push(record.clone()).unwrap();
+            assert!(
+                s.position(n + 1).is_some(),
+                "{}: frame {} has no position",
+                config.name(),
+                n + 1
+            );
+        }
     }
 }
 
@@ -228,7 +250,7 @@ fn failed(n: usize, reason: impl Fn(Seat) -> Reason, failure: Option<Failure>) -
 
 fn record() -> Failure {
     Failure {
-        seat: Seat::First,
+        seat: Seat::FIRST,
         log: Some("depth 3 eval +2".into()),
         stderr: Some("Traceback (most recent call last):\n  File \"b.py\"\nKeyError: 7\n".into()),
         exit: None,

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::{Any, AnyPool, Executor, Row, Transaction};
+use sqlx::{Any, AnyPool, Connection, Executor, Row, Transaction};
 
 /// Which database a [`Db`] talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,16 +56,28 @@ impl Db {
             // WAL lets pages read while a worker writes; a writer waits up to 10 s for another.
             // NORMAL loses nothing on a process kill (only on power loss since the last
             // checkpoint); foreign keys are off by default in SQLite.
-            Dialect::Sqlite => options.after_connect(|conn, _| {
-                Box::pin(async move {
-                    conn.execute(
-                        "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
-                         PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-                    )
-                    .await?;
-                    Ok(())
+            Dialect::Sqlite => options
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+                             PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                        Ok(())
+                    })
                 })
-            }),
+                // A COMMIT that fails on a full disk or an I/O error is rolled back by SQLite
+                // itself; sqlx's own ROLLBACK then fails and it still counts the transaction
+                // as open, so every later `BEGIN IMMEDIATE` on that connection would be
+                // refused. Such a connection is closed, not given back to the pool (the ping
+                // waits for the queued rollback first).
+                .after_release(|conn, _| {
+                    Box::pin(async move {
+                        conn.ping().await?;
+                        Ok(!conn.is_in_transaction())
+                    })
+                }),
             Dialect::Postgres => options,
         };
         let pool = options

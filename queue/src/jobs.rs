@@ -429,6 +429,18 @@ impl Queue {
     /// Puts back every job whose lease ran out (a worker killed, frozen or cut off), and
     /// gives up on jobs that used up [`MAX_ATTEMPTS`]. Anyone may call it at any time.
     pub async fn requeue_expired(&self) -> Result<usize, sqlx::Error> {
+        // A read first: most calls find nothing, and need not take SQLite's write lock (nor
+        // write anything to a database whose disk is full).
+        let any = format!(
+            "SELECT id FROM jobs WHERE state = 'running' AND lease_until < {} LIMIT 1",
+            self.db.now()
+        );
+        let found: Option<i64> = sqlx::query_scalar(&any)
+            .fetch_optional(self.db.pool())
+            .await?;
+        if found.is_none() {
+            return Ok(0);
+        }
         let mut tx = self.db.begin().await?;
         let sql = format!(
             "SELECT id, competition, lane, kind, worker, attempts FROM jobs \

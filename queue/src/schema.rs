@@ -2,7 +2,7 @@
 //! [`crate::db::Db::ddl`]). Times are Unix milliseconds on the database's clock.
 
 /// Migration steps of the `queue` component: step k takes version k to k + 1.
-pub const STEPS: &[&str] = &[V1, V2];
+pub const STEPS: &[&str] = &[V1, V2, V3];
 
 const V1: &str = "
 CREATE TABLE competitions (
@@ -143,4 +143,16 @@ CREATE TABLE job_numbers (
 );
 INSERT INTO job_numbers (competition, kind, last)
     SELECT competition, kind, MAX(number) FROM jobs GROUP BY competition, kind
+";
+
+/// What holds a worker's judging up (`crate::health`), written with its heartbeat, so that a
+/// contest's admin page says why judging paused on other machines too: `trouble` in the
+/// queue's words, for `trouble_ms` as of `seen_at`, said until `trouble_until` (three of its
+/// heartbeats: a worker killed in trouble is not heard of for long). An update in place of a
+/// row that exists: it goes through where a database whose disk is full refuses the inserts
+/// of a commit.
+const V3: &str = "
+ALTER TABLE workers ADD COLUMN trouble TEXT;
+ALTER TABLE workers ADD COLUMN trouble_ms BIGINT;
+ALTER TABLE workers ADD COLUMN trouble_until BIGINT
 ";

@@ -22,8 +22,8 @@ pub struct CompetitionConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameJob {
-    /// Seat 0 (moves first) and seat 1.
-    pub bots: [JobBot; 2],
+    /// One bot per seat of the game, seat 0 (moves first) first.
+    pub bots: Vec<JobBot>,
     /// Moves from the initial position before the bots take over.
     #[serde(default)]
     pub opening: Vec<String>,
@@ -107,8 +107,11 @@ pub struct CompileOutcome {
 /// health without unpacking replays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameOutcome {
-    /// 0 or 1, `None` for a draw or no result.
+    /// The seat alone in first place, `None` for a draw or no result.
     pub winner: Option<u8>,
+    /// Each seat's place (1 first), in a game of three or more seats with a result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub places: Option<Vec<u32>>,
     /// The reason's code (`normal`, `move_time` ...).
     pub reason: String,
     /// The verdict as a student reads it.
@@ -117,10 +120,10 @@ pub struct GameOutcome {
     pub culprit: Option<u8>,
     pub moves: u32,
     #[serde(default)]
-    pub scores: Option<[i64; 2]>,
+    pub scores: Option<Vec<i64>>,
     /// Thinking time and moves per seat.
-    pub think_ms: [f64; 2],
-    pub moves_by: [u32; 2],
+    pub think_ms: Vec<f64>,
+    pub moves_by: Vec<u32>,
     /// Wall time of the whole game, start-up and clean-up included.
     pub wall_ms: f64,
     /// Containment warnings of this game, if any.
@@ -130,22 +133,24 @@ pub struct GameOutcome {
 
 impl GameOutcome {
     pub fn of(replay: &Replay, wall_ms: f64, warnings: Vec<String>) -> GameOutcome {
-        let mut think_ms = [0.0; 2];
-        let mut moves_by = [0u32; 2];
-        for m in &replay.moves {
+        let seats = replay.players.len();
+        let mut think_ms = vec![0.0; seats];
+        let mut moves_by = vec![0u32; seats];
+        for m in replay.moves.iter().flat_map(|m| m.records()) {
             let i = m.seat.index();
-            if let Some(t) = m.time_ms {
+            if let (Some(t), true) = (m.time_ms, i < seats) {
                 think_ms[i] += t;
                 moves_by[i] += 1;
             }
         }
         GameOutcome {
             winner: replay.result.winner.map(|s| s.index() as u8),
+            places: replay.result.places.clone(),
             reason: replay.result.reason.code().to_string(),
             verdict: replay.result.reason.to_string(),
             culprit: replay.result.reason.culprit().map(|s| s.index() as u8),
             moves: replay.moves.len() as u32,
-            scores: replay.scores,
+            scores: replay.scores.clone(),
             think_ms,
             moves_by,
             wall_ms,

@@ -24,7 +24,8 @@ pub struct WorkerOptions {
     /// Unique among the queue's workers.
     pub id: String,
     /// Cores of each slot: one game (or compile) at a time per slot.
-    pub slots: Vec<[Option<usize>; 2]>,
+    /// The cores of each slot's seats (a game of more seats than a slot lists shares them).
+    pub slots: Vec<Vec<Option<usize>>>,
     /// How long a claim holds without a heartbeat.
     pub lease: Duration,
     /// How often an idle slot looks for work (a [`Notify`] wakes it sooner).
@@ -47,7 +48,7 @@ pub struct WorkerOptions {
 
 impl WorkerOptions {
     /// Defaults for `slots` slots on this machine.
-    pub fn local(id: String, slots: Vec<[Option<usize>; 2]>, base: PathBuf) -> WorkerOptions {
+    pub fn local(id: String, slots: Vec<Vec<Option<usize>>>, base: PathBuf) -> WorkerOptions {
         WorkerOptions {
             id,
             slots,
@@ -128,7 +129,7 @@ impl Unready {
 
 /// Makes an observer for a game a worker is about to play (a live hub's), or none.
 pub type Observe =
-    Arc<dyn Fn(&Claimed, &GameSpec, &[BotSpec; 2]) -> Option<Box<dyn Observer>> + Send + Sync>;
+    Arc<dyn Fn(&Claimed, &GameSpec, &[BotSpec]) -> Option<Box<dyn Observer>> + Send + Sync>;
 
 /// Why a worker cannot join a queue.
 #[derive(Debug, thiserror::Error)]
@@ -162,6 +163,10 @@ pub struct Worker {
 impl Worker {
     /// Registers the worker on the queue. Refused when the queue was set up by another
     /// version, or when an active worker already has this id.
+    ///
+    /// A database that is locked, restarting, unreachable or cannot be written is waited
+    /// out (said on stderr), as a running worker waits it out: a worker started while its
+    /// database is down joins once it is up.
     pub async fn join(
         queue: Queue,
         mut opts: WorkerOptions,
@@ -171,16 +176,25 @@ impl Worker {
         // must be absolute.
         opts.cache_dir = std::path::absolute(&opts.cache_dir)?;
         opts.scratch_dir = std::path::absolute(&opts.scratch_dir)?;
-        if let Some(theirs) = queue.version().await? {
-            if theirs != opts.version {
-                return Err(JoinError::Version {
-                    mine: opts.version.clone(),
-                    theirs,
-                    url: queue.db().url().to_string(),
-                });
+        let mut failures = 0u32;
+        loop {
+            match Self::register(&queue, &opts).await {
+                Err(JoinError::Db(e)) if crate::health::transient(&e).is_some() => {
+                    failures += 1;
+                    let wait = crate::health::backoff(failures);
+                    eprintln!(
+                        "worker {}: cannot join yet ({e}); retrying in {:.1} s",
+                        opts.id,
+                        wait.as_secs_f64()
+                    );
+                    tokio::time::sleep(wait).await;
+                }
+                other => {
+                    other?;
+                    break;
+                }
             }
         }
-        crate::workers::register(&queue, &opts).await?;
         let cache = Cache::new(&opts.cache_dir)?;
         std::fs::create_dir_all(&opts.scratch_dir)?;
         Ok(Worker {
@@ -193,6 +207,20 @@ impl Worker {
             events: None,
             observe: None,
         })
+    }
+
+    /// The version check and the registration of [`Worker::join`].
+    async fn register(queue: &Queue, opts: &WorkerOptions) -> Result<(), JoinError> {
+        if let Some(theirs) = queue.version().await? {
+            if theirs != opts.version {
+                return Err(JoinError::Version {
+                    mine: opts.version.clone(),
+                    theirs,
+                    url: queue.db().url().to_string(),
+                });
+            }
+        }
+        crate::workers::register(queue, opts).await
     }
 
     /// Sends progress to `tx`.
@@ -256,7 +284,8 @@ impl Worker {
     async fn beat(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
         let every = (self.opts.lease / 4).max(Duration::from_millis(200));
         loop {
-            let _ = crate::workers::seen(&self.queue, &self.opts.id).await;
+            let trouble = crate::health::held_up();
+            let _ = crate::workers::seen(&self.queue, &self.opts.id, trouble, every * 3).await;
             let _ = self.queue.requeue_expired().await;
             tokio::select! {
                 _ = tokio::time::sleep(every) => {}
@@ -284,13 +313,17 @@ impl Worker {
             }
             let step = match self.step(slot).await {
                 Ok(step) => step,
-                // A database that is locked, restarting or unreachable: wait it out, for as
-                // long as it takes. Nothing is lost meanwhile: a held job's lease runs out
-                // and the job goes back to the queue.
-                Err(e) => match crate::health::transient(&e) {
-                    Some(what) => Step::Trouble(what.to_string(), e.to_string()),
-                    None => return Err(e),
-                },
+                // A database that is locked, restarting, unreachable or cannot be written:
+                // wait it out, for as long as it takes. Nothing is lost meanwhile: a held
+                // job's lease runs out and the job goes back to the queue. An error no rule
+                // knows is waited out too: a slot that ended would stop judging for good,
+                // and a job that keeps failing is given up after its attempts.
+                Err(e) => Step::Trouble(
+                    crate::health::transient(&e)
+                        .unwrap_or(crate::health::DB_ERROR)
+                        .to_string(),
+                    e.to_string(),
+                ),
             };
             match step {
                 Step::Done => {
@@ -411,10 +444,11 @@ impl Worker {
         Ok(Step::Done)
     }
 
-    /// Commits a played job, waiting out a locked or restarting database: the game was
-    /// played, and playing it again costs more than waiting. Retried until a lease's length
-    /// has passed; by then the lease has run out, the job is another worker's, and a commit
-    /// would only be set aside.
+    /// Commits a played job, waiting out a locked, restarting or full database: the game was
+    /// played, and playing it again costs more than waiting. Retried for as long as the
+    /// fault lasts: the commit checks the lease's token, not its deadline, so a commit that
+    /// comes after the lease ran out still counts unless the job was given to another
+    /// worker meanwhile, and then it is set aside (never counted twice).
     async fn commit_patiently(
         &self,
         job: &Claimed,
@@ -422,7 +456,6 @@ impl Worker {
         payload: Option<&[u8]>,
         artefact: Option<&[u8]>,
     ) -> Result<Commit, sqlx::Error> {
-        let give_up = Instant::now() + self.opts.lease;
         let mut failures = 0u32;
         loop {
             let tried = crate::health::watched(async {
@@ -440,9 +473,6 @@ impl Worker {
                     let Some(what) = crate::health::transient(&e) else {
                         return Err(e);
                     };
-                    if Instant::now() >= give_up {
-                        return Err(e);
-                    }
                     failures += 1;
                     crate::health::trouble(what);
                     eprintln!(
@@ -450,6 +480,12 @@ impl Worker {
                         self.opts.id, job.id
                     );
                     tokio::time::sleep(crate::health::backoff(failures)).await;
+                    // Kept alive meanwhile where the database lets it (a write that may
+                    // fit where the commit's did not): the commit then finds it still its own.
+                    let _ = self
+                        .queue
+                        .heartbeat(job.id, &job.lease_token, self.opts.lease)
+                        .await;
                 }
             }
         }
@@ -529,10 +565,10 @@ impl Worker {
             .await
             .map_err(|e| Unready::of(e, "the game"))?;
         let limits = competition.limits.apply(&config);
-        let bots = [
-            self.bot_spec(&spec.bots[0], &config).await?,
-            self.bot_spec(&spec.bots[1], &config).await?,
-        ];
+        let mut bots = Vec::with_capacity(spec.bots.len());
+        for bot in &spec.bots {
+            bots.push(self.bot_spec(bot, &config).await?);
+        }
         let spec = GameSpec {
             config,
             opening: spec.opening,
@@ -543,13 +579,15 @@ impl Worker {
                 spec.seed
                     .unwrap_or_else(|| arbiter_match::series::game_seed(job.id as u64, 0)),
             ),
+            max_plies: arbiter_match::game::MAX_PLIES,
         };
         let observer = self.observe.as_ref().and_then(|f| f(job, &spec, &bots));
+        let cores = slot_seat_cores(&self.opts.slots[slot], bots.len());
         Ok(PreparedGame {
             spec,
             bots,
             seats: Seats {
-                cores: self.opts.slots[slot],
+                cores,
                 scratch_root: self.opts.scratch_dir.join(format!("slot{slot}")),
             },
             observer,
@@ -644,13 +682,24 @@ enum Prepared {
 
 struct PreparedGame {
     spec: GameSpec,
-    bots: [BotSpec; 2],
+    bots: Vec<BotSpec>,
     seats: Seats,
     observer: Option<Box<dyn Observer>>,
     /// Why earlier attempts were voided, for the replay.
     voided: Vec<String>,
     /// This machine's directories, as results must not show them: (path, what to say).
     private: Vec<(String, &'static str)>,
+}
+
+/// The cores of a game of `seats` seats in a slot of these cores: each seat its own where the
+/// slot has enough, else they take turns.
+fn slot_seat_cores(slot: &[Option<usize>], seats: usize) -> Vec<Option<usize>> {
+    (0..seats)
+        .map(|s| match slot.len() {
+            0 => None,
+            n => slot[s % n],
+        })
+        .collect()
 }
 
 /// `text` without this machine's directories: results and replays are shown to students and
@@ -677,15 +726,10 @@ impl Prepared {
                 let t0 = Instant::now();
                 let live = Live {
                     observer: g.observer.as_deref_mut().map(|o| o as &mut dyn Observer),
-                    remote: [None, None],
+                    remote: Vec::new(),
                 };
-                let mut played = game::play_live(
-                    &g.spec,
-                    [&g.bots[0], &g.bots[1]],
-                    &g.seats,
-                    containment,
-                    live,
-                );
+                let bots: Vec<&BotSpec> = g.bots.iter().collect();
+                let mut played = game::play_live(&g.spec, &bots, &g.seats, containment, live);
                 if let Some(v) = played.voided {
                     return Finished::Void {
                         why: v.why,

@@ -59,16 +59,46 @@ pub async fn register(queue: &Queue, opts: &WorkerOptions) -> Result<(), crate::
     Ok(())
 }
 
-pub async fn seen(queue: &Queue, id: &str) -> Result<(), sqlx::Error> {
+/// A worker's heartbeat, with what holds its judging up now (`crate::health::held_up`: the
+/// trouble and for how many seconds), or `None`; the trouble is said for `said_for` (until
+/// the worker's next heartbeats would have said it again).
+pub async fn seen(
+    queue: &Queue,
+    id: &str,
+    trouble: Option<(String, u64)>,
+    said_for: std::time::Duration,
+) -> Result<(), sqlx::Error> {
+    let now = queue.db().now();
     let sql = format!(
-        "UPDATE workers SET seen_at = {} WHERE id = $1",
-        queue.db().now()
+        "UPDATE workers SET seen_at = {now}, trouble = $2, trouble_ms = $3, \
+         trouble_until = {now} + $4 WHERE id = $1"
     );
+    let (what, secs) = trouble.unzip();
     sqlx::query(&sql)
         .bind(id)
+        .bind(what)
+        .bind(secs.map(|s| i64::try_from(s).unwrap_or(i64::MAX).saturating_mul(1000)))
+        .bind(i64::try_from(said_for.as_millis()).unwrap_or(i64::MAX))
         .execute(queue.db().pool())
         .await?;
     Ok(())
+}
+
+/// The longest trouble that active workers report now (what, and for how many seconds until
+/// now), or `None`: what a contest's admin page says when its judging is on other machines.
+pub async fn trouble(queue: &Queue) -> Result<Option<(String, u64)>, sqlx::Error> {
+    let now = queue.db().now();
+    let sql = format!(
+        "SELECT trouble, trouble_ms + ({now} - seen_at) FROM workers \
+         WHERE state = 'active' AND trouble IS NOT NULL AND trouble_until > {now} \
+         ORDER BY 2 DESC LIMIT 1"
+    );
+    let row = sqlx::query(&sql).fetch_optional(queue.db().pool()).await?;
+    row.map(|r| {
+        let ms: i64 = r.try_get(1)?;
+        Ok((r.try_get(0)?, u64::try_from(ms / 1000).unwrap_or(0)))
+    })
+    .transpose()
 }
 
 pub async fn state(queue: &Queue, id: &str) -> Result<Option<String>, sqlx::Error> {

@@ -90,7 +90,7 @@ async fn enqueue(q: &Queue, name: &str, games: &[[JobBot; 2]], compile: bool) ->
             lane: format!("lane{i}"),
             kind: JobKind::Game,
             spec: serde_json::to_string(&GameJob {
-                bots: bots.clone(),
+                bots: bots.to_vec(),
                 opening: Vec::new(),
                 game: None,
                 event: None,
@@ -130,7 +130,7 @@ async fn enqueue(q: &Queue, name: &str, games: &[[JobBot; 2]], compile: bool) ->
 fn start_worker(q: &Queue, base: &Path, lease: Duration) -> tokio::task::JoinHandle<usize> {
     let mut opts = WorkerOptions::local(
         format!("w-{}", base.file_name().unwrap().to_string_lossy()),
-        vec![[None, None]],
+        vec![vec![None, None]],
         base.to_path_buf(),
     );
     opts.lease = lease;
@@ -147,7 +147,7 @@ fn start_worker(q: &Queue, base: &Path, lease: Duration) -> tokio::task::JoinHan
 }
 
 /// What a game's result must equal across runs: who won, why, how long the game was.
-type Score = (Option<u8>, String, u32, Option<[i64; 2]>);
+type Score = (Option<u8>, String, u32, Option<Vec<i64>>);
 
 /// Every job's one result, by its index in the order enqueued; fails on a job without
 /// exactly one result.

@@ -485,7 +485,7 @@ async fn a_void_after_the_lease_was_taken_over_is_set_aside() {
 async fn register(q: &arbiter_queue::Queue, id: &str) {
     let mut opts = arbiter_queue::worker::WorkerOptions::local(
         id.to_string(),
-        vec![[None, None]],
+        vec![vec![None, None]],
         std::env::temp_dir(),
     );
     opts.version = arbiter_queue::VERSION.to_string();

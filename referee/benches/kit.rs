@@ -73,6 +73,7 @@ fn bench(
         limits: GameLimits::default_for(config),
         event: None,
         seed: None,
+        max_plies: game::MAX_PLIES,
     };
     let spec_bot = |n: &str| BotSpec {
         name: n.into(),
@@ -83,7 +84,7 @@ fn bench(
     };
     let (a, b) = (spec_bot("a"), spec_bot("b"));
     let seats = Seats {
-        cores: [Some(0), Some(0)],
+        cores: vec![Some(0), Some(0)],
         scratch_root: dir.join("scratch"),
     };
     // The rules alone: a start position (the module instantiated), and a copy of a position
@@ -105,7 +106,7 @@ fn bench(
     let (mut moves, mut loop_time, mut think) = (0usize, Duration::ZERO, Duration::ZERO);
     let mut setup = Duration::ZERO;
     for _ in 0..games {
-        let played = game::play(&spec, [&a, &b], &seats, containment);
+        let played = game::play(&spec, &[&a, &b], &seats, containment);
         assert_eq!(
             played.replay.result.reason.code(),
             "normal",
@@ -126,7 +127,7 @@ fn bench(
     let per_move = loop_time.as_secs_f64() * 1e6 / moves.max(1) as f64;
     let referee = loop_time.saturating_sub(think).as_secs_f64() * 1e6 / moves.max(1) as f64;
     let started = Instant::now();
-    drop(game::play(&spec, [&a, &b], &seats, containment));
+    drop(game::play(&spec, &[&a, &b], &seats, containment));
     let one_game = started.elapsed();
     println!(
         "{name}: {moves} moves; per move {per_move:.0} us in the move loop, of which the \

@@ -95,6 +95,7 @@ fn play(
             limits,
             event: None,
             seed: None,
+            max_plies: arbiter_match::game::MAX_PLIES,
         };
         let b = |name: &str, seed: u32| BotSpec {
             name: name.into(),
@@ -107,7 +108,7 @@ fn play(
         let containment = Containment::detect();
         let cpus = containment.online_cpus().to_vec();
         let seats = Seats {
-            cores: [
+            cores: vec![
                 cpus.first().copied(),
                 cpus.get(1).copied().or(cpus.first().copied()),
             ],
@@ -119,10 +120,10 @@ fn play(
         };
         let live = Live {
             observer: Some(&mut observer),
-            remote: [None, None],
+            remote: vec![None, None],
         };
         let cpu0 = thread_cpu();
-        let played = play_live(&spec, [&b("a", 1), &b("b", 2)], &seats, &containment, live);
+        let played = play_live(&spec, &[&b("a", 1), &b("b", 2)], &seats, &containment, live);
         (played, thread_cpu() - cpu0)
     })
 }

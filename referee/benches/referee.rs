@@ -93,6 +93,7 @@ fn layout(
         limits: GameLimits::default_for(&config),
         event: None,
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     };
     let spec_bot = |name: &str| BotSpec {
         name: name.into(),
@@ -103,7 +104,7 @@ fn layout(
     };
     let (a, b) = (spec_bot("a"), spec_bot("b"));
     let seats = Seats {
-        cores,
+        cores: cores.to_vec(),
         scratch_root: dir.join("scratch"),
     };
     let mut moves = 0usize;
@@ -112,7 +113,7 @@ fn layout(
     let (mut setup, mut teardown) = (Duration::ZERO, Duration::ZERO);
     let start = Instant::now();
     for _ in 0..games {
-        let played = game::play(&spec, [&a, &b], &seats, containment);
+        let played = game::play(&spec, &[&a, &b], &seats, containment);
         assert_eq!(
             played.replay.result.reason.code(),
             "normal",

@@ -46,6 +46,7 @@ fn main() {
         opening: Vec::new(),
         event: None,
         seed: None,
+        max_plies: game::MAX_PLIES,
     };
     let bots = strategies.map(|s| BotSpec {
         name: s.into(),
@@ -55,7 +56,7 @@ fn main() {
         sees: None,
     });
     let seats = Seats {
-        cores: [None, None],
+        cores: vec![None, None],
         scratch_root: dir.path().join("scratch"),
     };
     let judge_spec = JudgeSpec {
@@ -78,7 +79,7 @@ fn main() {
     // Interleaved, so that machine load affects both alike; one warm-up round first.
     for round in 0..=GAMES {
         let t = Instant::now();
-        let a = game::play(&spec, [&bots[0], &bots[1]], &seats, &containment).replay;
+        let a = game::play(&spec, &[&bots[0], &bots[1]], &seats, &containment).replay;
         let dl = t.elapsed();
         let t = Instant::now();
         judge(&judge_spec, &containment).expect("judge ran");

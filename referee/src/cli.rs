@@ -47,6 +47,9 @@ pub enum Command {
     /// Round robins and gauntlets: run, resume, status, report, submit.
     Tournament(Box<commands::tournament::TournamentArgs>),
     /// Build the sample bots, run a short tournament per game, write and serve the site.
+    /// Hidden from the help: the demo people look for is the contest's (`arbiter contest
+    /// demo`, the README's), and two `demo` commands in one list read as one too many.
+    #[command(hide = true)]
     Demo(commands::demo::DemoArgs),
     /// A course's contest website: students sign in, submit bots, watch the scoreboard.
     Contest(commands::contest::ContestArgs),
@@ -110,6 +113,10 @@ pub struct MatchArgs {
     /// The second bot
     #[arg(value_name = "BOT")]
     pub bot_b: String,
+    /// The bots of seats three and on, for a game module of more seats (its `players` is the
+    /// number of bots unless --config names it); seats rotate from game to game
+    #[arg(value_name = "BOT", num_args = 0..=6)]
+    pub more: Vec<String>,
     /// Names for the bots in replays and tables (default: from the command)
     #[arg(long)]
     pub name_a: Option<String>,
@@ -159,6 +166,20 @@ pub struct MatchArgs {
     /// With --live: spectators get moves at least MS apart (the game is not slowed)
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub live_delay: u64,
+    /// With --live, a game that hides something (hands, sealed bids): what its spectators see
+    /// while it runs. `public`: what a table of people sees; `full`: everything (refused when
+    /// a person plays: they could watch their own game's spectator page). Once it is over,
+    /// everyone sees everything
+    #[arg(long, value_name = "WHAT", value_enum, default_value_t = LiveSpectators::Public)]
+    pub live_spectators: LiveSpectators,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiveSpectators {
+    /// The public view: no hand, no sealed bid
+    Public,
+    /// The full view, every hand
+    Full,
 }
 
 /// Contest limits; defaults come from the seeds (see docs/protocols.md).
@@ -190,10 +211,17 @@ pub struct LimitArgs {
     pub cores: Option<Vec<usize>>,
 }
 
+/// A game as named on the command line, with a carried game's name read as its module's path.
+fn carried_game(text: &str) -> Result<String, String> {
+    crate::carried::resolve(text).map_err(|e| format!("{e:#}"))
+}
+
 /// Game selection shared by commands that build a position.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// reversi, gomoku, duel2048, or a game module file (GAME.wasm)
+    /// reversi, gomoku, duel2048, a game module file (GAME.wasm), or a game the binary
+    /// carries (amazons, connect-four, dou-dizhu, ...: `arbiter game list`)
+    #[arg(value_parser = carried_game)]
     pub game: String,
     /// Board size (reversi: even 4..16, default 16; gomoku: 5..26, default 15)
     #[arg(long)]
@@ -252,6 +280,13 @@ pub struct PerftArgs {
     /// Also print the count below each first move
     #[arg(long)]
     pub divide: bool,
+    /// Count without the transposition table (every path walked, as the published tables were)
+    #[arg(long, alias = "plain")]
+    pub no_hash: bool,
+    /// Transposition table size in MiB (1 to 4096). The default suits depths up to 12 on 8 x 8
+    /// (a larger table costs page faults for little gain there); give deeper counts more
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash_mb: u32,
 }
 
 #[derive(Subcommand, Debug)]

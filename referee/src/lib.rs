@@ -2,6 +2,7 @@
 //! (`arbiter-engine`, `arbiter-sandbox`, `arbiter-match`, `arbiter-sparring`,
 //! `arbiter-tournament`, `arbiter-saiblo`).
 
+pub mod carried;
 pub mod cli;
 pub mod commands;
 pub mod text;

@@ -20,8 +20,8 @@ pub const WHITE: char = 'O';
 
 fn stone(s: Option<Seat>) -> char {
     match s {
-        Some(Seat::First) => BLACK,
-        Some(Seat::Second) => WHITE,
+        Some(Seat::FIRST) => BLACK,
+        Some(_) => WHITE,
         None => '.',
     }
 }
@@ -32,7 +32,7 @@ pub fn board_lines(game: &AnyGame) -> Vec<String> {
         AnyGame::Reversi(g) => reversi_rows(g),
         AnyGame::Gomoku(g) => gomoku_rows(g),
         AnyGame::Duel2048(g) => duel_rows(g),
-        AnyGame::Module(m) => module_rows(m.view()),
+        AnyGame::Module(m) => module_rows(m.view(arbiter_engine::Viewer::All)),
     }
 }
 
@@ -49,7 +49,7 @@ pub fn board_picture(game: &AnyGame) -> String {
     let mut out = String::new();
     match game {
         AnyGame::Module(m) => {
-            for line in module_rows(m.view()) {
+            for line in module_rows(m.view(arbiter_engine::Viewer::All)) {
                 out.push_str(&line);
                 out.push('\n');
             }
@@ -156,7 +156,7 @@ fn duel_rows(g: &Duel) -> Vec<String> {
             (0..duel2048::COLS)
                 .map(|c| {
                     let cell = g.cell(r, c);
-                    let sign = if cell.owner == Seat::First { '+' } else { '-' };
+                    let sign = if cell.owner == Seat::FIRST { '+' } else { '-' };
                     format!("{sign}{:02}", cell.level)
                 })
                 .collect::<Vec<_>>()
@@ -201,7 +201,7 @@ pub fn position_json(game: &AnyGame) -> Value {
     }
     if let AnyGame::Duel2048(g) = game {
         v["round"] = json!(g.round());
-        v["next_cells"] = json!([g.next_cell(Seat::First), g.next_cell(Seat::Second)]);
+        v["next_cells"] = json!([g.next_cell(Seat::FIRST), g.next_cell(Seat::SECOND)]);
     }
     v
 }
@@ -232,6 +232,18 @@ pub fn status_line(game: &AnyGame) -> String {
 }
 
 /// "Black"/"White" for board games, "first"/"second" for the duel and module games.
+/// The players of a module game's seats beyond the second.
+const SEAT_WORDS: [&str; Seat::MAX] = [
+    "first player",
+    "second player",
+    "third player",
+    "fourth player",
+    "fifth player",
+    "sixth player",
+    "seventh player",
+    "eighth player",
+];
+
 pub fn seat_label(game: &AnyGame, s: Seat) -> &'static str {
     seat_label_of(game.name(), s)
 }
@@ -239,12 +251,13 @@ pub fn seat_label(game: &AnyGame, s: Seat) -> &'static str {
 /// [`seat_label`] by the game's name (`GameConfig::name`), without building a position.
 pub fn seat_label_of(game: &str, s: Seat) -> &'static str {
     match (game, s) {
-        (arbiter_engine::any::MODULE, Seat::First) => "first player",
-        (arbiter_engine::any::MODULE, Seat::Second) => "second player",
-        ("duel2048", Seat::First) => "first player (+)",
-        ("duel2048", Seat::Second) => "second player (-)",
-        (_, Seat::First) => "Black",
-        (_, Seat::Second) => "White",
+        (arbiter_engine::any::MODULE, Seat::FIRST) => "first player",
+        (arbiter_engine::any::MODULE, Seat::SECOND) => "second player",
+        ("duel2048", Seat::FIRST) => "first player (+)",
+        ("duel2048", Seat::SECOND) => "second player (-)",
+        (arbiter_engine::any::MODULE | "duel2048", _) => SEAT_WORDS[s.index() % SEAT_WORDS.len()],
+        (_, Seat::FIRST) => "Black",
+        (_, _) => "White",
     }
 }
 

@@ -3,7 +3,7 @@
 //! the one written not to compile must compile, the failing one must fail for its own error,
 //! and every scheduled game must be played, at a pace that lets people watch them live.
 
-mod contest_support;
+use crate::contest_support;
 
 use std::process::Stdio;
 

@@ -5,7 +5,7 @@
 //! played and paced for watching, the scoreboard has a row per student, and each game's replay
 //! names the module that its page's player fetches.
 
-mod contest_support;
+use crate::contest_support;
 
 use std::process::Stdio;
 use std::time::Instant;

@@ -6,9 +6,8 @@
 //! and the scoreboard of a run without faults: all four students submit the same
 //! deterministic bot, so every game of a colour is the same game, fault or not.
 
-mod contest_support;
-#[path = "../../queue/tests/support/faults.rs"]
-mod faults;
+use crate::contest_support;
+use crate::faults;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};

@@ -49,8 +49,12 @@ fn init(dir: &Path, game: &str, size: Option<u8>) -> Contest {
     Contest::load(&dir.join("contest.toml")).expect("the contest.toml init wrote loads")
 }
 
+/// Programs built so far, by (compile line, file name, source): contests of one game at
+/// different sizes build the same sample the same way, and it is built once.
+type Built = std::collections::HashMap<(String, String, PathBuf), PathBuf>;
+
 /// Builds `source` as the contest builds a submission in `lang`; returns its run command.
-fn build(lang: &Language, source: &Path, dir: &Path) -> String {
+fn build(lang: &Language, source: &Path, dir: &Path, built: &mut Built) -> String {
     std::fs::create_dir_all(dir).expect("bot dir");
     let src = dir.join(&lang.file);
     std::fs::copy(source, &src).expect("copy the sample bot");
@@ -60,13 +64,24 @@ fn build(lang: &Language, source: &Path, dir: &Path) -> String {
             .replace("{out}", &out.to_string_lossy())
             .replace("{file}", &file.to_string_lossy())
     };
-    if !lang.compile.is_empty() {
+    let key = (
+        lang.compile.clone(),
+        lang.file.clone(),
+        source.to_path_buf(),
+    );
+    if let Some(program) = built.get(&key).filter(|_| !lang.compile.is_empty()) {
+        std::fs::copy(program, &out).expect("copy the built bot");
+    } else if !lang.compile.is_empty() {
         let words = shell_words::split(&fill(&lang.compile, &out)).expect("compile line");
         let status = Command::new(&words[0])
             .args(&words[1..])
             .status()
             .expect("run the compile line");
         assert!(status.success(), "{} does not build", source.display());
+        // A compile line that only checks (Python's) leaves no program to reuse.
+        if out.exists() {
+            built.insert(key, out.clone());
+        }
     }
     let program = if lang.run_source { &src } else { &out };
     fill(&lang.run, program)
@@ -130,6 +145,7 @@ fn every_sample_bot_plays_normal_games_in_every_contest_init_makes() {
         .collect();
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut failures = Vec::new();
+    let mut built = Built::new();
     for (game, size) in games() {
         let dir = tmp.path().join(format!("{game}-{}", size.unwrap_or(0)));
         let contest = init(&dir, game, size);
@@ -140,7 +156,7 @@ fn every_sample_bot_plays_normal_games_in_every_contest_init_makes() {
             let commands: Vec<String> = bots
                 .iter()
                 .enumerate()
-                .map(|(i, src)| build(language, src, &dir.join(format!("{lang}{i}"))))
+                .map(|(i, src)| build(language, src, &dir.join(format!("{lang}{i}")), &mut built))
                 .collect();
             for reason in play(&contest, protocol, &commands[0], &commands[1]) {
                 if !reason.starts_with("\"normal\"") {

@@ -2,7 +2,7 @@
 //! is played exactly once (one result each, none lost, none twice), and every replay reads back
 //! through the engine. Runs the real `arbiter contest serve` process.
 
-mod contest_support;
+use crate::contest_support;
 
 use std::path::Path;
 use std::process::{Child, Stdio};

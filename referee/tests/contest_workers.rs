@@ -6,7 +6,7 @@
 //!
 //! Needs a PostgreSQL server: `ARBITER_TEST_PG` (scripts/test.sh starts one on loopback).
 
-mod contest_support;
+use crate::contest_support;
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

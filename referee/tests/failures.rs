@@ -68,7 +68,7 @@ fn every_failure_is_explained_in_the_replay_and_by_replay_show() {
         "illegal move: you sent \"7 7\" (h8), which is already occupied"
     );
     let f = r.failure.as_ref().expect("a failure record");
-    assert_eq!(f.seat, Seat::First);
+    assert_eq!(f.seat, Seat::FIRST);
     assert_eq!(f.log.as_deref(), Some("move 20: oops\n"));
     assert!(f.time_ms.is_some() && f.clock_ms.is_some(), "{f:?}");
     let shown = show_fail(dir, "illegal");

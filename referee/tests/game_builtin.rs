@@ -1,7 +1,7 @@
 //! `arbiter game check|perft builtin:NAME`: the engine's games through the game kit, linked
 //! natively, under the tools a game author uses on a module.
 
-mod kit_support;
+use crate::kit_support;
 use kit_support::arbiter;
 
 /// The number after `marker` in `text` (`perft(6) = 8200`, `... on 8x8 = 8200`).

@@ -7,7 +7,7 @@
 //! the test checks it from outside: the server's limits, priority and life, the listening
 //! sockets, and the absence of every secret from what the attacker's author can download.
 
-mod contest_support;
+use crate::contest_support;
 
 use std::io::ErrorKind;
 use std::os::unix::net::UnixListener;

@@ -7,21 +7,8 @@ use std::process::Command;
 use arbiter_kit_host::build;
 use serde_json::Value;
 
-mod kit_support;
-use kit_support::arbiter;
-
-fn module(package: &str) -> String {
-    build::game_module(package)
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn replay(dir: &Path, n: usize) -> Value {
-    let path = dir.join(format!("game-{n:04}.json"));
-    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
-}
+use crate::kit_support;
+use kit_support::{arbiter, module, replay};
 
 fn c_bot(dir: &Path) -> String {
     let bin = dir.join("kit_random");
@@ -44,11 +31,16 @@ fn python_bot() -> String {
 
 /// Plays `games` games into `dir` and returns the output.
 fn play(m: &str, a: &str, b: &str, extra: &[&str], dir: &Path) -> String {
-    let mut args = vec!["match", m, a, b, "-o", dir.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let (ok, text) = arbiter(&args);
+    let (ok, text) = play_status(m, a, b, extra, dir);
     assert!(ok, "{text}");
     text
+}
+
+/// [`play`] with the exit status: a match whose every game has no result fails.
+fn play_status(m: &str, a: &str, b: &str, extra: &[&str], dir: &Path) -> (bool, String) {
+    let mut args = vec!["match", m, a, b, "-o", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    arbiter(&args)
 }
 
 #[test]
@@ -223,14 +215,34 @@ fn a_module_that_breaks_mid_game_is_no_result() {
         ("long", "at most 32 bytes"),
     ] {
         let dir = tmp.path().join(fail);
-        let config = format!(r#"{{"fail": "{fail}", "at": 3}}"#);
+        // Past the conformance check's seeds: the match accepts the module and meets the
+        // fault mid-game (the check refuses it at once otherwise: below).
+        let config = format!(r#"{{"fail": "{fail}", "at": 3, "min_seed": 1000}}"#);
         for bot in ["builtin:random", "builtin:1"] {
-            let text = play(
+            let (ok, text) = play_status(
                 &m,
                 bot,
                 &python_bot(),
-                &["--games", "1", "--config", &config],
+                // Generous clocks: on a loaded machine a late bot would decide the game
+                // before the module's fault at ply 3.
+                &[
+                    "--games",
+                    "1",
+                    "--config",
+                    &config,
+                    "--seed",
+                    "5000",
+                    "--move-time",
+                    "20000",
+                    "--handshake-time",
+                    "60000",
+                ],
                 &dir,
+            );
+            // Nothing was decided: a script must not read it as success.
+            assert!(
+                !ok && text.contains("none of the 1 games produced a result"),
+                "{text}"
             );
             let r = replay(&dir, 1);
             assert_eq!(
@@ -266,14 +278,47 @@ fn a_module_that_breaks_mid_game_is_no_result() {
     }
 }
 
+/// What `game check` refuses, `match` refuses before any game, with the check's words and a
+/// failing exit status.
+#[test]
+fn match_refuses_a_module_the_check_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = module("game-broken");
+    let config = r#"{"fail": "trap", "at": 3}"#;
+    let out = tmp.path().to_str().unwrap();
+    let (ok, text) = arbiter(&[
+        "match",
+        &m,
+        "builtin:random",
+        "builtin:random",
+        "--config",
+        config,
+        "-o",
+        out,
+    ]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("failed the conformance check") && text.contains("trapped"),
+        "{text}"
+    );
+    assert!(
+        !tmp.path().join("game-0001.json").exists(),
+        "no game was played"
+    );
+    let (ok, check) = arbiter(&["game", "check", &m, "--config", config]);
+    assert!(!ok && check.contains("trapped"), "{check}");
+}
+
 /// An SPRT leaves out a pair with a game of no result: a pair is only fair whole, and a
 /// module's failure is neither bot's draw.
 #[test]
 fn an_sprt_counts_no_pair_with_a_game_of_no_result() {
     let tmp = tempfile::tempdir().unwrap();
     let m = module("game-broken");
-    let config = r#"{"fail": "trap", "at": 3}"#;
+    let config = r#"{"fail": "trap", "at": 3, "min_seed": 1000}"#;
     let args = [
+        "--seed",
+        "5000",
         "--config",
         config,
         "--sprt",
@@ -281,7 +326,8 @@ fn an_sprt_counts_no_pair_with_a_game_of_no_result() {
         "--max-games",
         "4",
     ];
-    let text = play(&m, "builtin:random", "builtin:random", &args, tmp.path());
+    let (ok, text) = play_status(&m, "builtin:random", "builtin:random", &args, tmp.path());
+    assert!(!ok, "no game had a result: {text}");
     assert!(text.contains("2 pair(s) not counted"), "{text}");
     assert!(text.contains("pairs 0:"), "{text}");
     let summary: Value =

@@ -70,6 +70,7 @@ fn spec(move_ms: u64) -> GameSpec {
         limits,
         event: Some("live test".into()),
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     }
 }
 
@@ -94,37 +95,37 @@ fn play_in_thread(
         let containment = Containment::detect();
         let scratch = tempfile::tempdir().unwrap();
         let seats = Seats {
-            cores: [None, None],
+            cores: vec![None, None],
             scratch_root: scratch.path().to_path_buf(),
         };
         let mut observer = game.observer();
         let mut live = Live {
             observer: Some(&mut observer),
-            remote: [None, None],
+            remote: vec![None, None],
         };
         if let Some((s, (seat, _))) = remote {
             live.remote[s.index()] = Some(seat);
         }
-        play_live(&spec, [&bots[0], &bots[1]], &seats, &containment, live)
+        play_live(&spec, &[&bots[0], &bots[1]], &seats, &containment, live)
     })
 }
 
-type Socket =
+pub(crate) type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(url: &str) -> Socket {
+pub(crate) async fn connect(url: &str) -> Socket {
     tokio_tungstenite::connect_async(url)
         .await
         .expect("websocket")
         .0
 }
 
-async fn send(ws: &mut Socket, v: Value) {
+pub(crate) async fn send(ws: &mut Socket, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
 
 /// The next JSON message, or `None` when the socket closed.
-async fn next(ws: &mut Socket) -> Option<Value> {
+pub(crate) async fn next(ws: &mut Socket) -> Option<Value> {
     loop {
         match tokio::time::timeout(Duration::from_secs(60), ws.next())
             .await
@@ -189,9 +190,23 @@ fn same_moves(followed: &Replay, played: &Replay) {
 /// it is the seat's turn, once per position, until the end. Returns what it followed and its
 /// moves. Every `start` it gets must name the seat.
 async fn play_first_legal(ws: &mut Socket, tok: &str, seat: Seat) -> (Follower, Vec<String>) {
+    let (f, mine, _) = play_first_legal_seen(ws, tok, seat, usize::MAX).await;
+    (f, mine)
+}
+
+/// [`play_first_legal`], with every message received, as text; it stops early when `until`
+/// plies are played and the seat is to move (its move not sent).
+async fn play_first_legal_seen(
+    ws: &mut Socket,
+    tok: &str,
+    seat: Seat,
+    until: usize,
+) -> (Follower, Vec<String>, Vec<String>) {
     let mut f = Follower::default();
     let mut mine = Vec::new();
+    let mut seen = Vec::new();
     let mut acted_at = usize::MAX;
+    let mut asked = false;
     let check_start = |c: &str| {
         if c.contains("\"type\":\"start\"") {
             let start: Value = serde_json::from_str(c).unwrap();
@@ -200,6 +215,7 @@ async fn play_first_legal(ws: &mut Socket, tok: &str, seat: Seat) -> (Follower, 
     };
     while f.end.is_none() {
         let Some(m) = next(ws).await else { break };
+        seen.push(m.to_string());
         match m["request"].as_str().unwrap() {
             "history" => {
                 f = Follower::default();
@@ -213,7 +229,8 @@ async fn play_first_legal(ws: &mut Socket, tok: &str, seat: Seat) -> (Follower, 
                 check_start(c);
                 f.take(c);
             }
-            "time" => {}
+            "time" => asked = true,
+            "notice" => {}
             "error" => panic!("refused: {m}"),
             other => panic!("unexpected {other}: {m}"),
         }
@@ -221,7 +238,13 @@ async fn play_first_legal(ws: &mut Socket, tok: &str, seat: Seat) -> (Follower, 
             continue;
         };
         let ply = r.moves.len();
+        if ply >= until && g.to_move() == Some(seat) {
+            break;
+        }
+        // Only once asked (a `time`): a game caught up move by move passes through positions
+        // where the seat was to move long ago.
         if f.end.is_none()
+            && asked
             && acted_at != ply
             && g.to_move() == Some(seat)
             && g.forced_move().is_none()
@@ -234,9 +257,10 @@ async fn play_first_legal(ws: &mut Socket, tok: &str, seat: Seat) -> (Follower, 
             )
             .await;
             acted_at = ply;
+            asked = false;
         }
     }
-    (f, mine)
+    (f, mine, seen)
 }
 
 /// The moves a seat chose (forced passes left out).
@@ -320,12 +344,12 @@ async fn a_person_plays_a_whole_game_through_a_seat() {
         spec(20_000),
         [human, bot("rbot", "3")],
         Arc::clone(&game),
-        Some(Seat::First),
+        Some(Seat::FIRST),
     );
     let secret = {
         let t0 = Instant::now();
         loop {
-            if let Some(s) = seat_secret(&game, Seat::First) {
+            if let Some(s) = seat_secret(&game, Seat::FIRST) {
                 break s;
             }
             assert!(t0.elapsed() < Duration::from_secs(10));
@@ -336,12 +360,12 @@ async fn a_person_plays_a_whole_game_through_a_seat() {
     let tok = token::seat(&base, game.id, &secret, 0);
     let mut ws = connect(&url).await;
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
-    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::FIRST).await;
     let played = handle.join().unwrap().replay;
     assert_eq!(played.result.reason, Reason::Normal, "{:?}", played.result);
     assert_eq!(played.players[0].name, "Ada");
     assert_eq!(
-        chosen_by(&played, Seat::First),
+        chosen_by(&played, Seat::FIRST),
         mine,
         "the saved replay is what the person played"
     );
@@ -349,7 +373,7 @@ async fn a_person_plays_a_whole_game_through_a_seat() {
         played
             .moves
             .iter()
-            .filter(|m| m.seat == Seat::First && m.mv != "pass")
+            .filter(|m| m.seat == Seat::FIRST && m.mv != "pass")
             .all(|m| m.time_ms.is_some()),
         "a person's moves carry their times"
     );
@@ -375,10 +399,10 @@ async fn hostile_websocket_traffic_is_refused_and_the_game_carries_on() {
         spec(30_000),
         [human, bot("rbot", "3")],
         Arc::clone(&game),
-        Some(Seat::First),
+        Some(Seat::FIRST),
     );
     let secret = loop {
-        if let Some(s) = seat_secret(&game, Seat::First) {
+        if let Some(s) = seat_secret(&game, Seat::FIRST) {
             break s;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
@@ -536,7 +560,7 @@ async fn hostile_websocket_traffic_is_refused_and_the_game_carries_on() {
     // The game goes on: the person makes a legal move and the game finishes normally.
     let mut person = connect(&seat_url).await;
     send(&mut person, json!({"request": "connect", "token": tok})).await;
-    play_first_legal(&mut person, &tok, Seat::First).await;
+    play_first_legal(&mut person, &tok, Seat::FIRST).await;
     let played = handle.join().unwrap().replay;
     assert_eq!(played.result.reason, Reason::Normal, "{:?}", played.result);
 }
@@ -614,12 +638,12 @@ async fn arbiter_match_live_lets_a_person_play_a_builtin_bot() {
         mut ws,
         tok,
     } = live_match(&["reversi", "--size", "8"], "builtin:1").await;
-    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::FIRST).await;
     assert!(child.wait().unwrap().success());
     let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
     let (saved, _) = Replay::read(&text).unwrap();
     assert_eq!(saved.players[0].name, "Ada");
-    assert_eq!(chosen_by(&saved, Seat::First), mine);
+    assert_eq!(chosen_by(&saved, Seat::FIRST), mine);
     same_moves(f.replay.as_ref().unwrap(), &saved);
 }
 
@@ -731,7 +755,7 @@ fn a_paced_game_waits_between_plies_without_charging_the_bots_clocks() {
     };
     let scratch = tempfile::tempdir().unwrap();
     let seats = Seats {
-        cores: [None, None],
+        cores: vec![None, None],
         scratch_root: scratch.path().to_path_buf(),
     };
     // A 2 s clock a game: the pauses (60 ms x about 60 plies) would overrun it if charged.
@@ -740,9 +764,9 @@ fn a_paced_game_waits_between_plies_without_charging_the_bots_clocks() {
     let (a, b) = (bot("a", "1"), bot("b", "2"));
     let live = Live {
         observer: Some(&mut paced),
-        remote: [None, None],
+        remote: vec![None, None],
     };
-    let played = play_live(&spec, [&a, &b], &seats, &Containment::detect(), live);
+    let played = play_live(&spec, &[&a, &b], &seats, &Containment::detect(), live);
     let replay = &played.replay;
     assert_eq!(replay.result.reason, Reason::Normal, "{:?}", replay.result);
     let stamps = stamps.lock().unwrap();
@@ -776,14 +800,14 @@ async fn arbiter_match_live_plays_a_module_game() {
         mut ws,
         tok,
     } = live_module_match(&module, "{}").await;
-    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::First).await;
+    let (f, mine) = play_first_legal(&mut ws, &tok, Seat::FIRST).await;
     assert!(child.wait().unwrap().success());
     let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
     let saved = Replay::from_json(&text).unwrap();
     assert_eq!(saved.game.as_module().unwrap().module.sha256, sha);
     assert_eq!(saved.players[0].name, "Ada");
     assert!(!mine.is_empty());
-    assert_eq!(chosen_by(&saved, Seat::First), mine);
+    assert_eq!(chosen_by(&saved, Seat::FIRST), mine);
     let first = saved.moves[0].time_ms.unwrap();
     assert!(first < 1000.0, "the clock ran before Ada came: {first} ms");
     let followed = f.replay.as_ref().unwrap();
@@ -813,17 +837,24 @@ struct LiveMatch {
 
 async fn live_module_match(module: &Path, config: &str) -> LiveMatch {
     let module = module.to_str().unwrap();
-    let game = [module, "--config", config, "--move-time", "20000"];
+    // Seeds past the conformance check's, which a broken module's fault is kept to.
+    let game = [
+        module,
+        "--config",
+        config,
+        "--move-time",
+        "60000",
+        "--seed",
+        "5000",
+    ];
     live_match(&game, "builtin:random").await
 }
 
 async fn live_match(game: &[&str], opponent: &str) -> LiveMatch {
-    use std::io::BufRead;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    live_match_on(free_port(), game, opponent).await
+}
+
+async fn live_match_on(port: u16, game: &[&str], opponent: &str) -> LiveMatch {
     let out = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .arg("match")
@@ -836,16 +867,7 @@ async fn live_match(game: &[&str], opponent: &str) -> LiveMatch {
         .spawn()
         .unwrap();
     // "game 1: Ada plays first here: http://127.0.0.1:PORT/live/1/play?seat=0&key=KEY"
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let _ = tx.send(line);
-        }
-    });
+    let rx = stderr_lines(&mut child);
     let link = loop {
         let line = rx
             .recv_timeout(Duration::from_secs(30))
@@ -876,7 +898,7 @@ async fn live_match(game: &[&str], opponent: &str) -> LiveMatch {
 async fn a_module_that_breaks_during_a_live_game_ends_it_with_no_result() {
     let module = arbiter_kit_host::build::game_module("game-broken").unwrap();
     for (fail, at) in [("trap", 1), ("trap", 2), ("loop", 1)] {
-        let config = format!(r#"{{"fail": "{fail}", "at": {at}}}"#);
+        let config = format!(r#"{{"fail": "{fail}", "at": {at}, "min_seed": 1000}}"#);
         let started = std::time::Instant::now();
         let LiveMatch {
             mut child,
@@ -926,9 +948,602 @@ async fn a_module_that_breaks_during_a_live_game_ends_it_with_no_result() {
         let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
         let saved = Replay::from_json(&text).unwrap();
         assert_eq!(saved.result.reason.code(), "aborted", "{config}");
-        // Long before the person's 20 s move clock.
+        // Long before the person's 60 s move clock (an endless loop runs out of fuel in
+        // about 4 s of CPU; a loaded machine stretches that).
         let took = started.elapsed();
         println!("{config}: ended in {took:?}");
-        assert!(took < Duration::from_secs(19), "{config}: {took:?}");
+        assert!(took < Duration::from_secs(55), "{config}: {took:?}");
     }
+}
+
+/// A match seed of 19 digits: none of the seeds drawn from it can turn up by chance in a
+/// message.
+const SEED: &str = "1234567890123456789";
+
+/// Every seed a live game's followers must not learn while it runs, as the saved replay keeps
+/// them: the match's, the game's (each bot's `ARBITER_SEED` is drawn from it, and is one too),
+/// and its chance's (a module's dice, the duel's sequence).
+fn assert_no_seed(seen: &[String], saved: &Replay) {
+    let game = saved
+        .meta
+        .seed
+        .expect("the saved replay keeps the game's seed");
+    let mut seeds = vec![
+        SEED.parse::<u64>().unwrap(),
+        game,
+        arbiter_match::game::bot_seed(game, Seat::FIRST),
+        arbiter_match::game::bot_seed(game, Seat::SECOND),
+    ];
+    seeds.extend(saved.game.chance_seed());
+    assert!(!seen.is_empty());
+    for seed in seeds.iter().map(u64::to_string) {
+        for m in seen {
+            let at = m.find(&seed);
+            assert!(
+                at.is_none(),
+                "seed {seed} sent live: ...{}...",
+                &m[at.unwrap_or(0).saturating_sub(80)..][..160.min(m.len())]
+            );
+        }
+    }
+}
+
+/// Plays `seat` from the positions the hub sends (a game whose chance it keeps back): the
+/// first legal move a position lists whenever it is the seat's. Until the hub sends positions
+/// (a stand-in that showed the same die so far), from the stand-in's rules, as the player
+/// does. Returns every message received (as text), the positions of the last history and what
+/// followed it (the start's, then one a ply), and that start.
+async fn play_from_positions(
+    ws: &mut Socket,
+    tok: &str,
+    seat: Seat,
+) -> (Vec<String>, Vec<Value>, Value) {
+    let (mut seen, mut positions, mut start) = (Vec::new(), Vec::new(), Value::Null);
+    let mut local: Option<AnyGame> = None;
+    let (mut acted_at, mut ended) = (usize::MAX, false);
+    while !ended {
+        let Some(m) = next(ws).await else { break };
+        seen.push(m.to_string());
+        let contents = match m["request"].as_str() {
+            Some("history") => {
+                positions.clear();
+                m["content"].as_array().unwrap().clone()
+            }
+            Some("action") => vec![m["content"].clone()],
+            Some("error") => panic!("refused: {m}"),
+            _ => continue,
+        };
+        for c in contents {
+            let c: Value = serde_json::from_str(c.as_str().unwrap()).unwrap();
+            match c["type"].as_str() {
+                Some("start") => {
+                    let r: Replay = serde_json::from_value(c["replay"].clone()).unwrap();
+                    local = r.start_position().ok();
+                    positions.push(c["position"].clone());
+                    start = c;
+                }
+                Some("move") => {
+                    if let Some(g) = local.as_mut() {
+                        let _ = g.play_text(c["move"]["move"].as_str().unwrap());
+                    }
+                    positions.push(c["position"].clone());
+                }
+                Some("end") => ended = true,
+                other => panic!("unknown content {other:?}"),
+            }
+        }
+        let Some(p) = positions.last() else { continue };
+        let ply = positions.len() - 1;
+        let choice = match (p.is_null(), local.as_ref()) {
+            (false, _) if p["to_move"] == seat.index() && p["forced"].is_null() => {
+                assert!(
+                    p["clicks"].is_array(),
+                    "a person's position says how to click: {p}"
+                );
+                let mv = p["legal"][0]
+                    .as_str()
+                    .expect("a person's position lists its moves");
+                Some(mv.to_string())
+            }
+            (true, Some(g)) if g.to_move() == Some(seat) && g.forced_move().is_none() => {
+                Some(g.format_move(g.legal_moves()[0]))
+            }
+            _ => None,
+        };
+        if let (false, Some(mv)) = (ended || acted_at == ply, choice) {
+            send(
+                ws,
+                json!({"request": "action", "token": tok, "content": mv}),
+            )
+            .await;
+            acted_at = ply;
+        }
+    }
+    (seen, positions, start)
+}
+
+/// EinStein's dice come from the seed: the player must not have it, so the hub sends each
+/// position (its view, whose turn, and the person's legal moves and clicks), and those are the
+/// game's own, ply by ply. No message carries a seed or the module.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_with_dice_is_followed_from_the_hub_s_positions_and_no_seed_is_sent() {
+    let module = arbiter_kit_host::build::game_module("game-einstein").unwrap();
+    arbiter_kit_host::host::register_file(&module).unwrap();
+    arbiter_kit_host::host::install();
+    let game = [
+        module.to_str().unwrap(),
+        "--move-time",
+        "20000",
+        "--seed",
+        SEED,
+    ];
+    let LiveMatch {
+        mut child,
+        out,
+        mut ws,
+        tok,
+    } = live_match(&game, "builtin:random").await;
+    let (seen, positions, start) = play_from_positions(&mut ws, &tok, Seat::FIRST).await;
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert_no_seed(&seen, &saved);
+    // A stand-in shows other dice sooner or later: from then on the hub sends positions.
+    assert!(start["position"].is_object(), "{start}");
+    assert!(
+        start["replay"]["module_wasm"].is_null(),
+        "the module is not sent: with the stand-in's seed it would roll other dice"
+    );
+    let rebuilt = saved.rebuild().unwrap();
+    assert_eq!(positions.len(), saved.moves.len() + 1);
+    for (k, p) in positions.iter().enumerate() {
+        let g = rebuilt.frame(k).unwrap();
+        assert_eq!(p["to_move"], json!(g.to_move().map(Seat::index)), "ply {k}");
+        let view: Value =
+            serde_json::from_str(&g.as_module().unwrap().view(arbiter_engine::Viewer::Public))
+                .unwrap();
+        assert_eq!(p["view"], view, "ply {k}");
+    }
+    assert!(positions.last().unwrap()["outcome"].is_object());
+}
+
+/// The 2048 duel's chance goes live as its sequence (the rules deal it to both bots at the
+/// start), and a module game without chance with a stand-in's seed: the player rebuilds both
+/// from the moves, as before, and no message carries a seed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_duel_goes_live_as_its_sequence_and_a_game_without_chance_with_a_stand_in_seed() {
+    let duel = ["duel2048", "--rounds", "5", "--seed", SEED];
+    let LiveMatch {
+        mut child,
+        out,
+        mut ws,
+        tok,
+    } = live_match(&duel, "builtin:random").await;
+    let (f, _, seen) = play_first_legal_seen(&mut ws, &tok, Seat::FIRST, usize::MAX).await;
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert_no_seed(&seen, &saved);
+    let followed = f.replay.unwrap();
+    same_moves(&followed, &saved);
+    let real = saved.start_position().unwrap();
+    match (&followed.game, &real) {
+        (GameConfig::Duel2048(c), AnyGame::Duel2048(g)) => assert_eq!(
+            c.random,
+            arbiter_engine::duel2048::RandomSource::Sequence(g.sequence().to_vec())
+        ),
+        other => panic!("not a duel: {other:?}"),
+    }
+
+    let module = arbiter_kit_host::build::game_module("game-connect-four").unwrap();
+    arbiter_kit_host::host::register_file(&module).unwrap();
+    arbiter_kit_host::host::install();
+    let four = [
+        module.to_str().unwrap(),
+        "--move-time",
+        "20000",
+        "--seed",
+        SEED,
+    ];
+    let LiveMatch {
+        mut child,
+        out,
+        mut ws,
+        tok,
+    } = live_match(&four, "builtin:random").await;
+    let (f, _, seen) = play_first_legal_seen(&mut ws, &tok, Seat::FIRST, usize::MAX).await;
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert_no_seed(&seen, &saved);
+    let followed = f.replay.unwrap();
+    same_moves(&followed, &saved);
+    assert_ne!(followed.game.chance_seed(), saved.game.chance_seed());
+    assert!(followed.module_wasm.is_some(), "the player runs the module");
+}
+
+/// `arbiter match reversi --size 8 builtin:1 human:Ada --games 1 --live ADDR -o OUT` (Ada
+/// plays second) with `extra` arguments; its stderr, line by line.
+fn person_match(
+    port: u16,
+    out: &Path,
+    extra: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "reversi", "--size", "8", "builtin:1", "human:Ada"])
+        .args(["--games", "1", "--quiet"])
+        .args(extra)
+        .args(["--live", &format!("127.0.0.1:{port}"), "-o"])
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let rx = stderr_lines(&mut child);
+    (child, rx)
+}
+
+/// The lines of `rx` up to and with the first that contains `what`.
+fn lines_until(rx: &std::sync::mpsc::Receiver<String>, what: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no line with {what:?} within 30 s after {lines:#?}"));
+        let found = line.contains(what);
+        lines.push(line);
+        if found {
+            return lines;
+        }
+    }
+}
+
+/// The key of Ada's play link (second seat, live game 1) among `lines`.
+fn ada_key(lines: &[String]) -> String {
+    let line = lines
+        .iter()
+        .find(|l| l.contains("/live/1/play?seat=1&key="))
+        .unwrap_or_else(|| panic!("no play link in {lines:#?}"));
+    line.split("key=").nth(1).unwrap().trim().to_string()
+}
+
+/// Ada's seat socket with `key`, connected.
+async fn ada_socket(port: u16, key: &str) -> (Socket, String) {
+    let base = format!("ws://127.0.0.1:{port}/live/ws");
+    let tok = token::seat(&base, 1, key, 1);
+    let mut ws = connect(&format!("{base}/1.{key}/1")).await;
+    send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    (ws, tok)
+}
+
+/// Plays Ada's seat until 3 plies are played (the bot's, hers, the bot's: the game waits for
+/// her), then kills the match with SIGKILL. Returns the 3 plies and Ada's key.
+async fn kill_after_three_moves(
+    port: u16,
+    out: &Path,
+    extra: &[&str],
+) -> (Vec<(Seat, String)>, String) {
+    let (mut child, rx) = person_match(port, out, extra);
+    let key = ada_key(&lines_until(&rx, "/live/1/play?"));
+    let (mut ws, tok) = ada_socket(port, &key).await;
+    let (f, _, _) = play_first_legal_seen(&mut ws, &tok, Seat::SECOND, 3).await;
+    let moves: Vec<(Seat, String)> = f
+        .replay
+        .unwrap()
+        .moves
+        .iter()
+        .map(|m| (m.seat, m.mv.clone()))
+        .collect();
+    assert_eq!(moves.len(), 3);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let journal = std::fs::read_to_string(out.join("live-journal.jsonl")).unwrap();
+    let journaled = journal.lines().filter(|l| l.contains("\"move\"")).count();
+    assert_eq!(
+        journaled, 3,
+        "each ply is journaled as it is played:\n{journal}"
+    );
+    (moves, key)
+}
+
+/// The `notice` requests among `seen`, their words.
+fn notices(seen: &[String]) -> Vec<String> {
+    seen.iter()
+        .map(|m| serde_json::from_str::<Value>(m).unwrap())
+        .filter(|m| m["request"] == "notice")
+        .map(|m| m["content"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn first_moves(replay: &Replay, n: usize) -> Vec<(Seat, String)> {
+    replay
+        .moves
+        .iter()
+        .take(n)
+        .map(|m| (m.seat, m.mv.clone()))
+        .collect()
+}
+
+/// Issue 33: `match --live` killed (SIGKILL) after 3 moves of a person's game and run again
+/// with the same command takes the game up after those 3 moves: the person's link is still
+/// valid, they are told the game goes on, the bot starts from the position, and the saved
+/// replay is the whole game, its first moves those played before the kill.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_live_match_killed_after_three_moves_is_taken_up_with_the_person_s_link() {
+    let port = free_port();
+    let out = tempfile::tempdir().unwrap();
+    let (before, key) = kill_after_three_moves(port, out.path(), &[]).await;
+
+    let (mut child, rx) = person_match(port, out.path(), &[]);
+    let lines = lines_until(&rx, "/live/1/play?");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("game 1: taken up after move 3")),
+        "{lines:#?}"
+    );
+    assert_eq!(ada_key(&lines), key, "the person's link stays valid");
+    let (mut ws, tok) = ada_socket(port, &key).await;
+    let (f, _, seen) = play_first_legal_seen(&mut ws, &tok, Seat::SECOND, usize::MAX).await;
+    assert!(f.end.is_some(), "the game was played to its end");
+    let told = notices(&seen);
+    assert!(
+        told.iter()
+            .any(|n| n.contains("goes on from where it was (3 moves played)")),
+        "the person is told the game goes on: {told:?}"
+    );
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert_eq!(saved.result.reason, Reason::Normal, "{:?}", saved.result);
+    assert!(saved.moves.len() > 3);
+    assert_eq!(
+        first_moves(&saved, 3),
+        before,
+        "the game went on from its 3 moves"
+    );
+    same_moves(f.replay.as_ref().unwrap(), &saved);
+    assert!(
+        !out.path().join("live-journal.jsonl").exists(),
+        "a match played out leaves no journal"
+    );
+}
+
+/// Issue 33: when a bot's protocol cannot start from a position (seed 001's reversi, chosen by
+/// hand), the game killed after 3 moves is ended with no result when the match is run again,
+/// and the person, coming back through the same link, is told so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_killed_live_game_that_cannot_be_taken_up_ends_with_no_result_and_the_person_is_told() {
+    let port = free_port();
+    let out = tempfile::tempdir().unwrap();
+    let extra = ["--protocol-a", "reversi"];
+    let (before, key) = kill_after_three_moves(port, out.path(), &extra).await;
+
+    let (mut child, rx) = person_match(port, out.path(), &extra);
+    let lines = lines_until(&rx, "/live/1/play?");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("the game ends with no result")),
+        "{lines:#?}"
+    );
+    assert_eq!(ada_key(&lines), key);
+    let (mut ws, tok) = ada_socket(port, &key).await;
+    let (f, _, mut seen) = play_first_legal_seen(&mut ws, &tok, Seat::SECOND, usize::MAX).await;
+    // The end may come in the history, before the notice: the rest, until the hub closes.
+    while let Some(m) = next(&mut ws).await {
+        seen.push(m.to_string());
+    }
+    let told = notices(&seen);
+    assert!(
+        told.iter()
+            .any(|n| n.contains("ended after 3 moves with no result")),
+        "the person is told the game ended: {told:?} in {seen:#?}"
+    );
+    assert!(f.end.is_some(), "the person sees the game's end");
+    let _ = child.wait().unwrap();
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert!(
+        matches!(saved.result.reason, Reason::Aborted { .. }),
+        "no result: {:?}",
+        saved.result
+    );
+    assert_eq!(saved.result.winner, None);
+    assert_eq!(
+        first_moves(&saved, 4),
+        before,
+        "the replay keeps the 3 moves played"
+    );
+}
+
+pub(crate) fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A figure of `/proc/PID/status` (`VmRSS`, `VmHWM`), in kB.
+fn proc_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status
+        .lines()
+        .find(|l| l.starts_with(field))
+        .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/status"));
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A spectator of live game 1 that connects and then never reads, from `from` (a loopback
+/// address of its own: the hub takes 64 connections an address), with a small receive
+/// buffer so that the hub's writes to it stall soon.
+async fn silent_spectator(port: u16, from: std::net::Ipv4Addr) -> Socket {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    socket.bind((from, 0).into()).unwrap();
+    let stream = socket.connect(([127, 0, 0, 1], port).into()).await.unwrap();
+    let base = format!("ws://127.0.0.1:{port}/live/ws");
+    let (mut ws, _) = tokio_tungstenite::client_async(
+        format!("{base}/_1"),
+        tokio_tungstenite::MaybeTlsStream::Plain(stream),
+    )
+    .await
+    .expect("a spectator's handshake");
+    send(
+        &mut ws,
+        json!({"request": "connect", "token": token::spectator(&base, 1)}),
+    )
+    .await;
+    ws
+}
+
+/// Issue 32: 200 spectators that never read cost `arbiter match --live` at most 100 MB, and the
+/// person's game is not slowed: a bot's move reaches the person as soon as it is played. A
+/// module game (Connect Four), whose start carries the module, so that each spectator's
+/// history is large. Prints the figures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hundred_spectators_that_never_read_cost_the_hub_little_and_delay_no_move() {
+    let module = arbiter_kit_host::build::game_module("game-connect-four").unwrap();
+    arbiter_kit_host::host::register_file(&module).unwrap();
+    arbiter_kit_host::host::install();
+    let port = free_port();
+    // The largest board, so that the game outlasts the spectators' coming.
+    let config = r#"{"cols": 16, "rows": 16}"#;
+    let four = [
+        module.to_str().unwrap(),
+        "--config",
+        config,
+        "--move-time",
+        "20000",
+    ];
+    let LiveMatch {
+        mut child,
+        out: _out,
+        mut ws,
+        tok,
+    } = live_match_on(port, &four, "builtin:random").await;
+    let pid = child.id();
+    let mut f = Follower::default();
+    let mut latencies = Vec::new();
+    let mut sent_at: Option<(usize, Instant)> = None;
+    type Coming = tokio::task::JoinHandle<(Vec<Socket>, Duration)>;
+    let (mut before, mut spectators): (u64, Option<Coming>) = (0, None);
+    while f.end.is_none() {
+        let Some(m) = next(&mut ws).await else { break };
+        match m["request"].as_str().unwrap() {
+            "history" => {
+                f = Follower::default();
+                for c in m["content"].as_array().unwrap() {
+                    f.take(c.as_str().unwrap());
+                }
+            }
+            "action" => f.take(m["content"].as_str().unwrap()),
+            "time" | "notice" => {}
+            other => panic!("unexpected {other}: {m}"),
+        }
+        let (Some(g), Some(r)) = (f.game.as_ref(), f.replay.as_ref()) else {
+            continue;
+        };
+        let ply = r.moves.len();
+        // The bot's answer to the person's move: how long after she sent it.
+        if let Some((at, t)) = sent_at {
+            if ply >= at + 2 {
+                // While they come, and once all are in and stalled.
+                let coming = spectators.as_ref().is_some_and(|s| !s.is_finished());
+                latencies.push((coming, t.elapsed()));
+                sent_at = None;
+            }
+        }
+        if spectators.is_none() && ply == 0 {
+            // The hub before anyone watches; then 200 who never read, coming while the game
+            // is played.
+            before = proc_kb(pid, "VmRSS");
+            spectators = Some(tokio::spawn(async move {
+                let t0 = Instant::now();
+                let coming: Vec<_> = (0..200u8)
+                    .map(|k| {
+                        let from = std::net::Ipv4Addr::new(127, 0, 0, 2 + k / 50);
+                        tokio::spawn(silent_spectator(port, from))
+                    })
+                    .collect();
+                let mut all = Vec::new();
+                for c in coming {
+                    all.push(c.await.unwrap());
+                }
+                (all, t0.elapsed())
+            }));
+        }
+        if f.end.is_none() && sent_at.is_none() && g.to_move() == Some(Seat::FIRST) {
+            // A person's pace (slower while the spectators come); any legal move, so that the
+            // game lasts.
+            let coming = spectators.as_ref().is_some_and(|s| !s.is_finished());
+            let pace = if coming { 1000 } else { 300 };
+            tokio::time::sleep(Duration::from_millis(pace)).await;
+            let legal = g.legal_moves();
+            let text = g.format_move(legal[(ply * 7 + 3) % legal.len()]);
+            send(
+                &mut ws,
+                json!({"request": "action", "token": tok, "content": text}),
+            )
+            .await;
+            sent_at = Some((ply, Instant::now()));
+        }
+    }
+    let (rss, peak) = (proc_kb(pid, "VmRSS"), proc_kb(pid, "VmHWM"));
+    assert!(child.wait().unwrap().success());
+    let (spectators, connected_in) = spectators.expect("spectators came").await.unwrap();
+    assert_eq!(spectators.len(), 200);
+    drop(spectators);
+    let worst = |coming: bool| {
+        let of: Vec<Duration> = latencies
+            .iter()
+            .filter(|l| l.0 == coming)
+            .map(|l| l.1)
+            .collect();
+        (of.len(), of.iter().max().copied().unwrap_or_default())
+    };
+    let (during, in_burst) = worst(true);
+    let (after, stalled) = worst(false);
+    eprintln!(
+        "200 silent spectators: hub {} MB before, {} MB after, peak {} MB (+{} MB); all connected \
+         in {connected_in:.1?}; the bot's answer reached the person within {in_burst:.1?} while \
+         they connected ({during} answers), within {stalled:.1?} once they were in ({after})",
+        before / 1024,
+        rss / 1024,
+        peak / 1024,
+        peak.saturating_sub(before) / 1024,
+    );
+    assert!(after >= 3, "too short a game: {latencies:?}");
+    assert!(
+        peak.saturating_sub(before) <= 100 * 1024,
+        "200 silent spectators cost {} MB",
+        peak.saturating_sub(before) / 1024
+    );
+    // The median answer: a machine shared by other work (the tests run at nice 19) stalls a
+    // single answer now and then, whoever watches; the worst are printed above.
+    let mut all: Vec<Duration> = latencies.iter().map(|l| l.1).collect();
+    all.sort();
+    let median = all[all.len() / 2];
+    eprintln!("median answer {median:.1?} over {} answers", all.len());
+    assert!(
+        median < Duration::from_secs(1),
+        "moves were delayed: {latencies:?}"
+    );
+}
+
+/// The lines a child writes to its piped stderr, as they come.
+pub fn stderr_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let stderr = child.stderr.take().expect("a piped stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    rx
 }

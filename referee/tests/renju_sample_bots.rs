@@ -210,14 +210,14 @@ fn engine_under(cells: &[u8], rule: Rule) -> Gomoku {
         .filter(|&i| cells[i] != b'.')
         .map(|i| {
             let seat = if cells[i] == b'X' {
-                Seat::First
+                Seat::FIRST
             } else {
-                Seat::Second
+                Seat::SECOND
             };
             (Point::new((i % 15) as u8, (i / 15) as u8), seat)
         })
         .collect();
-    Gomoku::from_stones(&config, &stones, Seat::First).unwrap()
+    Gomoku::from_stones(&config, &stones, Seat::FIRST).unwrap()
 }
 
 #[test]
@@ -406,7 +406,7 @@ fn no_forbidden_moves(replays: &[Replay], a: &str, b: &str) {
     let mut black = [0, 0];
     let mut failures = Vec::new();
     for (n, r) in replays.iter().enumerate() {
-        let first = r.players.iter().find(|p| p.seat == Seat::First).unwrap();
+        let first = r.players.iter().find(|p| p.seat == Seat::FIRST).unwrap();
         black[usize::from(first.name == "B")] += 1;
         if r.result.reason.code() != "normal" {
             failures.push(format!(

@@ -66,6 +66,7 @@ fn in_process(game: Game, opening: &[&str], a: &str, b: &str) -> Replay {
         opening: opening.iter().map(|m| m.to_string()).collect(),
         event: None,
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     };
     // Seed 001's protocol cannot carry an opening; reversi-board adds the BOARD line for it.
     let protocol = match (game, opening.is_empty()) {
@@ -81,10 +82,10 @@ fn in_process(game: Game, opening: &[&str], a: &str, b: &str) -> Replay {
     });
     let scratch = tempfile::tempdir().unwrap();
     let seats = Seats {
-        cores: [None, None],
+        cores: vec![None, None],
         scratch_root: scratch.path().to_path_buf(),
     };
-    game::play(&spec, [&bots[0], &bots[1]], &seats, &Containment::detect()).replay
+    game::play(&spec, &[&bots[0], &bots[1]], &seats, &Containment::detect()).replay
 }
 
 fn saiblo(game: Game, opening: &[&str], a: &str, b: &str) -> (Replay, Vec<String>) {
@@ -217,6 +218,7 @@ fn the_c_sdk_bot_gives_the_same_game() {
         opening: Vec::new(),
         event: None,
         seed: None,
+        max_plies: arbiter_match::game::MAX_PLIES,
     };
     let strategies = ["random:11", "greedy"];
     let bots = strategies.map(|s| BotSpec {
@@ -227,10 +229,10 @@ fn the_c_sdk_bot_gives_the_same_game() {
         sees: None,
     });
     let seats = Seats {
-        cores: [None, None],
+        cores: vec![None, None],
         scratch_root: dir.path().join("scratch"),
     };
-    let local = game::play(&spec, [&bots[0], &bots[1]], &seats, &Containment::detect()).replay;
+    let local = game::play(&spec, &[&bots[0], &bots[1]], &seats, &Containment::detect()).replay;
     let replay = dir.path().join("replay.json");
     let judge_spec = JudgeSpec {
         logic: format!("{} logic reversi --size 10", env!("CARGO_BIN_EXE_arbiter")),

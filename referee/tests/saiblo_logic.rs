@@ -251,7 +251,7 @@ fn malformed_judger_input_is_a_clear_error() {
     fails_with(b"", "closed the logic's input");
     fails_with(
         &frame::encode_frame(br#"{"player_list":[1,1,1],"player_num":3,"config":{},"replay":""}"#),
-        "2 players",
+        "the judger has 3 AIs but the game has 2 seats",
     );
 }
 

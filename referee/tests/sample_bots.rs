@@ -371,9 +371,9 @@ fn reversi_greedy_bots_beat_random_movers_more_often_than_not() {
         let mut wins = 0;
         for game in 0..10u64 {
             let seat = if game % 2 == 0 {
-                Seat::First
+                Seat::FIRST
             } else {
-                Seat::Second
+                Seat::SECOND
             };
             let mut sides = [None, None];
             sides[seat.index()] = Some(&bot);
@@ -426,7 +426,7 @@ fn gobang_game(sides: [Option<&BotSpec>; 2], seed: u64) -> Option<Seat> {
             if ready != "READY" {
                 p.fail(&format!("first line {ready:?}, not READY"));
             }
-            p.send(if seat == Seat::First {
+            p.send(if seat == Seat::FIRST {
                 "BLACK"
             } else {
                 "WHITE"
@@ -489,9 +489,9 @@ fn gobang_greedy_bots_beat_the_near_random_mover() {
         let mut wins = 0;
         for game in 0..4u64 {
             let seat = if game % 2 == 0 {
-                Seat::First
+                Seat::FIRST
             } else {
-                Seat::Second
+                Seat::SECOND
             };
             let mut sides = [None, None];
             sides[seat.index()] = Some(&bot);
@@ -761,9 +761,9 @@ fn duel_greedy_bots_beat_random_movers() {
         let mut wins = 0;
         for game in 0..4u64 {
             let seat = if game % 2 == 0 {
-                Seat::First
+                Seat::FIRST
             } else {
-                Seat::Second
+                Seat::SECOND
             };
             let mut sides = [None, None];
             sides[seat.index()] = Some(&bot);

@@ -1,6 +1,6 @@
 //! `arbiter demo` end to end (with sample bots made from the fixture bot) and its file server.
 
-mod tournament_support;
+use crate::tournament_support;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -3,10 +3,9 @@
 //! fault out, loses no game, plays none twice, and ends as a run without the fault
 //! (deterministic bots). Mounting the tmpfs needs root, as in queue/tests/faults.rs.
 
-mod tournament_support;
+use crate::tournament_support;
 
-#[path = "../../queue/tests/support/faults.rs"]
-mod faults;
+use crate::faults;
 
 use std::path::Path;
 use std::process::{Child, Output, Stdio};

@@ -1,7 +1,7 @@
 //! Whole tournaments through the real `arbiter` binary: resume after SIGKILL, isolation of a
 //! misbehaving bot, new submissions, the HTML site.
 
-mod tournament_support;
+use crate::tournament_support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};

@@ -7,8 +7,8 @@
 //!
 //! Needs a PostgreSQL server: `ARBITER_TEST_PG` (scripts/test.sh starts one on loopback).
 
-mod contest_support;
-mod tournament_support;
+use crate::contest_support;
+use crate::tournament_support;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

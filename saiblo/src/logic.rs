@@ -20,10 +20,12 @@ use arbiter_engine::any::{AnyGame, AnyMove, GameConfig};
 use arbiter_engine::duel2048::RandomSource;
 use arbiter_engine::error::StepKind;
 use arbiter_engine::gomoku::Point;
-use arbiter_engine::replay::{Failure, GameResult, Meta, MoveRecord, Player, Reason, Replay};
+use arbiter_engine::replay::{GameResult, Meta, MoveRecord, Player, Reason, Replay};
 use arbiter_engine::reversi::Move as ReversiMove;
 use arbiter_engine::{Game, Seat};
 use serde_json::{json, Number, Value};
+
+mod table;
 
 use super::frame::{self, encode_for_ai, FrameError, TO_JUDGER};
 use super::message::{
@@ -115,7 +117,8 @@ impl std::error::Error for LogicError {}
 pub struct LogicReport {
     pub replay: Replay,
     pub end_state: Vec<String>,
-    pub scores: [i64; 2],
+    /// Saiblo's score per seat ([`saiblo_scores`]).
+    pub scores: Vec<i64>,
 }
 
 /// The per-game lines toward the AIs (the line protocols' words).
@@ -180,9 +183,10 @@ impl Script {
             }
             AnyGame::Gomoku(g) => format!("START {}\r\n", g.config().size),
             AnyGame::Reversi(_) => format!("START {}\n", seat.index() + 1),
-            AnyGame::Module(_) => {
-                format!("START {} {}\n", seat.index() + 1, game.config().title())
-            }
+            AnyGame::Module(_) => match game.seats() {
+                2 => format!("START {} {}\n", seat.index() + 1, game.config().title()),
+                n => format!("START {} {} {n}\n", seat.index() + 1, game.config().title()),
+            },
         }
     }
 
@@ -279,7 +283,7 @@ impl Script {
                 let told = g.tell(seat);
                 let lines: Vec<&str> = told.lines().collect();
                 let legal: Vec<String> = game
-                    .legal_moves()
+                    .legal_moves_of(seat)
                     .into_iter()
                     .map(|m| game.format_move(m))
                     .collect();
@@ -319,16 +323,20 @@ impl Script {
         }
     }
 
-    fn end(&self, winner: Option<Seat>, seat: Seat) -> String {
+    /// The `END` line for `seat` (`places`: each seat's, `None` for a game with no result):
+    /// seed 001's code (0 draw or no result, 1 won, 2 lost), and in a module game of more
+    /// seats the kit's (the seat's place, 0 for no result).
+    fn end(&self, places: Option<&[u32]>, seats: usize, seat: Seat) -> String {
         if let Kind::Gomocup = self.kind {
             return "END\r\n".into();
         }
-        let f = match winner {
-            None => 0,
-            Some(w) if w == seat => 1,
-            Some(_) => 2,
+        let place = places.and_then(|p| p.get(seat.index()).copied());
+        let standing = arbiter_match::protocol::Standing {
+            place,
+            shared: places.is_some_and(|p| p.iter().filter(|q| Some(**q) == place).count() > 1),
+            seats,
         };
-        format!("END {f}{}", self.eol())
+        format!("END {}{}", standing.code(), self.eol())
     }
 
     /// Whether a line from the AI is a log line (kept, not an answer).
@@ -471,19 +479,54 @@ impl<W: Write> Judger<W> {
         self.send(seat.index() as i32, &encode_for_ai(text))
     }
 
+    /// A new timing round listening to several seats at once (a simultaneous turn): each
+    /// gets its own text, and none hears anything of the others' answers.
+    fn ask_many(&mut self, requests: &[(Seat, String)]) -> Result<(), LogicError> {
+        self.state += 1;
+        let seats: Vec<usize> = requests.iter().map(|(s, _)| s.index()).collect();
+        self.send_message(&LogicMessage::Round(Round {
+            state: self.state,
+            listen: seats.clone(),
+            player: seats,
+            content: requests.iter().map(|(_, t)| encode_for_ai(t)).collect(),
+        }))
+    }
+
     /// Waits for `seat`'s answer (or its error report).
     fn answer(&mut self, seat: Seat) -> Result<Result<(String, u64), AiError>, LogicError> {
-        loop {
+        let mut answers = self.answers(&[seat])?;
+        match answers.pop() {
+            Some((_, a)) => Ok(a),
+            None => Err(LogicError::JudgerGone),
+        }
+    }
+
+    /// Waits for the answer (or the error report) of every seat of `seats`, in seat order.
+    #[allow(clippy::type_complexity)]
+    fn answers(
+        &mut self,
+        seats: &[Seat],
+    ) -> Result<Vec<(Seat, Result<(String, u64), AiError>)>, LogicError> {
+        let mut got: Vec<Option<Result<(String, u64), AiError>>> = vec![None; seats.len()];
+        let slot = |player: usize| seats.iter().position(|s| s.index() == player);
+        while got.iter().any(Option::is_none) {
             match self.receive(false)? {
                 JudgerMessage::Ai {
                     player,
                     content,
                     time,
-                } if player == seat.index() => return Ok(Ok((content, time))),
-                JudgerMessage::AiError(e) if e.player == seat.index() => return Ok(Err(e)),
-                // Messages of AIs we do not listen to, errors of the other one: the judger
-                // reports them again when it matters.
-                JudgerMessage::Ai { .. } | JudgerMessage::AiError(_) => {}
+                } => {
+                    if let Some(i) = slot(player).filter(|&i| got[i].is_none()) {
+                        got[i] = Some(Ok((content, time)));
+                    }
+                }
+                JudgerMessage::AiError(e) => {
+                    if let Some(i) = slot(e.player).filter(|&i| got[i].is_none()) {
+                        got[i] = Some(Err(e));
+                    }
+                }
+                // Messages of AIs we do not listen to, a second message of one that already
+                // answered, errors of the others: the judger reports them again when it matters.
                 JudgerMessage::EndState(_) => {
                     return Err(LogicError::Protocol(
                         "end_state reply without request_end_state".into(),
@@ -492,6 +535,11 @@ impl<W: Write> Judger<W> {
                 JudgerMessage::Init(_) => unreachable_init()?,
             }
         }
+        Ok(seats
+            .iter()
+            .copied()
+            .zip(got.into_iter().flatten())
+            .collect())
     }
 }
 
@@ -551,6 +599,83 @@ pub fn saiblo_score(winner: Option<Seat>, seat: Seat) -> i64 {
     }
 }
 
+/// Each seat's Saiblo score for a game of `seats` seats: 2 for every seat placed below it and
+/// 1 for every other seat sharing its place (two seats: 2 a win, 1 a draw, 0 a loss); a game
+/// with no result ties everybody.
+pub fn saiblo_scores(result: &GameResult, seats: usize) -> Vec<i64> {
+    let places = result.places(seats).unwrap_or_else(|| vec![1; seats]);
+    places
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let below = places.iter().filter(|q| *q > p).count();
+            let tied = places
+                .iter()
+                .enumerate()
+                .filter(|(j, q)| *j != i && *q == p)
+                .count();
+            (2 * below + tied) as i64
+        })
+        .collect()
+}
+
+/// The game's config for `players` AIs: a module game without `players` in its config takes
+/// the judger's count (seed 002's `player_num`); any other mismatch is refused, naming both.
+fn seated(mut config: GameConfig, players: usize) -> Result<GameConfig, LogicError> {
+    let setup = |c: &GameConfig| {
+        AnyGame::new(c)
+            .map(|g| g.seats())
+            .map_err(|e| LogicError::Protocol(format!("cannot set up the game: {e}")))
+    };
+    let seats = setup(&config)?;
+    if seats == players {
+        return Ok(config);
+    }
+    let refused = |why: String| {
+        LogicError::Protocol(format!(
+            "the judger has {players} AIs but the game has {seats} seats{why}"
+        ))
+    };
+    let GameConfig::Module(m) = &mut config else {
+        return Err(refused(String::new()));
+    };
+    let mut given: serde_json::Map<String, Value> =
+        serde_json::from_str(&m.config).unwrap_or_default();
+    if given.contains_key("players") {
+        return Err(refused(" (its config says \"players\")".into()));
+    }
+    given.insert("players".into(), Value::from(players));
+    m.config = Value::Object(given).to_string();
+    match setup(&config) {
+        Ok(n) if n == players => Ok(config),
+        Ok(_) => Err(refused(String::new())),
+        Err(e) => Err(refused(format!(": {e}"))),
+    }
+}
+
+/// The players as init names them (`config.player_names`, Saiblo's), one per seat.
+fn players_of(init_config: &Value, seats: usize) -> Vec<Player> {
+    let names: Vec<String> = init_config
+        .get("player_names")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    Seat::all(seats)
+        .map(|seat| Player {
+            name: names
+                .get(seat.index())
+                .cloned()
+                .unwrap_or_else(|| format!("player {}", seat.index())),
+            seat,
+            command: Some(format!("saiblo AI {}", seat.index())),
+        })
+        .collect()
+}
+
 /// Plays one game as the Saiblo logic over `input`/`output`. Returns after the end message.
 pub fn run<R: Read + Send + 'static, W: Write>(
     options: &LogicOptions,
@@ -566,38 +691,14 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         return Err(LogicError::Protocol("the first message is not init".into()));
     };
     let types = init.player_types().map_err(LogicError::Message)?;
-    if types.len() != 2 {
-        return Err(LogicError::Protocol(format!(
-            "our games have 2 players, the judger has {}",
-            types.len()
-        )));
-    }
-    let names: Vec<String> = init
-        .config
-        .get("player_names")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
-    let players = [Seat::First, Seat::Second].map(|seat| Player {
-        name: names
-            .get(seat.index())
-            .cloned()
-            .unwrap_or_else(|| format!("player {}", seat.index())),
-        seat,
-        command: Some(format!("saiblo AI {}", seat.index())),
-    });
-    let mut config = options.game.clone();
+    let mut config = seated(options.game.clone(), types.len())?;
     let init_seed = init.config.get("random_seed").and_then(Value::as_u64);
     match (options.seed_from_init, &mut config, init_seed) {
         (true, GameConfig::Duel2048(c), Some(seed)) => c.random = RandomSource::Seed(seed),
         (true, GameConfig::Module(m), Some(seed)) => m.seed = seed,
         _ => {}
     }
-    let mut replay = Replay::new(config.clone(), players);
+    let mut replay = Replay::new(config.clone(), players_of(&init.config, types.len()));
     replay.meta = Meta {
         event: options.event.clone(),
         date: Some(arbiter_match::game::now_utc()),
@@ -621,7 +722,17 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         options,
         json!({"type": "start", "replay": &replay}),
     )?;
-    let result = play(options, &types, &mut judger, &mut game, &mut replay)?;
+    let result = table::Table {
+        options,
+        script: Script::with_opening(&game, !options.opening.is_empty()),
+        judger: &mut judger,
+        game: &mut game,
+        replay: &mut replay,
+        used: vec![Duration::ZERO; types.len()],
+        out: vec![false; types.len()],
+        round_time: options.move_time,
+    }
+    .play(&types)?;
     replay.result = result;
     if replay.result.reason == Reason::Normal {
         replay.scores = Some(game.scores());
@@ -637,12 +748,25 @@ pub fn run<R: Read + Send + 'static, W: Write>(
         options,
         json!({"type": "end", "result": &replay.result, "scores": replay.scores, "failure": failure}),
     )?;
+    finish(options, &init, &types, &mut judger, &game, replay)
+}
 
-    // Tell both AIs the end, then ask the judger how they ended.
-    let script = Script::for_game(&game);
-    for seat in Seat::BOTH {
+/// The game is over: tells every AI, asks the judger how they ended, writes the replay and
+/// sends the end.
+fn finish<W: Write>(
+    options: &LogicOptions,
+    init: &super::message::Init,
+    types: &[PlayerType],
+    judger: &mut Judger<W>,
+    game: &AnyGame,
+    replay: Replay,
+) -> Result<LogicReport, LogicError> {
+    let seats = types.len();
+    let script = Script::for_game(game);
+    let places = replay.result.places(seats);
+    for seat in Seat::all(seats) {
         if types[seat.index()] != PlayerType::Failed {
-            judger.tell(seat, &script.end(replay.result.winner, seat))?;
+            judger.tell(seat, &script.end(places.as_deref(), seats, seat))?;
         }
     }
     // Without the judger's view, an AI not at fault ended OK as far as the logic knows.
@@ -662,19 +786,20 @@ pub fn run<R: Read + Send + 'static, W: Write>(
             ),
         }
     }
-    let culprit = replay.result.reason.culprit();
-    let end_state: Vec<String> = Seat::BOTH
-        .iter()
-        .map(|&seat| {
-            if Some(seat) == culprit {
-                end_state_code(&replay.result.reason).to_string()
-            } else {
-                judged
+    // The seat at fault, and those taken out of the game on the way, by their verdicts.
+    let faults: Vec<&Reason> = std::iter::once(&replay.result.reason)
+        .chain(replay.retired.iter().map(|r| &r.reason))
+        .collect();
+    let end_state: Vec<String> = Seat::all(seats)
+        .map(
+            |seat| match faults.iter().find(|r| r.culprit() == Some(seat)) {
+                Some(reason) => end_state_code(reason).to_string(),
+                None => judged
                     .get(seat.index())
                     .cloned()
-                    .unwrap_or_else(|| "OK".into())
-            }
-        })
+                    .unwrap_or_else(|| "OK".into()),
+            },
+        )
         .collect();
 
     // The replay first, then the end (seed 002).
@@ -686,13 +811,13 @@ pub fn run<R: Read + Send + 'static, W: Write>(
             );
         }
     }
-    let winner = replay.result.winner;
-    let scores = [
-        saiblo_score(winner, Seat::First),
-        saiblo_score(winner, Seat::Second),
-    ];
+    let scores = saiblo_scores(&replay.result, seats);
     judger.send_message(&LogicMessage::End(End {
-        scores: vec![(0, Number::from(scores[0])), (1, Number::from(scores[1]))],
+        scores: scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, Number::from(*s)))
+            .collect(),
         end_state: Some(end_state.clone()),
     }))?;
     Ok(LogicReport {
@@ -705,174 +830,6 @@ pub fn run<R: Read + Send + 'static, W: Write>(
 fn note(options: &LogicOptions, text: &str) {
     if let Some(log) = options.log {
         log(text);
-    }
-}
-
-fn play<W: Write>(
-    options: &LogicOptions,
-    types: &[PlayerType],
-    judger: &mut Judger<W>,
-    game: &mut AnyGame,
-    replay: &mut Replay,
-) -> Result<GameResult, LogicError> {
-    let mut script = Script::with_opening(game, !options.opening.is_empty());
-    let failed: Vec<bool> = types.iter().map(|t| *t == PlayerType::Failed).collect();
-    let not_started = |seat: Seat| Reason::FailedToStart {
-        seat,
-        error: "the judger reports that the AI did not start".into(),
-    };
-    match failed.as_slice() {
-        [true, true] => return Ok(GameResult::aborted("both AIs failed to start".into())),
-        [true, false] => return Ok(GameResult::lost_by(not_started(Seat::First))),
-        [false, true] => return Ok(GameResult::lost_by(not_started(Seat::Second))),
-        _ => {}
-    }
-    let mut used = [Duration::ZERO; 2];
-
-    // Handshakes, one seat after the other (seed 002 advises one listened AI at a time).
-    for seat in Seat::BOTH {
-        judger.ask(seat, &script.start(seat, game))?;
-        match judger.answer(seat)? {
-            Err(e) => {
-                let reason = match e.error {
-                    ErrorKind::TimeOut => Reason::NoHandshake { seat },
-                    _ => error_reason(seat, &e, options.move_time, options.length),
-                };
-                return Ok(GameResult::lost_by(reason));
-            }
-            Ok((content, time)) => {
-                used[seat.index()] += Duration::from_millis(time);
-                let (_, answer) = split_answer(&content, |l| script.is_log(l));
-                if let Ok(msg) = answer.as_deref() {
-                    if let Some(why) = msg.strip_prefix("ERROR") {
-                        return Ok(GameResult::lost_by(Reason::ProtocolError {
-                            seat,
-                            message: format!("refused to start: {}", why.trim()),
-                        }));
-                    }
-                }
-                if answer.as_deref() != Ok("OK") {
-                    let shown = answer.unwrap_or_else(|e| e);
-                    return Ok(GameResult::lost_by(Reason::ProtocolError {
-                        seat,
-                        message: format!("answered {shown:?} to the handshake"),
-                    }));
-                }
-                if let Some(text) = script.after_start(game, options) {
-                    judger.tell(seat, &text)?;
-                }
-            }
-        }
-    }
-
-    let mut round_time = options.move_time;
-    loop {
-        if let Some(o) = game.outcome() {
-            return Ok(GameResult {
-                winner: o.winner,
-                reason: Reason::Normal,
-            });
-        }
-        let Some(seat) = game.to_move() else {
-            return Ok(GameResult::aborted("the game has no side to move".into()));
-        };
-        let before = game.clone();
-        if let Some(forced) = game.forced_move() {
-            if let Err(e) = game.play(forced) {
-                return Ok(GameResult::aborted(format!(
-                    "the engine refused its own forced move: {e}"
-                )));
-            }
-            let record = MoveRecord::new(seat, before.format_move(forced));
-            watch_move(judger, options, &record)?;
-            replay.moves.push(record);
-            if let Some(text) = script.own_forced(&before, forced) {
-                judger.tell(seat, &text)?;
-            }
-            if let Some(text) = script.opponent_moved(seat.other(), forced) {
-                judger.tell(seat.other(), &text)?;
-            }
-            continue;
-        }
-
-        let game_left = options
-            .game_time
-            .map(|g| g.saturating_sub(used[seat.index()]));
-        let budget = game_left.map_or(options.move_time, |g| g.min(options.move_time));
-        if budget != round_time {
-            // Seed 002 times rounds in (fractional) seconds: the game clock shortens the last
-            // rounds. A round config has state 0 (seed 002, the templates' logic SDK); Saiblo's
-            // public local judger takes any other state for a round.
-            round_time = budget;
-            judger.send_message(&LogicMessage::RoundConfig(RoundConfig {
-                state: 0,
-                time: Some(budget.as_secs_f64().max(0.001)),
-                length: Some(options.length),
-            }))?;
-        }
-        let request = script.ask(seat, game, game_left);
-        judger.ask(seat, &request)?;
-        let (content, time) = match judger.answer(seat)? {
-            Ok(a) => a,
-            Err(e) => {
-                let game_bound = game_left.is_some_and(|g| g < options.move_time);
-                let reason = match (e.error, game_bound) {
-                    (ErrorKind::TimeOut, true) => Reason::GameTime {
-                        seat,
-                        limit_ms: options.game_time.map_or(0, millis),
-                    },
-                    _ => error_reason(seat, &e, options.move_time, options.length),
-                };
-                return Ok(GameResult::lost_by(reason));
-            }
-        };
-        let elapsed = Duration::from_millis(time);
-        used[seat.index()] += elapsed;
-        if let Some(g) = options.game_time {
-            if used[seat.index()] > g {
-                return Ok(GameResult::lost_by(Reason::GameTime {
-                    seat,
-                    limit_ms: millis(g),
-                }));
-            }
-        }
-        let (log, answer) = split_answer(&content, |l| script.is_log(l));
-        // What the AI printed with a failing answer goes with the failure.
-        let failure = |log: Option<String>| Failure {
-            seat,
-            log,
-            stderr: None,
-            exit: None,
-            time_ms: Some(time as f64),
-            clock_ms: game_left.map(|g| g.as_secs_f64() * 1000.0),
-        };
-        let line = match answer {
-            Ok(l) => l,
-            Err(text) => {
-                replay.failure = Some(failure(log));
-                return Ok(GameResult::lost_by(Reason::MalformedOutput {
-                    seat,
-                    line: text,
-                }));
-            }
-        };
-        let Some(mv) = script.parse(game, &line) else {
-            replay.failure = Some(failure(log));
-            return Ok(GameResult::lost_by(Reason::MalformedOutput { seat, line }));
-        };
-        if let Err(e) = game.play(mv) {
-            replay.failure = Some(failure(log));
-            let reason = arbiter_match::game::illegal_move(seat, &before, mv, Some(line), e);
-            return Ok(GameResult::lost_by(reason));
-        }
-        let mut record = MoveRecord::new(seat, before.format_move(mv));
-        record.time_ms = Some(time as f64);
-        record.log = log;
-        watch_move(judger, options, &record)?;
-        replay.moves.push(record);
-        if let Some(text) = script.opponent_moved(seat.other(), mv) {
-            judger.tell(seat.other(), &text)?;
-        }
     }
 }
 
@@ -942,7 +899,7 @@ mod tests {
 
     #[test]
     fn end_states() {
-        let seat = Seat::First;
+        let seat = Seat::FIRST;
         assert_eq!(
             end_state_code(&Reason::IllegalMove {
                 seat,
@@ -963,7 +920,7 @@ mod tests {
             }),
             "MLE"
         );
-        assert_eq!(saiblo_score(Some(Seat::Second), Seat::Second), 2);
-        assert_eq!(saiblo_score(None, Seat::Second), 1);
+        assert_eq!(saiblo_score(Some(Seat::SECOND), Seat::SECOND), 2);
+        assert_eq!(saiblo_score(None, Seat::SECOND), 1);
     }
 }

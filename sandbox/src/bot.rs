@@ -265,6 +265,8 @@ pub struct BotProcess {
     marks: TreeMarks,
     termination: Option<Termination>,
     zombie_ticks: u64,
+    /// The CPU readings' walk of the tree without cgroups (its files kept open).
+    tree_walk: reaper::TreeWalk,
     cpu_high_water: Duration,
     frozen: Option<FreezeMethod>,
     warnings: Vec<String>,
@@ -777,6 +779,7 @@ impl BotProcess {
             env_entry: format!("{TOKEN_VAR}={token}").into_bytes(),
             pipe_inodes,
             contained,
+            jailed: jail_status.is_some(),
         };
         for fd in [stdin.as_fd(), stdout.as_fd()] {
             if let Err(e) = set_nonblocking(fd) {
@@ -813,6 +816,7 @@ impl BotProcess {
             marks,
             termination: None,
             zombie_ticks: 0,
+            tree_walk: reaper::TreeWalk::default(),
             cpu_high_water: Duration::ZERO,
             frozen: None,
             warnings,
@@ -1035,7 +1039,8 @@ impl BotProcess {
         let now = match self.cgroup.as_ref().and_then(BotCgroup::cpu_time) {
             Some(t) => t,
             None => {
-                let ticks = reaper::tree_cpu_ticks(&self.marks_clone()) + self.zombie_ticks;
+                let marks = self.marks_clone();
+                let ticks = self.tree_walk.cpu_ticks(&marks) + self.zombie_ticks;
                 procfs::ticks_to_duration(ticks)
             }
         };
@@ -1053,6 +1058,7 @@ impl BotProcess {
             env_entry: self.marks.env_entry.clone(),
             pipe_inodes: self.marks.pipe_inodes.clone(),
             contained: self.marks.contained,
+            jailed: self.marks.jailed,
         }
     }
 

@@ -16,6 +16,8 @@ pub(crate) struct ProcStat {
     pub own_ticks: u64,
     /// cutime + cstime (waited-for children), in clock ticks.
     pub children_ticks: u64,
+    /// Threads (field 20).
+    pub threads: u32,
 }
 
 impl ProcStat {
@@ -43,6 +45,7 @@ pub(crate) fn parse_stat(text: &str) -> Option<ProcStat> {
         session: num(6)? as i32,
         own_ticks: ticks(14)? + ticks(15)?,
         children_ticks: ticks(16)? + ticks(17)?,
+        threads: num(20)?.clamp(0, i64::from(u32::MAX)) as u32,
     })
 }
 
@@ -65,6 +68,33 @@ pub(crate) fn own_children() -> Vec<i32> {
         );
     }
     out
+}
+
+/// The children of every thread of `pid` (`/proc/<pid>/task/*/children`; a zombie child is
+/// still listed until it is reaped). Empty when `pid` is gone.
+pub(crate) fn children_of(pid: i32) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok()),
+        );
+    }
+    out
+}
+
+/// Whether the kernel lists children in `/proc/<pid>/task/<tid>/children` (it needs
+/// `CONFIG_PROC_CHILDREN`, set by the common distributions); checked once.
+pub(crate) fn children_lists_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let me = std::process::id();
+        Path::new(&format!("/proc/{me}/task/{me}/children")).exists()
+    })
 }
 
 /// Whether `pid`'s cgroup (any hierarchy) is one named `leaf`; a zombie still names the
@@ -153,6 +183,35 @@ pub(crate) fn descendants(all: &[ProcStat], root: i32) -> Vec<i32> {
     found
 }
 
+/// Pids in the text of a children list.
+pub(crate) fn parse_pids(text: &str) -> impl Iterator<Item = i32> + '_ {
+    text.split_whitespace().filter_map(|p| p.parse().ok())
+}
+
+/// A `/proc` file read afresh at each [`KeptFile::read`]: one `pread` at offset 0 (the kernel
+/// produces the text anew), no path lookup. The open file stays bound to its process: once
+/// that process is reaped it reads nothing, so a pid number given to another process is
+/// never read as the old one.
+pub(crate) struct KeptFile(std::fs::File);
+
+impl KeptFile {
+    pub(crate) fn open(path: &str) -> Option<KeptFile> {
+        std::fs::File::open(path).ok().map(KeptFile)
+    }
+
+    /// The text, or `None` once the process is gone (a stat then fails; a children list
+    /// reads empty, as the list of a process without children does), or when the text does
+    /// not fit 4 KiB (no stat is that long; a longer children list is read by path instead).
+    pub(crate) fn read<'b>(&self, buf: &'b mut [u8; 4096]) -> Option<&'b str> {
+        use std::os::unix::fs::FileExt;
+        let n = self.0.read_at(buf, 0).ok()?;
+        if n == buf.len() {
+            return None;
+        }
+        std::str::from_utf8(buf.get(..n)?).ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,7 +229,8 @@ mod tests {
                 pgrp: 1234,
                 session: 1234,
                 own_ticks: 10,
-                children_ticks: 3
+                children_ticks: 3,
+                threads: 1
             })
         );
         assert_eq!(parse_stat("garbage"), None);
@@ -202,6 +262,7 @@ mod tests {
             session: pid,
             own_ticks: 0,
             children_ticks: 0,
+            threads: 1,
         };
         let all = [mk(10, 1), mk(11, 10), mk(12, 11), mk(13, 1), mk(14, 12)];
         let mut d = descendants(&all, 10);

@@ -89,6 +89,13 @@ pub(crate) struct TreeMarks {
     /// every descendant in it. Then the cgroup, process group, session and ancestry find every
     /// member, and the costly search of every process's environment and open pipes is skipped.
     pub contained: bool,
+    /// `root` is the keeper of the bot's jail, init of its pid namespace: every process of
+    /// the tree is in that namespace (no process leaves its pid namespace, and seccomp refuses
+    /// the calls that would make another), descends from the keeper while it lives (orphans
+    /// re-parent to it), and dies with it (the kernel kills a namespace whose init ends). Then
+    /// the keeper's descendants are the tree, found from the children lists, without the
+    /// search of every process's environment and pipes.
+    pub jailed: bool,
 }
 
 /// Live members of the tree (zombies excluded), and zombie members whose parent
@@ -96,6 +103,9 @@ pub(crate) struct TreeMarks {
 fn members(marks: &TreeMarks, cgroup: Option<&BotCgroup>) -> (Vec<i32>, Vec<i32>) {
     if let (true, Some(cg)) = (marks.contained, cgroup) {
         return contained_members(marks, cg);
+    }
+    if marks.jailed && procfs::children_lists_available() {
+        return jailed_members(marks);
     }
     let me = std::process::id() as i32;
     let all = procfs::snapshot();
@@ -271,6 +281,32 @@ fn contained_members(marks: &TreeMarks, cg: &BotCgroup) -> (Vec<i32>, Vec<i32>) 
     (live, zombies)
 }
 
+/// [`members`] of a jailed tree: the keeper and its descendants while the keeper is unreaped
+/// (once it is, its namespace is empty). No zombie is the referee's to reap: the keeper reaps
+/// them all, and the keeper itself belongs to [`super::BotProcess`].
+fn jailed_members(marks: &TreeMarks) -> (Vec<i32>, Vec<i32>) {
+    if !marks.root_unreaped {
+        return (Vec::new(), Vec::new());
+    }
+    let mut queue = vec![marks.root];
+    let mut live = Vec::new();
+    let mut i = 0;
+    while let Some(&pid) = queue.get(i) {
+        i += 1;
+        if i > MAX_TREE {
+            break;
+        }
+        match procfs::read_stat(pid) {
+            Some(s) if !s.is_zombie() => {
+                live.push(pid);
+                queue.extend(procfs::children_of(pid));
+            }
+            _ => {}
+        }
+    }
+    (live, Vec::new())
+}
+
 /// Signals the bot's process group while the bot is unreaped: until then no other process can
 /// hold its number. Afterwards the group's members are signalled one by one ([`members`]).
 fn kill_group(marks: &TreeMarks, signal: Signal) {
@@ -289,9 +325,153 @@ pub(crate) fn signal_tree(marks: &TreeMarks, cgroup: Option<&BotCgroup>, signal:
     live.len()
 }
 
-/// CPU time of the live tree from `/proc` (10 ms ticks): own plus waited-for
-/// children's times of every member.
-pub(crate) fn tree_cpu_ticks(marks: &TreeMarks) -> u64 {
+/// The most processes a CPU reading walks: far above any bot's process limit.
+const MAX_TREE: usize = 4096;
+/// The most members whose files a [`TreeWalk`] keeps open (two each): a fork bomb must not
+/// use up the referee's descriptors. Members beyond are read by path.
+const MAX_KEPT: usize = 16;
+/// How often the referee's children are looked through for the bot's orphans.
+const ORPHAN_LOOK: Duration = Duration::from_millis(50);
+
+/// A process of the tree with its `stat` and its main thread's `children` kept open.
+struct Kept {
+    pid: i32,
+    stat: procfs::KeptFile,
+    children: Option<procfs::KeptFile>,
+}
+
+impl Kept {
+    fn open(pid: i32) -> Option<Kept> {
+        Some(Kept {
+            pid,
+            stat: procfs::KeptFile::open(&format!("/proc/{pid}/stat"))?,
+            children: procfs::KeptFile::open(&format!("/proc/{pid}/task/{pid}/children")),
+        })
+    }
+}
+
+/// CPU readings of one bot's tree without cgroups, from `/proc` (10 ms ticks): own plus
+/// waited-for children's times of every member, live or zombie. A child's time moves into its
+/// parent's waited-for times when it is reaped, so short-lived children cannot hide theirs.
+///
+/// Walked from the bot's own tree only: its root (a jailed bot's root is the keeper, init of
+/// its pid namespace: every process of the jail descends from it, double-forked ones included,
+/// and the keeper's waited-for times hold the ones it reaped), and the referee's own children
+/// that are the bot's orphans (a double fork outside a jail re-parents to the referee, the
+/// subreaper): those in the bot's process group or session, or carrying its token, looked for
+/// every [`ORPHAN_LOOK`] (an orphan's times stay in its stat, a zombie's too, until the sweep
+/// reaps it: found late, it is still counted whole). Only when the kernel has no children
+/// lists, or the referee is not the subreaper (orphans would go to init), is every process on
+/// the machine read, as before.
+///
+/// Between readings the members' files stay open: a reading of a one-process bot is two
+/// `pread`s.
+#[derive(Default)]
+pub(crate) struct TreeWalk {
+    kept: Vec<Kept>,
+    orphans: Vec<i32>,
+    looked: Option<Instant>,
+}
+
+impl std::fmt::Debug for TreeWalk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TreeWalk")
+            .field("kept", &self.kept.iter().map(|k| k.pid).collect::<Vec<_>>())
+            .field("orphans", &self.orphans)
+            .finish()
+    }
+}
+
+impl TreeWalk {
+    pub(crate) fn cpu_ticks(&mut self, marks: &TreeMarks) -> u64 {
+        let subreaper = matches!(SUBREAPER.get(), Some(Ok(())));
+        if !subreaper || !procfs::children_lists_available() {
+            return scanned_tree_cpu_ticks(marks);
+        }
+        if self.looked.is_none_or(|t| t.elapsed() >= ORPHAN_LOOK) {
+            self.orphans = own_orphans_of(marks);
+            self.looked = Some(Instant::now());
+        }
+        let mut queue: Vec<i32> = Vec::new();
+        if marks.root_unreaped {
+            queue.push(marks.root);
+        }
+        queue.extend(&self.orphans);
+        let mut seen: Vec<i32> = Vec::new();
+        let mut total = 0;
+        let mut buf = [0u8; 4096];
+        let mut i = 0;
+        while let Some(&pid) = queue.get(i) {
+            i += 1;
+            if seen.len() >= MAX_TREE || seen.contains(&pid) {
+                continue;
+            }
+            seen.push(pid);
+            let Some(stat) = self.stat(pid, &mut buf) else {
+                continue;
+            };
+            total += stat.own_ticks + stat.children_ticks;
+            if !stat.is_zombie() {
+                self.children(pid, stat.threads, &mut queue, &mut buf);
+            }
+        }
+        // Files of processes no longer in the tree are closed.
+        self.kept.retain(|k| seen.contains(&k.pid));
+        total
+    }
+
+    /// `pid`'s stat through its kept file (reopened once if that file's process is gone: the
+    /// number may name a new member), else by path.
+    fn stat(&mut self, pid: i32, buf: &mut [u8; 4096]) -> Option<procfs::ProcStat> {
+        if let Some(at) = self.kept.iter().position(|k| k.pid == pid) {
+            if let Some(s) = self.kept[at].stat.read(buf).and_then(procfs::parse_stat) {
+                return Some(s);
+            }
+            self.kept.swap_remove(at);
+        }
+        if self.kept.len() < MAX_KEPT {
+            if let Some(k) = Kept::open(pid) {
+                let s = k.stat.read(buf).and_then(procfs::parse_stat);
+                self.kept.push(k);
+                return s;
+            }
+        }
+        procfs::read_stat(pid)
+    }
+
+    /// Appends `pid`'s children to `queue`: from its main thread's kept list when it has one
+    /// thread, else from every thread's list.
+    fn children(&self, pid: i32, threads: u32, queue: &mut Vec<i32>, buf: &mut [u8; 4096]) {
+        let kept = self.kept.iter().find(|k| k.pid == pid);
+        if threads == 1 {
+            if let Some(text) = kept.and_then(|k| k.children.as_ref()?.read(buf)) {
+                queue.extend(procfs::parse_pids(text));
+                return;
+            }
+        }
+        queue.extend(procfs::children_of(pid));
+    }
+}
+
+/// The referee's children that belong to the bot without being its root: orphans of its tree
+/// handed to the subreaper. Reads the stat of each child of the referee (its bots' roots and
+/// such orphans: a few), and the environment of those outside the bot's group and session.
+fn own_orphans_of(marks: &TreeMarks) -> Vec<i32> {
+    procfs::own_children()
+        .into_iter()
+        .filter(|&pid| pid != marks.root)
+        .filter(|&pid| {
+            procfs::read_stat(pid).is_some_and(|s| {
+                s.pgrp == marks.root
+                    || s.session == marks.root
+                    || (!s.is_zombie() && procfs::environ_contains(pid, &marks.env_entry))
+            })
+        })
+        .collect()
+}
+
+/// [`tree_cpu_ticks`] from a scan of every process on the machine (the fallback).
+fn scanned_tree_cpu_ticks(marks: &TreeMarks) -> u64 {
     let all = procfs::snapshot();
     let mut ids = if marks.root_unreaped {
         procfs::descendants(&all, marks.root)
@@ -332,6 +512,7 @@ mod tests {
             env_entry: b"ARBITER_BOT_TOKEN=none".to_vec(),
             pipe_inodes: Vec::new(),
             contained: false,
+            jailed: false,
         };
         let (after_reap, _) = members(&marks(false), None);
         let (unreaped, _) = members(&marks(true), None);

@@ -31,6 +31,70 @@ pub struct ContestFile {
     #[serde(default)]
     pub seed: u64,
     pub languages: BTreeMap<String, Language>,
+    /// Which games students' bots play each other: every pair, or a rating ladder.
+    #[serde(default)]
+    pub schedule: ScheduleSection,
+    /// `schedule.format = "ladder"`: when a new submission is placed.
+    #[serde(default)]
+    pub ladder: Option<arbiter_tournament::ladder::Rules>,
+    /// Leagues from the lowest up, each but the top one with a boss to beat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leagues: Vec<arbiter_tournament::league::League>,
+    /// How a boss is beaten (with `[[leagues]]`).
+    #[serde(default)]
+    pub promotion: Option<arbiter_tournament::league::Promotion>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleSection {
+    #[serde(default)]
+    pub format: ContestFormat,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContestFormat {
+    /// Each latest submission plays every other one (`games_per_pairing` games).
+    #[default]
+    RoundRobin,
+    /// A new submission plays opponents near its rating until its interval is narrow
+    /// (`[ladder]`); the scoreboard ranks by rating.
+    Ladder,
+}
+
+impl ContestFile {
+    /// The ladder's rules in force (its defaults when `[ladder]` is absent).
+    pub fn ladder_rules(&self) -> arbiter_tournament::ladder::Rules {
+        self.ladder.unwrap_or_default()
+    }
+
+    /// The promotion rule in force (its default when `[promotion]` is absent).
+    pub fn promotion_rule(&self) -> arbiter_tournament::league::Promotion {
+        self.promotion.unwrap_or_default()
+    }
+
+    /// `[schedule]`, `[ladder]`, `[[leagues]]` and `[promotion]` checked together.
+    fn check_schedule(&self, origin: &str) -> anyhow::Result<()> {
+        let ladder = self.schedule.format == ContestFormat::Ladder;
+        if self.ladder.is_some() && !ladder {
+            anyhow::bail!("{origin}: [ladder] needs [schedule] format = \"ladder\"");
+        }
+        self.ladder_rules()
+            .check()
+            .map_err(|e| anyhow::anyhow!("{origin}: [ladder] {e}"))?;
+        if self.leagues.is_empty() {
+            if self.promotion.is_some() {
+                anyhow::bail!("{origin}: [promotion] needs [[leagues]]");
+            }
+            return Ok(());
+        }
+        arbiter_tournament::league::check(&self.leagues)
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        self.promotion_rule()
+            .check()
+            .map_err(|e| anyhow::anyhow!("{origin}: [promotion] {e}"))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -176,6 +240,7 @@ impl Contest {
         if file.languages.is_empty() {
             anyhow::bail!("{origin}: no [languages.*]: students could not submit anything");
         }
+        file.check_schedule(origin)?;
         let mut protocols = BTreeMap::new();
         for (key, lang) in &file.languages {
             let here = format!("{origin}: languages.{key}");
@@ -303,6 +368,29 @@ max_bytes = 1048576               # the largest source file (1 MB)
 min_interval_s = 60               # seconds between two submissions of one student
 daily_budget_s = 3600             # thinking time of a student's games per day (UTC); 0 = no limit
 games_per_pairing = 2             # even: colours swapped in pairs
+
+[schedule]
+format = "round-robin"            # every pair; "ladder": a new bot plays opponents near its
+                                  # rating until its interval is narrow (games grow linearly)
+# [ladder]                        # with format = "ladder"
+# interval = 100                  # placed once its 95 % interval is at most +-100 Elo
+# max_games = 200                 # the most games one submission plays while placed
+# batch = 8                       # games queued at a time
+# spread = 150                    # how far from its rating opponents are drawn (Elo)
+
+# Leagues with bosses, from the lowest up; beat a league's boss to move up (docs/contest.md).
+# [[leagues]]
+# name = "Wood"
+# boss = "builtin:1"              # a level of the built-in ladder
+# [[leagues]]
+# name = "Bronze"
+# boss = "builtin:2"
+# [[leagues]]
+# name = "Silver"                 # the top league has no boss
+# [promotion]
+# rule = "score"                  # at least `share` of the points over `games` games,
+# games = 10                      # or rule = "sprt" with elo0, elo1, alpha, beta, max_games
+# share = 0.6
 
 [scoreboard]
 public = true                     # visitors who are not signed in see the scoreboard and games

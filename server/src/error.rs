@@ -27,19 +27,70 @@ pub enum AppError {
     Csrf,
     #[error("{message}")]
     TooMany { message: String, retry_after_s: u64 },
+    /// The database cannot do its part just now (locked past its wait, restarting,
+    /// unreachable, its disk full): nothing of the request was done, and trying again soon
+    /// will work. `what` is the queue's word for it ([`arbiter_queue::health::TROUBLES`]).
+    #[error("the contest's database is unavailable ({what}): try again in {retry_after_s} s")]
+    Unavailable {
+        what: &'static str,
+        retry_after_s: u64,
+    },
     #[error("internal error")]
-    Internal(#[from] anyhow::Error),
+    Internal(anyhow::Error),
+}
+
+impl AppError {
+    /// A database error: [`AppError::Unavailable`] when it is a fault to wait out (and
+    /// reported as one, so that the admin page says it), else internal.
+    fn of_database(e: &sqlx::Error) -> Option<AppError> {
+        let what = arbiter_queue::health::transient(e)?;
+        arbiter_queue::health::trouble_briefly(what);
+        eprintln!("warning: a request met {what}: {e}");
+        Some(AppError::Unavailable {
+            what,
+            retry_after_s: retry_after(what),
+        })
+    }
+}
+
+/// How long to tell a client to wait: a lock passes in seconds, a full disk or a restart
+/// takes longer.
+fn retry_after(what: &str) -> u64 {
+    match what {
+        "database locked" | "database not answering" => 10,
+        _ => 30,
+    }
 }
 
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> Self {
-        AppError::Internal(e.into())
+        AppError::of_database(&e).unwrap_or_else(|| AppError::Internal(e.into()))
     }
 }
 
 impl From<arbiter_queue::Error> for AppError {
     fn from(e: arbiter_queue::Error) -> Self {
-        AppError::Internal(e.into())
+        match &e {
+            arbiter_queue::Error::Sql(s) => AppError::of_database(s),
+            _ => None,
+        }
+        .unwrap_or_else(|| AppError::Internal(e.into()))
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> Self {
+        // A database fault deep in a domain function is still one to wait out.
+        let fault = e.chain().find_map(|c| {
+            c.downcast_ref::<sqlx::Error>()
+                .or_else(|| match c.downcast_ref() {
+                    Some(arbiter_queue::Error::Sql(s)) => Some(s),
+                    _ => None,
+                })
+        });
+        fault
+            .and_then(AppError::of_database)
+            .unwrap_or(AppError::Internal(e))
     }
 }
 
@@ -66,6 +117,7 @@ impl AppError {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -78,6 +130,17 @@ impl AppError {
         match self {
             AppError::Csrf => crate::lang::t("err-csrf"),
             AppError::Internal(_) => crate::lang::t("err-internal"),
+            AppError::Unavailable {
+                what,
+                retry_after_s,
+            } => {
+                let key = match *what {
+                    "database locked" | "database not answering" => "err-unavailable-busy",
+                    arbiter_queue::health::DB_STORAGE => "err-unavailable-storage",
+                    _ => "err-unavailable-down",
+                };
+                crate::lang::ta(key, &[("s", (*retry_after_s).into())])
+            }
             AppError::NotFound(what) => crate::lang::ta("err-not-found", &[("what", what.into())]),
             other => other.to_string(),
         }
@@ -98,7 +161,9 @@ impl IntoResponse for AppError {
         let status = self.status();
         let message = self.said();
         let mut response = crate::pages::error_page(status, &message);
-        if let AppError::TooMany { retry_after_s, .. } = &self {
+        if let AppError::TooMany { retry_after_s, .. }
+        | AppError::Unavailable { retry_after_s, .. } = &self
+        {
             if let Ok(v) = retry_after_s.to_string().parse() {
                 response.headers_mut().insert(header::RETRY_AFTER, v);
             }

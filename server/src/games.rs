@@ -232,6 +232,15 @@ pub async fn replay_for(
         .map_err(|e| AppError::Internal(anyhow::anyhow!("stored replay of game {id}: {e}")))?;
     let own = own_seats(state, &g, viewer).await?;
     redact(&mut replay, own);
+    if let Some(f) = &mut replay.failure {
+        let sub = g.seats[f.seat.index()];
+        if let Some(s) = store::submission(&state.db, sub).await? {
+            let build = crate::routes::submissions::build_file(state, &s.language);
+            for text in [&mut f.stderr, &mut f.log].into_iter().flatten() {
+                *text = crate::file_names::own_names(text, &build, &s.file_name);
+            }
+        }
+    }
     Ok(replay.to_json())
 }
 
@@ -332,9 +341,9 @@ pub async fn logs_text(
             continue;
         };
         let me = if g.seats[0] == submission {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         let opponent = replay
             .players
@@ -392,11 +401,20 @@ pub async fn logs_text(
 /// The message of a seat as the game calls it: "Black (first to move)", "second".
 fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static str {
     use arbiter_engine::platform::SeatNaming;
+    const BEYOND: [&str; 6] = [
+        "seat-third",
+        "seat-fourth",
+        "seat-fifth",
+        "seat-sixth",
+        "seat-seventh",
+        "seat-eighth",
+    ];
     match (game.seat_naming(), seat) {
-        (SeatNaming::Order, Seat::First) => "logs-seat-first",
-        (SeatNaming::Order, Seat::Second) => "logs-seat-second",
-        (SeatNaming::Colours, Seat::First) => "logs-seat-black",
-        (SeatNaming::Colours, Seat::Second) => "logs-seat-white",
+        (SeatNaming::Order, Seat::FIRST) => "logs-seat-first",
+        (SeatNaming::Order, Seat::SECOND) => "logs-seat-second",
+        (SeatNaming::Colours, Seat::FIRST) => "logs-seat-black",
+        (SeatNaming::Colours, Seat::SECOND) => "logs-seat-white",
+        (_, s) => BEYOND[(s.index() - 2) % BEYOND.len()],
     }
 }
 

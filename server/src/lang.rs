@@ -8,7 +8,7 @@ use arbiter_i18n::{Arg, Lang};
 use axum::extract::{Path, Query, Request, State};
 use axum::http::header;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use serde::Deserialize;
 
@@ -90,7 +90,8 @@ pub struct Back {
 }
 
 /// `GET /lang/{tag}?back=/page`: the switch. Remembers the language for a year and returns to
-/// the page, only ever a page of this site (`back` must be a local path).
+/// the page, only ever a page of this site (`back` is checked by [`crate::redirect`]: 400
+/// for one that is not).
 pub async fn switch(
     State(state): State<Shared>,
     Path(tag): Path<String>,
@@ -98,34 +99,12 @@ pub async fn switch(
     jar: CookieJar,
 ) -> Result<Response, AppError> {
     let lang = Lang::parse(&tag).ok_or_else(|| AppError::NotFound(format!("language {tag}")))?;
-    let back = q
-        .back
-        .filter(|b| local_path(b))
-        .unwrap_or_else(|| "/".into());
+    let back = crate::redirect::checked("back", q.back.as_deref())?;
     let cookie = Cookie::build((COOKIE, lang.tag()))
         .path("/")
         .same_site(SameSite::Lax)
         .secure(state.secure_cookies)
         .max_age(time::Duration::days(365))
         .build();
-    Ok((jar.add(cookie), Redirect::to(&back)).into_response())
-}
-
-/// A path on this site (`/x`), not another site's (`//host/x`, `/\host`).
-fn local_path(p: &str) -> bool {
-    p.starts_with('/') && !p.starts_with("//") && !p.starts_with("/\\") && !p.contains(['\r', '\n'])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::local_path;
-
-    #[test]
-    fn the_switch_returns_only_to_this_site() {
-        assert!(local_path("/submissions/3?x=1"));
-        assert!(!local_path("//evil.example/"));
-        assert!(!local_path("/\\evil.example/"));
-        assert!(!local_path("https://evil.example/"));
-        assert!(!local_path("/a\r\nSet-Cookie: x"));
-    }
+    Ok((jar.add(cookie), crate::redirect::see_other(&back)).into_response())
 }

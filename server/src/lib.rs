@@ -15,19 +15,24 @@
 
 pub mod auth;
 pub mod client;
+pub mod clock;
 pub mod config;
 pub mod demo;
 pub mod error;
 pub mod export;
+pub mod file_names;
 pub mod games;
 pub mod lang;
 pub mod listen;
 pub mod modules;
 pub mod names;
 pub mod pages;
+pub mod protocol_docs;
+pub mod redirect;
 pub mod roster;
 pub mod routes;
 pub mod samples;
+pub mod schedules;
 pub mod scoreboard;
 pub mod security;
 pub mod state;
@@ -105,10 +110,17 @@ pub async fn init_module(
     db: Option<&str>,
 ) -> anyhow::Result<String> {
     refuse_existing(dir)?;
-    let found = arbiter_kit_host::host::register_file(module)?;
+    // The config as contest.toml will hold it, then the one acceptance check, before anything
+    // is written: what `arbiter game check` refuses, no contest plays.
+    let table = config::module_config_table(module_config)?;
+    let given: serde_json::Value = match module_config {
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| anyhow::anyhow!("--game-config is not JSON: {e}"))?,
+        None => serde_json::json!({}),
+    };
+    let found = arbiter_kit_host::accept::file(module, &given)?.module;
     let bytes = arbiter_kit_host::host::module_bytes(&found.sha256)
         .context("the module was registered but its bytes are gone")?;
-    let table = config::module_config_table(module_config)?;
     let file = format!("{}.wasm", found.name);
     let text = config::module_template(name, &file, &table);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -209,7 +221,7 @@ pub async fn users(
 }
 
 /// Builds the shared state of a served contest.
-async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
+async fn build_state(opts: &ServeOptions, clock: Arc<clock::Clock>) -> anyhow::Result<Shared> {
     let (contest, db, queue) = open(&opts.dir, opts.db.as_deref()).await?;
     let config = serde_json::to_string(&contest.competition_config())?;
     // Workers on other machines fetch a game module by its hash, as they fetch bots; the
@@ -227,10 +239,11 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
             s
         }
     };
-    // Always a player: the binary carries one (arbiter_tournament::player).
-    let player = Some(Arc::new(
-        arbiter_tournament::player::load(opts.player.as_deref())?.0,
-    ));
+    // Always a player: the binary carries one (arbiter_tournament::player). It takes orders
+    // from the site's own pages only (pages::trusting_its_page).
+    let player = Some(Arc::new(pages::trusting_its_page(
+        &arbiter_tournament::player::load(opts.player.as_deref())?.0,
+    )));
     // The site's frame goes on each request to /live (routes::live_gate), for its viewer.
     let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
     let rules = admin_rules(&db, &contest).await?;
@@ -257,6 +270,7 @@ async fn build_state(opts: &ServeOptions) -> anyhow::Result<Shared> {
         player_hashes,
         hub,
         rules: std::sync::RwLock::new(rules),
+        clock,
     }))
 }
 
@@ -297,7 +311,17 @@ pub async fn serve(
     opts: ServeOptions,
     ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
 ) -> anyhow::Result<()> {
-    let state = build_state(&opts).await?;
+    serve_with_clock(opts, ready, Arc::new(clock::Clock::system())).await
+}
+
+/// [`serve`] reading the time from `clock`: a test steps its wall clock under the server
+/// (docs/faults.md) without touching the machine's.
+pub async fn serve_with_clock(
+    opts: ServeOptions,
+    ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
+    clock: Arc<clock::Clock>,
+) -> anyhow::Result<()> {
+    let state = build_state(&opts, clock).await?;
     let prefix = local_prefix(&state);
     let requeued = state.queue.requeue_held_by(&prefix).await?;
     if requeued > 0 {
@@ -312,6 +336,7 @@ pub async fn serve(
         tokio::spawn(reconcile_loop(Arc::clone(&state), stop_rx.clone())),
         tokio::spawn(scoreboard::refresh_loop(Arc::clone(&state))),
         tokio::spawn(quarantine_loop(Arc::clone(&state), stop_rx.clone())),
+        tokio::spawn(lease_loop(Arc::clone(&state), stop_rx.clone())),
     ];
     let worker = if opts.workers > 0 {
         Some(start_worker(&state, &opts, &prefix, stop_rx.clone()).await?)
@@ -383,7 +408,7 @@ async fn start_worker(
         eprintln!("warning: {w}");
     }
     let cpus = containment.online_cpus().to_vec();
-    let slots = arbiter_match::game::slot_cores(&cpus, opts.workers, None);
+    let slots = arbiter_match::game::slot_cores(&cpus, opts.workers, 2, None);
     let id = format!("{prefix}{}", std::process::id());
     let mut wopts = WorkerOptions::local(id, slots, opts.dir.join("work"));
     wopts.kinds = vec![JobKind::Compile, JobKind::Game];
@@ -467,11 +492,35 @@ async fn quarantine_loop(state: Shared, mut stop: watch::Receiver<bool>) {
     }
 }
 
+/// Every 5 s, puts back in the queue the jobs whose leases ran out: a worker killed, frozen,
+/// cut off, or one that gave up, here or on another machine. Workers do it too, but judging
+/// must not wait for a live worker to take back what a dead one held.
+async fn lease_loop(state: Shared, mut stop: watch::Receiver<bool>) {
+    loop {
+        match state.queue.requeue_expired().await {
+            Ok(0) => {}
+            Ok(n) => eprintln!("{n} job(s) whose lease ran out are back in the queue"),
+            Err(e) => match arbiter_queue::health::transient(&e) {
+                Some(what) => arbiter_queue::health::trouble_briefly(what),
+                None => eprintln!("warning: taking back expired leases: {e}"),
+            },
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = stop.changed() => return,
+        }
+    }
+}
+
 /// Finished compiles become ready submissions and games, as soon as a local worker says so
 /// or, for other machines' workers, at the next poll.
 async fn reconcile_loop(state: Shared, mut stop: watch::Receiver<bool>) {
     loop {
         if let Err(e) = submissions::reconcile(&state).await {
+            eprintln!("warning: {e}");
+        }
+        // The ladder's and the leagues' next games, once the games before are in.
+        if let Err(e) = schedules::tick(&state).await {
             eprintln!("warning: {e}");
         }
         tokio::select! {
@@ -529,6 +578,6 @@ pub async fn export(dir: &Path, db_url: Option<&str>, out: &Path) -> anyhow::Res
         pace: std::time::Duration::ZERO,
         unsafe_containment: false,
     };
-    let state = build_state(&opts).await?;
+    let state = build_state(&opts, Arc::new(clock::Clock::system())).await?;
     export::export(&state, out).await
 }

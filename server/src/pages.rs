@@ -96,17 +96,14 @@ impl Layout {
     }
 
     /// The languages the switch offers: every one but the page's, each with the link that
-    /// chooses it and comes back here.
+    /// chooses it and comes back here (home, when the request's own path is not one the
+    /// switch would return to: `//host/x` asked of this server).
     pub fn other_languages(&self) -> Vec<(Lang, String)> {
+        let back = crate::redirect::local(&self.here).unwrap_or_else(|_| "/".into());
         Lang::ALL
             .into_iter()
             .filter(|l| *l != self.lang)
-            .map(|l| {
-                (
-                    l,
-                    format!("/lang/{}?back={}", l.tag(), url_encode(&self.here)),
-                )
-            })
+            .map(|l| (l, format!("/lang/{}?back={}", l.tag(), url_encode(&back))))
             .collect()
     }
 }
@@ -229,6 +226,9 @@ pub fn with_lang(html: &str, lang: Lang) -> String {
     )
 }
 
+/// The player as the site's pages embed it: trusting its own page alone (the live hub's, shared).
+pub use arbiter_live::pages::trusting_its_page;
+
 /// JSON safe inside an inline `<script>` (the live hub's escaping, shared).
 pub use arbiter_live::pages::script_json;
 
@@ -245,47 +245,23 @@ pub fn url_encode(s: &str) -> String {
     out
 }
 
-/// A `next=` target that stays on this site: the path (and query) it names once resolved
-/// against the site's origin as a browser would, or `/` for anything that is not a plain path
-/// on this origin. Control characters, whitespace and backslashes are refused outright:
-/// browsers drop or rewrite them (`/\t/evil` becomes `//evil`, `/\\evil` becomes `//evil`).
-pub fn safe_next(next: &str) -> String {
-    // Any origin does: only the comparison matters, and nothing of it is returned.
-    const ORIGIN: &str = "http://arbiter.invalid/";
-    let home = || "/".to_string();
-    if !next.starts_with('/')
-        || next.starts_with("//")
-        || next.len() > 2048
-        || next
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
-    {
-        return home();
-    }
-    let Ok(base) = url::Url::parse(ORIGIN) else {
-        return home();
-    };
-    let Ok(target) = base.join(next) else {
-        return home();
-    };
-    if target.origin() != base.origin() {
-        return home();
-    }
-    let mut out = target.path().to_string();
-    if let Some(q) = target.query() {
-        out.push('?');
-        out.push_str(q);
-    }
-    // Dot segments can leave `//host` behind (`/.//evil`): still not a path of this site.
-    if !out.starts_with('/') || out.starts_with("//") {
-        return home();
-    }
-    out
-}
-
-/// The game as a sentence: "Reversi 16 x 16", "Gomoku 15 x 15, renju".
+/// The game as a sentence in the page's language: "Reversi 16 x 16", "五子棋 15 x 15，连珠". A
+/// module game goes by its module's name, which is a name.
 pub fn game_name(state: &Shared) -> String {
-    state.contest.game.game.rules_title()
+    use arbiter_engine::GameConfig;
+    let lang = crate::lang::current();
+    match &state.contest.game.game {
+        GameConfig::Reversi(c) => lang.ta("game-name-reversi", &[("size", c.size.into())]),
+        GameConfig::Gomoku(c) => {
+            let rule = closed(lang, "game-rule", c.rule.name());
+            lang.ta(
+                "game-name-gomoku",
+                &[("size", c.size.into()), ("rule", rule.into())],
+            )
+        }
+        GameConfig::Duel2048(c) => lang.ta("game-name-duel", &[("rounds", c.rounds.into())]),
+        other => other.rules_title(),
+    }
 }
 
 #[cfg(test)]
@@ -300,19 +276,5 @@ mod tests {
         assert!(!json.contains(['<', '>', '&', '\u{2028}']), "{json}");
         assert_eq!(serde_json::from_str::<Vec<String>>(&json).unwrap(), tricky);
         assert_eq!(url_encode("/a b?c"), "/a%20b%3Fc");
-        assert_eq!(safe_next("//evil.example"), "/");
-        assert_eq!(safe_next("https://evil.example"), "/");
-        assert_eq!(safe_next("/submit"), "/submit");
-        for bad in [
-            "/\t/evil.example",
-            "/\\evil",
-            "/.//evil",
-            "/ /evil",
-            "javascript:alert(1)",
-            "/\u{2028}/evil",
-        ] {
-            assert_eq!(safe_next(bad), "/", "{bad:?}");
-        }
-        assert_eq!(safe_next("/a/../submissions?x=1#f"), "/submissions?x=1");
     }
 }

@@ -24,6 +24,12 @@ pub struct Board {
     pub games_total: usize,
     /// When it was computed (Unix ms).
     pub computed_at: i64,
+    /// Ranked by rating (a ladder), not by match points.
+    #[serde(default)]
+    pub by_rating: bool,
+    /// The leagues' names and bosses, lowest first (`[[leagues]]`); empty without.
+    #[serde(default)]
+    pub leagues: Vec<arbiter_tournament::league::League>,
     /// The last result it includes.
     pub seq: i64,
 }
@@ -50,6 +56,9 @@ pub struct BoardRow {
     /// until the pairing is complete (one game of two says nothing of who won the pairing).
     #[serde(default)]
     pub pending: u32,
+    /// With leagues: the student's league and where they stand against its boss.
+    #[serde(default)]
+    pub league: Option<crate::schedules::LeagueStatus>,
 }
 
 /// One finished game between two submissions.
@@ -175,6 +184,7 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
                 elo: fit.as_ref().map_or(0.0, |f| f.elo[i]),
                 elo_ci95: fit.as_ref().map_or(0.0, |f| f.ci95[i]),
                 pending: pending[i],
+                league: None,
             })
         })
         .collect();
@@ -185,16 +195,49 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
         games_total: n * n.saturating_sub(1) / 2 * games_per_pairing,
         computed_at: 0,
         seq: 0,
+        by_rating: false,
+        leagues: Vec::new(),
     }
+}
+
+/// A ladder's board: every game counts at once (pairs vary in length), and the rows are
+/// ranked by rating.
+pub fn rank_by_rating(current: &[(Submission, String)], games: &[Played]) -> Board {
+    let mut board = rank(current, games, 1);
+    board.rows.sort_by(|a, b| {
+        b.elo
+            .total_cmp(&a.elo)
+            .then(a.submission.cmp(&b.submission))
+    });
+    for (k, r) in board.rows.iter_mut().enumerate() {
+        r.rank = k + 1;
+    }
+    board.games_total = board.games_done;
+    board.by_rating = true;
+    board
 }
 
 /// Recomputes the board from the database.
 pub async fn compute(state: &Shared) -> Result<Board, sqlx::Error> {
     let gpp = state.contest.file.submissions.games_per_pairing as usize;
-    compute_from(&state.db, state.competition, gpp).await
+    let ladder = state.contest.file.schedule.format == crate::config::ContestFormat::Ladder;
+    // 0 games a pairing: ranked by rating (a ladder).
+    let mut board =
+        compute_from(&state.db, state.competition, if ladder { 0 } else { gpp }).await?;
+    let leagues = &state.contest.file.leagues;
+    if !leagues.is_empty() {
+        let statuses = crate::schedules::league_statuses(state)
+            .await
+            .map_err(|e| sqlx::Error::Protocol(format!("leagues: {e}")))?;
+        for r in &mut board.rows {
+            r.league = statuses.get(&r.submission).cloned();
+        }
+        board.leagues = leagues.clone();
+    }
+    Ok(board)
 }
 
-/// [`compute`] from a database alone (the benchmark's entry point).
+/// [`compute`] from a database alone (the benchmark's entry point); `gpp` 0 ranks by rating.
 pub async fn compute_from(db: &Db, competition: i64, gpp: usize) -> Result<Board, sqlx::Error> {
     let current = store::current_submissions(db).await?;
     let users: HashMap<i64, User> = store::users(db)
@@ -213,9 +256,12 @@ pub async fn compute_from(db: &Db, competition: i64, gpp: usize) -> Result<Board
         .collect();
     let (games, seq) = played(db, competition).await?;
     let now = db.now_ms().await?;
-    let mut board = tokio::task::spawn_blocking(move || rank(&named, &games, gpp))
-        .await
-        .map_err(|e| sqlx::Error::Protocol(format!("scoreboard task: {e}")))?;
+    let mut board = tokio::task::spawn_blocking(move || match gpp {
+        0 => rank_by_rating(&named, &games),
+        gpp => rank(&named, &games, gpp),
+    })
+    .await
+    .map_err(|e| sqlx::Error::Protocol(format!("scoreboard task: {e}")))?;
     board.computed_at = now;
     board.seq = seq;
     Ok(board)

@@ -88,12 +88,14 @@ fn base64(bytes: &[u8]) -> String {
 
 /// The policy of one response: scripts from this site, with this response's nonce, or the web
 /// player's (by hash); no `'unsafe-inline'` for scripts. Styles stay inline (the pages' and the
-/// player's `style` attributes); nothing loads from elsewhere and no form posts elsewhere.
+/// player's `style` attributes); nothing loads from elsewhere, no form posts elsewhere, and no
+/// connection (a fetch, the player's websocket: `'self'` covers `ws:`/`wss:` to this host) goes
+/// elsewhere, so that a live page's player streams this site's hub and no other.
 pub fn policy(nonce: &ScriptNonce, player_hashes: &[String]) -> String {
     format!(
         "default-src 'self'; script-src 'self' 'nonce-{}' {} 'wasm-unsafe-eval'; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
-         connect-src 'self' blob: ws: wss:; frame-ancestors 'self'; form-action 'self'; \
+         connect-src 'self' blob:; frame-ancestors 'self'; form-action 'self'; \
          base-uri 'none'; object-src 'none'",
         nonce.0,
         player_hashes.join(" ")

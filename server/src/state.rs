@@ -48,6 +48,8 @@ pub struct AppState {
     pub hub: Arc<arbiter_live::Hub>,
     /// The rules in force: contest.toml's, with the course staff's changes from the admin page.
     pub rules: RwLock<crate::config::Rules>,
+    /// The wall clock and the boot clock the submission interval reads (`crate::clock`).
+    pub clock: Arc<crate::clock::Clock>,
 }
 
 impl AppState {

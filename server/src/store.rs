@@ -8,7 +8,14 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-pub const STEPS: &[&str] = &[V1];
+pub const STEPS: &[&str] = &[V1, V2];
+
+/// Each submission's moment on the server's boot clock (`crate::clock`), so that the interval
+/// between submissions is measured on a clock that does not step.
+const V2: &str = "
+ALTER TABLE submissions ADD COLUMN boot TEXT;
+ALTER TABLE submissions ADD COLUMN boot_ms BIGINT
+";
 
 const V1: &str = "
 CREATE TABLE users (

@@ -19,8 +19,11 @@ use crate::store::{self, Submission, User};
 pub struct Allowance {
     pub max_bytes: u64,
     pub min_interval_s: u64,
-    /// When the next submission is allowed (Unix ms), if not now.
+    /// When the next submission is allowed (Unix ms on the server's wall clock), if not now.
     pub next_at: Option<i64>,
+    /// How many seconds until then (the interval measured on the boot clock, so a stepped
+    /// wall clock does not change it: `crate::clock`).
+    pub wait_s: Option<u64>,
     /// Seconds a day; 0 = unlimited.
     pub budget_s: u64,
     /// Thinking time of the student's bots in today's games (UTC), seconds.
@@ -48,21 +51,34 @@ async fn allowance_on(
     user_id: i64,
 ) -> Result<Allowance, AppError> {
     let rules = &state.rules().submissions;
-    let now: i64 = sqlx::query_scalar(&format!("SELECT {}", state.db.now()))
-        .fetch_one(&mut *conn)
-        .await?;
-    let last: Option<i64> =
-        sqlx::query_scalar("SELECT MAX(created_at) FROM submissions WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_one(&mut *conn)
-            .await?;
-    let next_at = last
-        .map(|t| t + rules.min_interval_s as i64 * 1000)
-        .filter(|t| *t > now);
+    let now = state.clock.wall_ms();
+    let mark = state.clock.mark();
+    let last = sqlx::query(
+        "SELECT created_at, boot, boot_ms FROM submissions WHERE user_id = $1 \
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let wait_ms = match last {
+        Some(row) => {
+            let then_wall: i64 = row.try_get(0)?;
+            let boot: Option<String> = row.try_get(1)?;
+            let ms: Option<i64> = row.try_get(2)?;
+            let then = boot
+                .zip(ms)
+                .map(|(boot, ms)| crate::clock::Mark { boot, ms });
+            let elapsed = crate::clock::elapsed_ms(mark.as_ref(), now, then.as_ref(), then_wall);
+            crate::clock::remaining_ms(rules.min_interval_s as i64 * 1000, elapsed)
+        }
+        None => None,
+    };
     Ok(Allowance {
         max_bytes: rules.max_bytes,
         min_interval_s: rules.min_interval_s,
-        next_at,
+        next_at: wait_ms.map(|w| now + w),
+        // Rounded up: "again in 1 s" until it is allowed, never "in 0 s".
+        wait_s: wait_ms.map(|w| ((w + 999) / 1000) as u64),
         budget_s: rules.daily_budget_s,
         used_s: used_today(state, conn, user_id, now - now.rem_euclid(DAY_MS)).await?,
     })
@@ -124,9 +140,8 @@ async fn used_today(
 }
 
 /// Refuses a submission the interval or the daily budget does not allow now.
-fn check_allowance(allowance: &Allowance, now: i64) -> Result<(), AppError> {
-    if let Some(next) = allowance.next_at {
-        let wait = ((next - now) / 1000).max(1) as u64;
+fn check_allowance(allowance: &Allowance) -> Result<(), AppError> {
+    if let Some(wait) = allowance.wait_s {
         return Err(AppError::TooMany {
             message: crate::lang::ta(
                 "err-interval",
@@ -199,8 +214,7 @@ pub async fn submit(
     }
     // A quick refusal before storing the source; the check that counts is repeated below,
     // under the lock, together with the insert.
-    let now = state.db.now_ms().await?;
-    check_allowance(&allowance(state, user.id).await?, now)?;
+    check_allowance(&allowance(state, user.id).await?)?;
     let hash = arbiter_queue::artefacts::put(&state.db, &source).await?;
     let job = CompileJob {
         language: language.to_string(),
@@ -223,15 +237,13 @@ pub async fn submit(
     // holds the user's lock: simultaneous submissions are judged one after the other.
     let mut tx = state.db.begin().await?;
     lock_user(state, &mut tx, user.id).await?;
-    let now: i64 = sqlx::query_scalar(&format!("SELECT {}", state.db.now()))
-        .fetch_one(&mut *tx)
-        .await?;
-    check_allowance(&allowance_on(state, &mut tx, user.id).await?, now)?;
-    let id: i64 = sqlx::query_scalar(&format!(
-        "INSERT INTO submissions (user_id, language, file_name, source, size, status, created_at) \
-         VALUES ($1, $2, $3, $4, $5, 'pending', {}) RETURNING id",
-        state.db.now()
-    ))
+    check_allowance(&allowance_on(state, &mut tx, user.id).await?)?;
+    // The server's clocks, as the interval reads them (`crate::clock`).
+    let mark = state.clock.mark();
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO submissions (user_id, language, file_name, source, size, status, \
+         created_at, boot, boot_ms) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8) RETURNING id",
+    )
     .bind(user.id)
     .bind(language)
     .bind(if display_name.is_empty() {
@@ -241,6 +253,9 @@ pub async fn submit(
     })
     .bind(&hash)
     .bind(source.len() as i64)
+    .bind(state.clock.wall_ms())
+    .bind(mark.as_ref().map(|m| m.boot.clone()))
+    .bind(mark.map(|m| m.ms))
     .fetch_one(&mut *tx)
     .await?;
     let spec = serde_json::to_string(&job).map_err(anyhow::Error::from)?;
@@ -396,6 +411,11 @@ async fn ready(state: &Shared, sub: &Submission, o: &CompileOutcome) -> Result<(
 /// has no games with yet (cancelled ones do not count). Safe to call again: after a restart,
 /// or when a disqualified student is reinstated.
 pub async fn schedule_missing(state: &Shared, sub: &Submission) -> Result<(), AppError> {
+    if state.contest.file.schedule.format == crate::config::ContestFormat::Ladder {
+        // The ladder queues a submission's games a batch at a time (crate::schedules).
+        state.wake_reconciler.notify_one();
+        return Ok(());
+    }
     let users: HashMap<i64, User> = store::users(&state.db)
         .await?
         .into_iter()
@@ -459,7 +479,7 @@ pub async fn schedule_all_missing(state: &Shared) -> Result<(), AppError> {
 /// same chance, other pairs and pairings other chance. Replays are public and a module's dice
 /// must stay unknown to its bots (docs/game-kit.md): the seed comes from the site's secret,
 /// so that no past game's seed tells a future one.
-fn pair_game(state: &Shared, ids: [i64; 2], pair: usize) -> Option<GameConfig> {
+pub(crate) fn pair_game(state: &Shared, ids: [i64; 2], pair: usize) -> Option<GameConfig> {
     let [lo, hi] = ids;
     let game = &state.contest.game.game;
     let base = game.chance_seed()?;
@@ -475,12 +495,22 @@ fn pairing_jobs(
     mine: (&Submission, &User),
     theirs: (&Submission, &User),
 ) -> Result<Vec<NewJob>, AppError> {
+    let gpp = state.contest.file.submissions.games_per_pairing as usize;
+    games_between(state, mine, theirs, 0..gpp / 2)
+}
+
+/// The game pairs `pairs` between two submissions (pair k is games 2k and 2k + 1).
+pub(crate) fn games_between(
+    state: &Shared,
+    mine: (&Submission, &User),
+    theirs: (&Submission, &User),
+    pairs: std::ops::Range<usize>,
+) -> Result<Vec<NewJob>, AppError> {
     let contest = &state.contest;
-    let gpp = contest.file.submissions.games_per_pairing as usize;
     let openings = &contest.game.openings;
     let lane = format!("u{}", mine.0.user_id);
-    let mut out = Vec::with_capacity(gpp);
-    for k in 0..gpp {
+    let mut out = Vec::with_capacity(pairs.len() * 2);
+    for k in pairs.start * 2..pairs.end * 2 {
         let pair = k / 2;
         let seats = if k % 2 == 0 {
             [mine, theirs]
@@ -491,7 +521,7 @@ fn pairing_jobs(
         let ids = [mine.0.id, theirs.0.id];
         let game = pair_game(state, [ids[0].min(ids[1]), ids[0].max(ids[1])], pair);
         let spec = GameJob {
-            bots,
+            bots: bots.to_vec(),
             opening: if openings.is_empty() {
                 Vec::new()
             } else {
@@ -515,7 +545,10 @@ fn pairing_jobs(
     Ok(out)
 }
 
-fn job_bot(state: &Shared, (sub, user): (&Submission, &User)) -> Result<JobBot, AppError> {
+pub(crate) fn job_bot(
+    state: &Shared,
+    (sub, user): (&Submission, &User),
+) -> Result<JobBot, AppError> {
     let protocol = state
         .contest
         .protocols

@@ -3,7 +3,7 @@
 //! bots play each other and the scoreboard moves, sources and logs stay private, and hostile
 //! requests are refused without losing anything.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

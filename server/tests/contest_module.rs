@@ -6,7 +6,7 @@
 //! looks for it, and no other file is served there. The other proof games (Amazons, Connect6,
 //! Dots and Boxes, Einstein) each play the same contest of two students.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -195,7 +195,7 @@ async fn two_students_play_a_module_contest() {
         let (status, text) = ada.get("/protocols/kit").await;
         assert_eq!(status, StatusCode::OK, "{which}");
         assert!(
-            text.contains("## `kit`") && text.contains("LEGAL m1 m2"),
+            text.contains("<code>kit</code>") && text.contains("LEGAL m1 m2"),
             "{text}"
         );
         let (_, starter) = ada.get("/starters/python").await;

@@ -1,7 +1,7 @@
 //! A course's first day, on SQLite and PostgreSQL: games are numbered 1, 2, 3 ... on every page
 //! although compiles were queued between them, and each page says a result once.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::time::Duration;

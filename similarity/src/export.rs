@@ -6,7 +6,8 @@ pub fn json(report: &Report) -> serde_json::Result<String> {
     serde_json::to_string_pretty(report)
 }
 
-/// One row per pair: who, how much, the longest fragment.
+/// One row per pair: who, how much, the longest fragment, whether its measure is complete (a
+/// pair cut at its work budget shares at least this much).
 pub fn csv(report: &Report) -> Result<String, csv::Error> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
@@ -23,6 +24,7 @@ pub fn csv(report: &Report) -> Result<String, csv::Error> {
         "matched_tokens",
         "longest_lines",
         "longest_tokens",
+        "complete",
     ])?;
     for (n, p) in report.pairs.iter().enumerate() {
         w.write_record([
@@ -39,6 +41,7 @@ pub fn csv(report: &Report) -> Result<String, csv::Error> {
             p.matched_tokens.to_string(),
             p.longest_lines.to_string(),
             p.longest_tokens.to_string(),
+            p.complete.to_string(),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;

@@ -6,20 +6,26 @@
 //! code never counts as shared; earlier years' sources are matched as such ([`corpus`]).
 //! Results are kept per pair of source digests ([`cache`]).
 
+pub mod budget;
 pub mod cache;
 pub mod corpus;
 pub mod export;
+pub mod fair;
 pub mod fingerprint;
 pub mod language;
+pub mod lexer;
 mod parallel;
 pub mod params;
+pub mod parser_memory;
 pub mod report;
 pub mod tiling;
 pub mod tokens;
 pub mod view;
 
-pub use cache::Cache;
+pub use cache::{Cache, Entry};
 pub use corpus::{Corpus, Document, Origin, Template};
 pub use language::Language;
 pub use params::Params;
-pub use report::{analyse, Pair, Region, Report, Side, Skipped};
+pub use report::{analyse, Counts, Pair, Region, Report, Side, Skipped};
+pub use tiling::{Budget, Tiling};
+pub use tokens::{ParseBudget, Reader};

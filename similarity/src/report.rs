@@ -8,13 +8,13 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::cache::Cache;
+use crate::cache::{Cache, Entry};
 use crate::corpus::{hex, Corpus, Document, Origin, Template};
 use crate::fingerprint::{kgram_hashes, template_mask, winnow};
 use crate::language::Language;
 use crate::params::Params;
 use crate::tiling::{covered, tile, Seeds, Stream, Tile};
-use crate::tokens::{tokenise, Token};
+use crate::tokens::{read, Reader, Token};
 
 /// One side of a pair.
 #[derive(Clone, Debug, Serialize)]
@@ -49,6 +49,11 @@ pub struct Pair {
     /// The longest matched region, in lines of `a`, and in tokens.
     pub longest_lines: u32,
     pub longest_tokens: usize,
+    /// False when the tiling ran out of its work budget: the pair shares at least this much
+    /// (the longest regions are found first), and is listed as cut.
+    pub complete: bool,
+    /// Matched regions in all (`regions` lists the longest `max_regions` of them).
+    pub region_count: usize,
     /// Longest first.
     pub regions: Vec<Region>,
 }
@@ -68,6 +73,13 @@ pub struct Counts {
     /// Pairs tiled in this run; the others came from the cache.
     pub compared: usize,
     pub from_cache: usize,
+    /// Pairs whose tiling ran out of its work budget (listed, marked as cut).
+    pub cut: usize,
+    /// Sources the parser did not finish within its budget, read by the lexer.
+    pub lexed: usize,
+    /// Tokens of all compared sources, and the steps their tiling took in this run.
+    pub tokens: usize,
+    pub tiling_steps: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -77,14 +89,17 @@ pub struct Report {
     /// Best pair of versions per pair of owners, highest similarity first.
     pub pairs: Vec<Pair>,
     pub skipped: Vec<Skipped>,
+    /// Sources compared, but read otherwise than usual (by the lexer), with why.
+    pub notes: Vec<Skipped>,
 }
 
-/// A document ready to compare.
+/// A document ready to compare: about 20 bytes a token.
 struct Prepared<'c> {
     doc: &'c Document,
+    /// The cache's key: the source's digest, and the tokeniser that read it.
     digest: String,
-    tokens: Vec<Token>,
     symbols: Vec<u32>,
+    lines: Lines,
     mask: Vec<bool>,
     seeds: Seeds,
     fingerprints: Vec<u64>,
@@ -100,6 +115,40 @@ impl Prepared<'_> {
     }
 }
 
+/// Each token's first line, and the last line of the few tokens that span lines (block
+/// strings): four bytes a token rather than eight.
+struct Lines {
+    first: Vec<u32>,
+    /// (token, last line), by token.
+    multiline: Vec<(u32, u32)>,
+}
+
+impl Lines {
+    fn new(tokens: &[Token]) -> Lines {
+        Lines {
+            first: tokens.iter().map(|t| t.line).collect(),
+            multiline: tokens
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.end_line > t.line)
+                .map(|(n, t)| (u32::try_from(n).unwrap_or(u32::MAX), t.end_line))
+                .collect(),
+        }
+    }
+
+    fn first(&self, at: usize) -> u32 {
+        self.first.get(at).copied().unwrap_or(0)
+    }
+
+    fn last(&self, at: usize) -> u32 {
+        let n = u32::try_from(at).unwrap_or(u32::MAX);
+        match self.multiline.binary_search_by_key(&n, |m| m.0) {
+            Ok(k) => self.multiline[k].1,
+            Err(_) => self.first(at),
+        }
+    }
+}
+
 /// Runs the report over `corpus`, reusing and filling `cache`.
 pub fn analyse(corpus: &Corpus, params: &Params, cache: &mut Cache) -> Report {
     let mut skipped = Vec::new();
@@ -108,21 +157,37 @@ pub fn analyse(corpus: &Corpus, params: &Params, cache: &mut Cache) -> Report {
     if cache.settings() != settings {
         *cache = Cache::new(&settings);
     }
-    let documents = bounded(&corpus.documents, params.max_documents, &mut skipped);
-    let prepared = prepare(documents, params, &templates, &mut skipped);
+    cache.begin_run();
+    let documents = crate::budget::admitted(&corpus.documents, params, &mut skipped);
+    let mut notes = Vec::new();
+    let prepared = prepare(
+        &documents,
+        params,
+        &templates,
+        cache,
+        &mut skipped,
+        &mut notes,
+    );
+    for p in prepared.iter().filter(|p| p.digest.ends_with(LEXED)) {
+        cache.mark_lexed(p.digest.trim_end_matches(LEXED));
+    }
     let candidates = candidates(&prepared, params, &mut skipped);
     let mut counts = Counts {
         documents: prepared.len(),
         candidate_pairs: candidates.len(),
+        lexed: notes.len(),
+        tokens: prepared.iter().map(|p| p.symbols.len()).sum(),
         ..Counts::default()
     };
     let tiled = tile_pairs(&prepared, &candidates, params, cache, &mut counts);
-    let pairs = best_per_owner_pair(&prepared, tiled);
+    let pairs = best_per_owner_pair(&prepared, tiled, params.max_regions);
+    counts.cut = pairs.iter().filter(|p| !p.complete).count();
     Report {
         params: params.clone(),
         counts,
         pairs,
         skipped,
+        notes,
     }
 }
 
@@ -138,24 +203,14 @@ fn settings(params: &Params, templates: &[Template]) -> String {
         h.update([0]);
     }
     format!(
-        "tokens-v{} k={} mml={} templates={}",
+        "tokens-v{} k={} mml={} tiling-v2 steps={}/token+{} templates={}",
         crate::tokens::VERSION,
         params.k,
         params.min_match,
+        params.tiling.per_token,
+        params.tiling.base,
         hex(&h.finalize()[..16])
     )
-}
-
-fn bounded<'c>(docs: &'c [Document], max: usize, skipped: &mut Vec<Skipped>) -> &'c [Document] {
-    if docs.len() <= max {
-        return docs;
-    }
-    skipped.push(Skipped {
-        owner: format!("{} sources", docs.len() - max),
-        version: String::new(),
-        reason: format!("over the limit of {max} sources in one report"),
-    });
-    &docs[..max]
 }
 
 /// Every k-gram hash of the template code, per language.
@@ -166,7 +221,14 @@ fn template_hashes(
 ) -> HashMap<Language, HashSet<u64>> {
     let mut out: HashMap<Language, HashSet<u64>> = HashMap::new();
     for t in templates {
-        match tokenise(t.language, &t.source, params.max_bytes, params.max_tokens) {
+        let read = read(
+            t.language,
+            &t.source,
+            params.max_bytes,
+            params.max_tokens,
+            params.parse,
+        );
+        match read.map(|r| r.tokens) {
             Ok(tokens) => {
                 let symbols: Vec<u32> = tokens.iter().map(|t| t.symbol).collect();
                 out.entry(t.language)
@@ -184,19 +246,35 @@ fn template_hashes(
 }
 
 fn prepare<'c>(
-    docs: &'c [Document],
+    docs: &[&'c Document],
     params: &Params,
     templates: &HashMap<Language, HashSet<u64>>,
+    cache: &Cache,
     skipped: &mut Vec<Skipped>,
+    notes: &mut Vec<Skipped>,
 ) -> Vec<Prepared<'c>> {
     let empty = HashSet::new();
-    let results = crate::parallel::map(docs, params.threads, |doc| {
-        prepare_one(doc, params, templates.get(&doc.language).unwrap_or(&empty))
+    let results = crate::parallel::map_nice(docs, params.threads, params.nice, |doc| {
+        let template = templates.get(&doc.language).unwrap_or(&empty);
+        prepare_one(doc, params, template, cache)
     });
     let mut out = Vec::with_capacity(docs.len());
     for (doc, r) in docs.iter().zip(results) {
         match r {
-            Ok(p) => out.push(p),
+            Ok(p) => {
+                if p.digest.ends_with(LEXED) {
+                    notes.push(Skipped {
+                        owner: doc.owner.clone(),
+                        version: doc.version.clone(),
+                        reason: format!(
+                            "read by the lexer: the {} parser did not finish within {} ms of CPU",
+                            doc.language,
+                            params.parse.for_bytes(doc.source.len()).as_millis()
+                        ),
+                    });
+                }
+                out.push(p)
+            }
             Err(reason) => skipped.push(Skipped {
                 owner: doc.owner.clone(),
                 version: doc.version.clone(),
@@ -207,18 +285,27 @@ fn prepare<'c>(
     out
 }
 
+/// The cache key's suffix for a source read by the lexer: its tiles index other tokens.
+const LEXED: &str = "-lexed";
+
 fn prepare_one<'c>(
     doc: &'c Document,
     params: &Params,
     template: &HashSet<u64>,
+    cache: &Cache,
 ) -> Result<Prepared<'c>, String> {
-    let tokens = tokenise(
-        doc.language,
-        &doc.source,
-        params.max_bytes,
-        params.max_tokens,
-    )
+    let mut digest = doc.digest();
+    let (bytes, tokens) = (params.max_bytes, params.max_tokens);
+    let read = if cache.is_lexed(&digest) {
+        crate::tokens::lex_only(doc.language, &doc.source, bytes, tokens)
+    } else {
+        read(doc.language, &doc.source, bytes, tokens, params.parse)
+    }
     .map_err(|e| e.to_string())?;
+    let tokens = read.tokens;
+    if read.reader == Reader::Lexer {
+        digest.push_str(LEXED);
+    }
     let symbols: Vec<u32> = tokens.iter().map(|t| t.symbol).collect();
     let hashes = kgram_hashes(&symbols, params.k);
     let mask = template_mask(&hashes, params.k, template, symbols.len());
@@ -229,11 +316,12 @@ fn prepare_one<'c>(
         .collect();
     fingerprints.sort_unstable();
     fingerprints.dedup();
+    fingerprints.shrink_to_fit();
     Ok(Prepared {
         doc,
-        digest: doc.digest(),
+        digest,
         seeds: Seeds::new(&symbols, params.min_match),
-        tokens,
+        lines: Lines::new(&tokens),
         symbols,
         mask,
         fingerprints,
@@ -246,14 +334,15 @@ fn prepare_one<'c>(
 /// snippet, as in MOSS's `-m`: it finds no candidates (but is still tiled when the pair is a
 /// candidate for other reasons). A pair is a candidate when the fingerprints it shares are at
 /// least `min_candidate` of the smaller file's (winnowing keeps a density of fingerprints, so
-/// this estimates how much of that file is shared); at most `max_tiled` pairs, those sharing
+/// this estimates how much of that file is shared); of one pair of owners at most
+/// `max_version_pairs` pairs of versions, and in all at most `max_tiled` pairs, those sharing
 /// most, are tiled.
 fn candidates(
     prepared: &[Prepared<'_>],
     params: &Params,
     skipped: &mut Vec<Skipped>,
 ) -> Vec<(usize, usize)> {
-    let shared = shared_fingerprints(prepared, params.max_common);
+    let shared = shared_fingerprints(prepared, params, skipped);
     let mut scored: Vec<(f64, (usize, usize))> = shared
         .into_iter()
         .filter_map(|((i, j), n)| {
@@ -266,6 +355,28 @@ fn candidates(
         })
         .collect();
     scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    let mut per_owners: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut versions_cut = 0;
+    scored.retain(|&(_, (i, j))| {
+        let (x, y) = (
+            prepared[i].doc.owner.as_str(),
+            prepared[j].doc.owner.as_str(),
+        );
+        let n = per_owners.entry((x.min(y), x.max(y))).or_default();
+        *n += 1;
+        versions_cut += usize::from(*n > params.max_version_pairs);
+        *n <= params.max_version_pairs
+    });
+    if versions_cut > 0 {
+        skipped.push(Skipped {
+            owner: format!("{versions_cut} pairs of versions"),
+            version: String::new(),
+            reason: format!(
+                "not measured: of two students' versions, only the {} pairs sharing most fingerprints are",
+                params.max_version_pairs
+            ),
+        });
+    }
     if scored.len() > params.max_tiled {
         skipped.push(Skipped {
             owner: format!("{} pairs", scored.len() - params.max_tiled),
@@ -281,9 +392,14 @@ fn candidates(
 }
 
 /// How many fingerprints (not too common) each comparable pair shares.
+///
+/// A fingerprint in `d` sources costs `d²/2` steps; the rarest fingerprints (the telling
+/// ones) are counted first, and once `max_index_steps` are spent the commoner ones are left
+/// out with a note, so that many near-identical versions cannot make the index quadratic.
 fn shared_fingerprints(
     prepared: &[Prepared<'_>],
-    max_common: usize,
+    params: &Params,
+    skipped: &mut Vec<Skipped>,
 ) -> HashMap<(usize, usize), u32> {
     let mut index: HashMap<(Language, u64), Vec<usize>> = HashMap::new();
     for (i, p) in prepared.iter().enumerate() {
@@ -291,14 +407,32 @@ fn shared_fingerprints(
             index.entry((p.doc.language, h)).or_default().push(i);
         }
     }
+    let mut lists: Vec<Vec<usize>> = index
+        .into_values()
+        .filter(|docs| {
+            let owners: HashSet<&str> = docs
+                .iter()
+                .map(|&i| prepared[i].doc.owner.as_str())
+                .collect();
+            owners.len() >= 2 && owners.len() <= params.max_common
+        })
+        .collect();
+    lists.sort_by_key(|docs| docs.len());
     let mut pairs: HashMap<(usize, usize), u32> = HashMap::new();
-    for docs in index.values() {
-        let owners: HashSet<&str> = docs
-            .iter()
-            .map(|&i| prepared[i].doc.owner.as_str())
-            .collect();
-        if owners.len() < 2 || owners.len() > max_common {
-            continue;
+    let mut steps: u64 = 0;
+    for (n, docs) in lists.iter().enumerate() {
+        steps += (docs.len() * docs.len() / 2) as u64;
+        if steps > params.max_index_steps {
+            skipped.push(Skipped {
+                owner: format!("{} fingerprints", lists.len() - n),
+                version: String::new(),
+                reason: format!(
+                    "not used to find candidates: each is in {} sources or more (over the index's budget of {} steps)",
+                    docs.len(),
+                    params.max_index_steps
+                ),
+            });
+            break;
         }
         for (n, &i) in docs.iter().enumerate() {
             for &j in &docs[n + 1..] {
@@ -316,30 +450,38 @@ fn comparable(a: &Document, b: &Document) -> bool {
     a.owner != b.owner && !(a.origin == Origin::Earlier && b.origin == Origin::Earlier)
 }
 
-/// Tiles of each candidate pair, from the cache or computed (in parallel).
+/// Tiles of each candidate pair, from the cache or computed (in parallel, the smallest pairs
+/// first, each within its work budget).
 fn tile_pairs(
     prepared: &[Prepared<'_>],
     candidates: &[(usize, usize)],
     params: &Params,
     cache: &mut Cache,
     counts: &mut Counts,
-) -> Vec<((usize, usize), Vec<Tile>)> {
+) -> Vec<((usize, usize), Entry)> {
     let mut out = Vec::with_capacity(candidates.len());
     let mut todo = Vec::new();
     for &(i, j) in candidates {
         match cache.get(&prepared[i].digest, &prepared[j].digest) {
-            Some(tiles) => out.push(((i, j), tiles)),
+            Some(entry) => out.push(((i, j), entry)),
             None => todo.push((i, j)),
         }
     }
     counts.from_cache = out.len();
     counts.compared = todo.len();
-    let computed = crate::parallel::map(&todo, params.threads, |&(i, j)| {
-        tile(prepared[i].stream(), prepared[j].stream())
+    let size = |&(i, j): &(usize, usize)| prepared[i].symbols.len() + prepared[j].symbols.len();
+    todo.sort_by_key(size);
+    let computed = crate::parallel::map_nice(&todo, params.threads, params.nice, |&(i, j)| {
+        tile(prepared[i].stream(), prepared[j].stream(), params.tiling)
     });
-    for (&(i, j), tiles) in todo.iter().zip(computed) {
-        cache.put(&prepared[i].digest, &prepared[j].digest, &tiles);
-        out.push(((i, j), tiles));
+    for (&(i, j), tiling) in todo.iter().zip(computed) {
+        counts.tiling_steps += tiling.work;
+        let entry = Entry {
+            tiles: tiling.tiles,
+            complete: tiling.complete,
+        };
+        cache.put(&prepared[i].digest, &prepared[j].digest, &entry);
+        out.push(((i, j), entry));
     }
     out
 }
@@ -347,14 +489,16 @@ fn tile_pairs(
 /// Per pair of owners and language, the pair of versions that shares most.
 fn best_per_owner_pair(
     prepared: &[Prepared<'_>],
-    tiled: Vec<((usize, usize), Vec<Tile>)>,
+    tiled: Vec<((usize, usize), Entry)>,
+    max_regions: usize,
 ) -> Vec<Pair> {
     let mut best: HashMap<(Language, String, String), Pair> = HashMap::new();
-    for ((i, j), tiles) in tiled {
-        if tiles.is_empty() {
+    for ((i, j), entry) in tiled {
+        // A pair that shares nothing is not a finding, unless its tiling was cut.
+        if entry.tiles.is_empty() && entry.complete {
             continue;
         }
-        let pair = make_pair(&prepared[i], &prepared[j], &tiles);
+        let pair = make_pair(&prepared[i], &prepared[j], &entry, max_regions);
         let key = (pair.language, pair.a.owner.clone(), pair.b.owner.clone());
         let better = best.get(&key).is_none_or(|p| rank(&pair, p).is_lt());
         if better {
@@ -375,16 +519,20 @@ pub fn rank(x: &Pair, y: &Pair) -> std::cmp::Ordering {
 }
 
 /// The pair, oriented: an earlier year's source is always `b`; otherwise owners in order.
-fn make_pair(p: &Prepared<'_>, q: &Prepared<'_>, tiles: &[Tile]) -> Pair {
+fn make_pair(p: &Prepared<'_>, q: &Prepared<'_>, entry: &Entry, max_regions: usize) -> Pair {
     let swap = p.doc.origin == Origin::Earlier
         || (q.doc.origin == Origin::Student && q.doc.owner < p.doc.owner);
     let (a, b, tiles) = if swap {
-        (q, p, crate::tiling::flip(tiles))
+        (q, p, crate::tiling::flip(&entry.tiles))
     } else {
-        (p, q, tiles.to_vec())
+        (p, q, entry.tiles.clone())
     };
     let matched = covered(&tiles);
-    let regions: Vec<Region> = tiles.iter().map(|t| region(a, b, t)).collect();
+    let regions: Vec<Region> = tiles
+        .iter()
+        .take(max_regions)
+        .map(|t| region(a, b, t))
+        .collect();
     let longest = regions.first();
     Pair {
         language: a.doc.language,
@@ -393,6 +541,8 @@ fn make_pair(p: &Prepared<'_>, q: &Prepared<'_>, tiles: &[Tile]) -> Pair {
         matched_tokens: matched,
         longest_lines: longest.map_or(0, |r| r.a_lines.1 - r.a_lines.0 + 1),
         longest_tokens: longest.map_or(0, |r| r.tokens),
+        complete: entry.complete,
+        region_count: tiles.len(),
         a: side(a, matched),
         b: side(b, matched),
         regions,
@@ -412,8 +562,8 @@ fn side(p: &Prepared<'_>, matched: usize) -> Side {
 
 fn region(a: &Prepared<'_>, b: &Prepared<'_>, t: &Tile) -> Region {
     let lines = |p: &Prepared<'_>, at: usize| {
-        let first = p.tokens.get(at).map_or(0, |t| t.line);
-        let last = p.tokens.get(at + t.len - 1).map_or(first, |t| t.end_line);
+        let first = p.lines.first(at);
+        let last = p.lines.last(at + t.len - 1);
         (first, last.max(first))
     };
     Region {

@@ -70,7 +70,7 @@ fn too_many_tokens_documents_and_pairs_are_notes() {
     assert_eq!(report.counts.compared, 3);
     let reasons: Vec<&str> = report.skipped.iter().map(|s| s.reason.as_str()).collect();
     assert!(
-        reasons.iter().any(|r| r.contains("limit of 5 sources")),
+        reasons.iter().any(|r| r.contains("at most 5 sources")),
         "{reasons:?}"
     );
     assert!(

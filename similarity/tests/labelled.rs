@@ -279,3 +279,41 @@ fn the_cache_skips_pairs_already_compared() {
         assert_eq!((x.similarity, &x.regions), (y.similarity, &y.regions));
     }
 }
+
+/// The fallback lexer (for sources the parser does not finish within its budget) gives the
+/// parser's tokens on the whole labelled set, so that a copy with a pathological tail is
+/// still compared token for token with its original.
+#[test]
+fn the_lexer_reads_the_labelled_set_as_the_parser_does() {
+    use arbiter_similarity::{lexer, tokens, ParseBudget};
+    for lang in ["c", "python"] {
+        let docs = students(lang);
+        for d in &docs {
+            let parsed = tokens::tokenise(d.language, &d.source, 1 << 20, 1 << 20);
+            let lexed = lexer::lex(d.language, &d.source, 1 << 20);
+            assert!(parsed.is_ok() && parsed == lexed, "{}", d.version);
+        }
+        let corpus = Corpus {
+            documents: docs,
+            templates: vec![],
+        };
+        let never_parse = Params {
+            parse: ParseBudget {
+                base_ms: 0,
+                ns_per_byte: 0,
+                memory_base: 0,
+                memory_per_byte: 0,
+            },
+            ..exhaustive()
+        };
+        let report = analyse(&corpus, &never_parse, &mut Cache::default());
+        assert_eq!(report.counts.lexed, corpus.documents.len());
+        assert_eq!(report.notes.len(), corpus.documents.len());
+        assert!(report.notes[0].reason.contains("read by the lexer"));
+        assert_eq!(
+            scores_with(&corpus, &never_parse),
+            scores(&corpus),
+            "{lang}"
+        );
+    }
+}

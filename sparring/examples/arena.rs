@@ -104,9 +104,9 @@ fn main() {
                 }
                 let opening = openings.get((i / 2) % openings.len().max(1)).cloned();
                 let a_seat = if i % 2 == 0 {
-                    Seat::First
+                    Seat::FIRST
                 } else {
-                    Seat::Second
+                    Seat::SECOND
                 };
                 let seed = 1000 + i as u64;
                 let (score, ta, tb) = play(game, &variant, &a, &b, a_seat, opening, seed);
@@ -329,7 +329,7 @@ fn gomoku_greedy(g: &Gomoku) -> Option<Point> {
         }
         total
     };
-    let renju_black = g.rule().is_renju() && me == Seat::First;
+    let renju_black = g.rule().is_renju() && me == Seat::FIRST;
     let allowed = |p: Point| {
         g.stone(p).is_none()
             && (!renju_black

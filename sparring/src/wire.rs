@@ -66,8 +66,8 @@ pub fn reversi(
         match words.next() {
             Some("START") => {
                 let me = match words.next() {
-                    Some("1") => Seat::First,
-                    Some("2") => Seat::Second,
+                    Some("1") => Seat::FIRST,
+                    Some("2") => Seat::SECOND,
                     other => bail!("START wants 1 or 2, got {other:?}"),
                 };
                 state = Some((Reversi::new(&config)?, me));
@@ -311,9 +311,9 @@ pub fn gomocup(
                 }
                 // Stones come in move order; whoever has to move now is us.
                 let me = if fields.len() % 2 == 0 {
-                    Seat::First
+                    Seat::FIRST
                 } else {
-                    Seat::Second
+                    Seat::SECOND
                 };
                 let stones: Vec<(Point, Seat)> = fields
                     .iter()
@@ -360,7 +360,7 @@ pub fn duel(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
-    let mut me = Seat::First;
+    let mut me = Seat::FIRST;
     let mut rounds: u16 = 0;
     let mut game: Option<Duel> = None;
     while let Some(line) = next_line(&mut input)? {

@@ -151,7 +151,7 @@ fn reversi_game(size: u8, bot_seat: Seat, depth: u32, seed: u64) -> Option<Seat>
     let bot = Bot::start(opts(GameConfig::Reversi(config), "reversi", depth, seed));
     let mut rng = Rng::new(seed ^ 0xABCD);
     let mut game = Reversi::new(&config).expect("valid size");
-    bot.send(if bot_seat == Seat::First {
+    bot.send(if bot_seat == Seat::FIRST {
         "START 1"
     } else {
         "START 2"
@@ -204,7 +204,7 @@ fn reversi_bots_of_every_depth_play_legal_games() {
 
 #[test]
 fn reversi_16x16_depth_4_plays_a_legal_game() {
-    reversi_game(16, Seat::First, 4, 5);
+    reversi_game(16, Seat::FIRST, 4, 5);
 }
 
 #[test]
@@ -212,9 +212,9 @@ fn reversi_depth_3_beats_a_random_mover() {
     let mut wins = 0;
     for game in 0..10u64 {
         let seat = if game % 2 == 0 {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         if reversi_game(8, seat, 3, 100 + game) == Some(seat) {
             wins += 1;
@@ -286,7 +286,7 @@ fn gobang_game(rule: Rule, bot_seat: Seat, depth: u32, seed: u64) -> Option<Seat
     let mut rng = Rng::new(seed ^ 77);
     let mut game = Gomoku::new(&config).expect("config");
     assert_eq!(bot.answer(), "READY");
-    bot.send(if bot_seat == Seat::First {
+    bot.send(if bot_seat == Seat::FIRST {
         "BLACK"
     } else {
         "WHITE"
@@ -319,7 +319,12 @@ fn gobang_bots_play_legal_games_and_respect_renju() {
     for depth in [0, 1, 2] {
         for rule in [Rule::Freestyle, Rule::Renju] {
             for seat in Seat::BOTH {
-                gobang_game(rule, seat, depth, u64::from(depth) * 3 + seat as u64);
+                gobang_game(
+                    rule,
+                    seat,
+                    depth,
+                    u64::from(depth) * 3 + seat.index() as u64,
+                );
             }
         }
     }
@@ -331,9 +336,9 @@ fn gomoku_greedy_and_search_beat_a_near_random_opponent() {
         let mut wins = 0;
         for game in 0..4u64 {
             let seat = if game % 2 == 0 {
-                Seat::First
+                Seat::FIRST
             } else {
-                Seat::Second
+                Seat::SECOND
             };
             if gobang_game(Rule::Freestyle, seat, depth, 40 + game) == Some(seat) {
                 wins += 1;
@@ -354,10 +359,10 @@ fn gomocup_point(answer: &str) -> Point {
 #[test]
 fn gomocup_full_games_with_crlf_on_several_sizes_and_rules() {
     for (size, mask, depth, bot_seat) in [
-        (15, 4, 2, Seat::First),
-        (15, 0, 1, Seat::Second),
-        (20, 1, 2, Seat::First),
-        (9, 0, 0, Seat::Second),
+        (15, 4, 2, Seat::FIRST),
+        (15, 0, 1, Seat::SECOND),
+        (20, 1, 2, Seat::FIRST),
+        (9, 0, 0, Seat::SECOND),
     ] {
         let rule = match mask {
             4 => Rule::Renju,
@@ -503,7 +508,7 @@ fn duel_game(rounds: u16, bot_seat: Seat, depth: u32, seed: u64) -> Option<Seat>
 fn duel_bots_play_legal_full_games() {
     for depth in [0, 1, 2, 3] {
         for seat in Seat::BOTH {
-            duel_game(500, seat, depth, u64::from(depth) * 2 + seat as u64);
+            duel_game(500, seat, depth, u64::from(depth) * 2 + seat.index() as u64);
         }
     }
 }
@@ -513,9 +518,9 @@ fn duel_search_beats_a_random_mover() {
     let mut wins = 0;
     for game in 0..4u64 {
         let seat = if game % 2 == 0 {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         if duel_game(500, seat, 2, 900 + game) == Some(seat) {
             wins += 1;
@@ -597,9 +602,9 @@ fn head_to_head<G: Game>(
     let mut wins = 0;
     for g in 0..games {
         let deep_seat = if g % 2 == 0 {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         let mut rng = Rng::new(1000 + g);
         let mut game = new();
@@ -675,11 +680,11 @@ fn gomocup_renju_black_never_takes_a_forbidden_double_three() {
     };
     let stones: Vec<(Point, Seat)> = black
         .iter()
-        .map(|s| (s, Seat::First))
-        .chain(white.iter().map(|s| (s, Seat::Second)))
+        .map(|s| (s, Seat::FIRST))
+        .chain(white.iter().map(|s| (s, Seat::SECOND)))
         .map(|(s, seat)| (gomocup_point(s), seat))
         .collect();
-    let position = Gomoku::from_stones(&config, &stones, Seat::First).expect("position");
+    let position = Gomoku::from_stones(&config, &stones, Seat::FIRST).expect("position");
     assert!(
         position.forbidden_kind(Point::new(7, 7)).is_some(),
         "the test position must have 7,7 forbidden"
@@ -786,12 +791,12 @@ const NESTED_WHITE: [&str; 10] = [
 fn nested_under(rule: Rule) -> Gomoku {
     let stones: Vec<(Point, Seat)> = NESTED_BLACK
         .iter()
-        .map(|s| (s, Seat::First))
-        .chain(NESTED_WHITE.iter().map(|s| (s, Seat::Second)))
+        .map(|s| (s, Seat::FIRST))
+        .chain(NESTED_WHITE.iter().map(|s| (s, Seat::SECOND)))
         .map(|(s, seat)| (gomocup_point(s), seat))
         .collect();
     let config = gomoku::Config { size: 15, rule };
-    Gomoku::from_stones(&config, &stones, Seat::First).expect("position")
+    Gomoku::from_stones(&config, &stones, Seat::FIRST).expect("position")
 }
 
 #[test]

@@ -104,11 +104,11 @@ fn renju_black_never_plays_a_forbidden_point_at_any_level() {
             // Black at the level, white at level 2 (a game of some length, quickly).
             while let Some(seat) = game.to_move().filter(|_| game.ply() < 60) {
                 let depth = match seat {
-                    Seat::First => level,
-                    Seat::Second => 2,
+                    Seat::FIRST => level,
+                    _ => 2,
                 };
                 let p = gomoku_bot::choose(&game, depth, &mut rng).expect("a move");
-                if seat == Seat::First {
+                if seat == Seat::FIRST {
                     for rule in [Rule::Renju, Rule::RenjuGomocup] {
                         assert!(
                             game.forbidden_kind_under(p, rule).is_none(),

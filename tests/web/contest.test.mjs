@@ -10,7 +10,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createServer } from "node:net";
-import { ARBITER, ARTIFACTS, WWW_DIR, launch, scratchDir, until } from "./lib.mjs";
+import { ARBITER, ARTIFACTS, WWW_DIR, handshakeCounter, launch, sampleText, scratchDir, until } from "./lib.mjs";
 
 const ROOT = path.resolve("../..");
 const CONFIG = `name = "Reversi 2026"
@@ -186,4 +186,108 @@ test("a student signs in, submits, reads a compile error, plays, and watches a g
   await ada.close();
   await alan.close();
   await staff.close();
+});
+
+// Issue 32: a page of another origin opens the contest's game page and its live page and tries
+// to drive their players: its own replay posted into the frame, its own websocket named. The
+// player listens to its embedding page alone (and, by its allow-list, to the site's origin),
+// opens websockets only to the site's hub, and the site's policy (`connect-src 'self'`) stops
+// any other connection from the page.
+test("a page of another origin can neither post a replay into the contest's players nor name them a websocket", async () => {
+  await until(async () => (await (await fetch(`${base}/api/scoreboard`)).json()).board.games_done >= 1, "a game played", 180000);
+  const attacker = await handshakeCounter();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const own = await context.newPage();
+  await own.goto(`${base}/login`);
+  await own.getByLabel("Student number or login").fill("2301");
+  await own.getByLabel("Password").fill("correct horse 1");
+  await own.getByRole("button", { name: "Sign in" }).click();
+  await own.waitForURL((u) => !u.pathname.startsWith("/login"));
+  // A game of this student's that was played (`/api/games` lists one submission's).
+  await own.goto(`${base}/submissions`);
+  const subs = await own.locator("a[href^='/submissions/']").evaluateAll((as) =>
+    as.map((a) => a.getAttribute("href")).filter((h) => /^\/submissions\/\d+$/.test(h)));
+  let game;
+  for (const s of subs) {
+    const list = await (await own.request.get(`${base}/api/games?submission=${s.split("/").pop()}`)).json();
+    game = list.find((g) => g.state === "done")?.id;
+    if (game) break;
+  }
+  assert.ok(game, `a played game among the submissions ${subs}`);
+  const live = (await (await own.request.get(`${base}/live/games.json`)).json())[0].id;
+  // The attacker's page, in the same browser (its popups carry the student's session).
+  const evil = await context.newPage();
+  await evil.goto(`${process.env.WWW_URL2}/test-host.html`);
+  const open = async (url) => {
+    const popup = context.waitForEvent("page");
+    await evil.evaluate((u) => { window.victim = window.open(u); }, url);
+    return popup;
+  };
+  const shown = (victim) => victim.frameLocator("#player").locator("body").evaluate(() => ({
+    frames: window.__arbiter.state.frames, k: window.__arbiter.state.k,
+    board: document.getElementById("board-text").textContent,
+    names: [...document.querySelectorAll(".pname")].map((e) => e.textContent),
+    status: document.getElementById("status").textContent,
+    live: document.getElementById("live-msg").textContent,
+    error: document.getElementById("error").hidden ? "" : document.getElementById("error").textContent,
+  }));
+  const forged = sampleText("reversi-8.json");
+  const attack = () => evil.evaluate(({ forged, token }) => {
+    const f = window.victim.frames[0];
+    f.postMessage({ message: "init_replay_player", replay_data: new Blob([forged]) }, "*");
+    f.postMessage({ message: "load_frame", index: 0 }, "*");
+    f.postMessage({ message: "load_players", players: ["forged", "forged"] }, "*");
+    f.postMessage({ message: "init_spectator_player", token }, "*");
+  }, { forged, token: attacker.token(`/live/ws/_${live}`) });
+
+  // The game page.
+  const page = await open(`${base}/games/${game}`);
+  await until(async () => /frame (\d+) of \1/.test(await page.textContent("#pos")), "the genuine game at its last frame", 20000);
+  const before = await shown(page);
+  assert.ok(before.frames > 4, "the genuine game");
+  await attack();
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.deepEqual(await shown(page), before, "the game page shows nothing forged");
+  // Nor does the page's policy let anything of it connect to another host.
+  const blocked = await page.evaluate((u) => new Promise((resolve) => {
+    document.addEventListener("securitypolicyviolation", (e) => resolve(e.violatedDirective), { once: true });
+    try { new WebSocket(u); } catch (e) { resolve("threw: " + e.name); }
+    setTimeout(() => resolve("no violation"), 3000);
+  }), attacker.url("/x"));
+  assert.match(blocked, /connect-src|threw/, blocked);
+  await page.screenshot({ path: path.join(ARTIFACTS, "contest-game-after-attack.png"), fullPage: true });
+
+  // The live page (the game, finished, stays listed for a while).
+  const watch = await open(`${base}/live/${live}`);
+  await until(async () => (await shown(watch).catch(() => ({}))).frames > 1, "the live game from the site's hub", 20000);
+  const seen = await shown(watch);
+  await attack();
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.deepEqual(await shown(watch), seen, "the live page shows nothing forged");
+  assert.deepEqual(attacker.handshakes, [], "no handshake reached the attacker's socket");
+  await watch.screenshot({ path: path.join(ARTIFACTS, "contest-live-after-attack.png"), fullPage: true });
+  await context.close();
+  attacker.close();
+});
+
+// Issue 32: the language switch's `back` and sign-in's `next`, followed by the browser itself
+// (its own URL parsing: it drops a TAB and reads `\` as `/`): every hostile target ends on the
+// contest's own host, as a 400 page or a page of the site, never another host.
+test("hostile redirect targets never take the browser to another host", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const seen = [];
+  page.on("request", (r) => seen.push(new URL(r.url()).host));
+  const site = new URL(base).host;
+  const hostile = ["/%09/evil.example/page", "/%09%5Cevil.example", "//evil.example", "/%5Cevil.example",
+    "%5C/evil.example", "/%0D%0A/evil.example", "/%00", "/%7F", "https:evil.example", "/%E3%80%80/evil.example"];
+  for (const target of hostile) {
+    for (const url of [`${base}/lang/zh-CN?back=${target}`, `${base}/lang/en?back=${target}`, `${base}/login?next=${target}`]) {
+      const answer = await page.goto(url);
+      assert.equal(new URL(page.url()).host, site, `${url} went to ${page.url()}`);
+      assert.notEqual(answer.status(), 500, `${url}: 500`);
+    }
+  }
+  assert.deepEqual([...new Set(seen)], [site], "no request left the contest's host");
+  await context.close();
 });

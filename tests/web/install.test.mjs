@@ -57,6 +57,20 @@ test("contest init, users and serve from an empty directory give a site with its
   child.kill("SIGTERM");
 });
 
+test("the carried games play by name, and a contest starts on one", () => {
+  const list = execFileSync(ARBITER, ["game", "list"]).toString();
+  for (const name of ["amazons", "connect-four", "connect6", "dots-and-boxes", "einstein", "hex", "chinese-checkers", "goofspiel", "snake", "dou-dizhu"]) {
+    assert.match(list, new RegExp(`^\\s+${name}\\s`, "m"), `${name} listed`);
+  }
+  const played = execFileSync(ARBITER, ["match", "amazons", "builtin:random", "builtin:random", "--games", "1", "-o", "amazons-out"]).toString();
+  assert.match(played, /1 games in/);
+  const replay = JSON.parse(readFileSync("amazons-out/game-0001.json", "utf8"));
+  assert.equal(replay.game.module.name, "amazons");
+  execFileSync(ARBITER, ["contest", "init", "a", "--game", "amazons"]);
+  assert.match(readFileSync("a/contest.toml", "utf8"), /amazons\.wasm/);
+  assert.ok(existsSync("a/amazons.wasm"), "the module copied into the contest");
+});
+
 test("contest demo plays the carried sample bots and a game page shows the last frame", async () => {
   const { base, log } = await serve(["contest", "demo", "--pace", "0"]);
   assert.doesNotMatch(log.text, /not here|no web player/);

@@ -321,12 +321,14 @@ function liveState(frame) {
 
 /** Ada's turn (first seat) in the newest position, or the end. */
 function myTurn(frame) {
+  let last = null;
   return until(async () => {
     const s = await liveState(frame);
+    last = s;
     if (s.error) throw new Error(s.error);
     const mine = s.toMove === 0 && s.k === s.frames - 1 && s.msg.startsWith("Your turn") && (s.clicks || s.pick);
     return (mine || s.over) ? s : null;
-  }, "Ada's turn or the end", 60000);
+  }, () => `Ada's turn or the end; last seen: ${JSON.stringify({ ...last, clicks: last?.clicks?.slice(0, 80), geom: undefined })}`, 60000);
 }
 
 /** A hexagon's centre-to-corner distance and a hex board's row spacing, in cells. */

@@ -1,6 +1,8 @@
 // Shared helpers of the web player's browser tests and benchmark: Debian's Chromium through
 // playwright-core (no browser download), the static server's URL, and the referee as oracle.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createServer } from "node:http";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,13 +57,14 @@ export function scratchDir() {
   return mkdtempSync(path.join(tmpdir(), "arbiter-web-"));
 }
 
-/** Polls `fn` (in node) until it returns a truthy value. */
+/** Polls `fn` (in node) until it returns a truthy value; `what` (text, or a function giving it
+ * at the time-out, to say what was seen last) names what was awaited. */
 export async function until(fn, what, timeoutMs = 10000) {
   const t0 = Date.now();
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() - t0 > timeoutMs) throw new Error("timed out waiting for " + what);
+    if (Date.now() - t0 > timeoutMs) throw new Error("timed out waiting for " + (typeof what === "function" ? what() : what));
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -127,4 +130,39 @@ export async function waitMessage(page, pred, what, timeoutMs = 10000) {
 export async function boardAt(frame, k) {
   await frame.waitForFunction((k) => document.getElementById("board-text").dataset.frame === String(k), k, { timeout: 10000 });
   return frame.evaluate(() => document.getElementById("board-text").textContent.split("\n"));
+}
+
+/**
+ * A replay of `plies` moves of the endless module game (make_kit_samples writes
+ * kit/modules/endless.wasm: two seats play `x` in turn, for ever), carrying its module, ended
+ * as aborted. `badAt` (1-based) makes that move illegal.
+ */
+export function endlessReplay(plies, { badAt = 0 } = {}) {
+  const bytes = readFileSync(path.join(WWW_DIR, "kit", "modules", "endless.wasm"));
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const moves = new Array(plies);
+  for (let i = 0; i < plies; i++) {
+    moves[i] = `{"seat":${i % 2},"move":"${i + 1 === badAt ? "y" : "x"}","time_ms":${(i * 7) % 50}}`;
+  }
+  return `{"format":"arbiter-replay","version":1,"game":{"name":"module","module":{"name":"endless","version":"1","sha256":"${sha256}"},"config":{},"seed":1},` +
+    `"players":[{"name":"Ada","seat":0},{"name":"Alan","seat":1}],"moves":[${moves.join(",")}],` +
+    `"result":{"winner":null,"reason":{"kind":"aborted","message":"stopped after ${plies} plies"}},"module_wasm":"${bytes.toString("base64")}"}`;
+}
+
+/**
+ * An attacker's websocket server on a loopback port: counts the handshakes that reach it
+ * (and their Origin headers) without ever accepting one. `url(path)` names it as a token would.
+ */
+export async function handshakeCounter() {
+  const server = createServer();
+  server.handshakes = [];
+  server.on("upgrade", (req, socket) => {
+    server.handshakes.push({ path: req.url, origin: req.headers.origin });
+    socket.destroy();
+  });
+  server.on("request", (req, res) => res.writeHead(404).end());
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  server.url = (p) => `ws://127.0.0.1:${server.address().port}${p}`;
+  server.token = (p) => Buffer.from(server.url(p)).toString("base64");
+  return server;
 }

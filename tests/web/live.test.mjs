@@ -274,12 +274,20 @@ describe("spectators of the real hub", () => {
   });
 });
 
-/** A judger stub: a websocket server written on node's http upgrade (RFC 6455, text frames). */
-function judgerStub(onMessage) {
+/** A judger stub: a websocket server written on node's http upgrade (RFC 6455, text frames).
+ * While `refuse()` holds, a handshake is answered 404, as a contest server restarting does
+ * before its games are back (`server.refused` counts them). */
+function judgerStub(onMessage, { refuse = () => false } = {}) {
   const server = createServer();
   const conns = [];
   server.conns = conns;
+  server.refused = 0;
   server.on("upgrade", (req, socket) => {
+    if (refuse()) {
+      server.refused += 1;
+      socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      return;
+    }
     const accept = createHash("sha1").update(req.headers["sec-websocket-key"] + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
     socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
       `Sec-WebSocket-Accept: ${accept}\r\n\r\n`);
@@ -395,6 +403,45 @@ describe("protocol conformance (seed 002) against a judger stub", () => {
     assert.equal(s.msg, "Watching live.");
     await clickCell(frame, [2, 3]);
     assert.equal((await liveState(frame)).sent.length, 1, "a spectator sends no action");
+    await page.close();
+    server.close();
+  });
+});
+
+describe("reconnection (issue 33)", () => {
+  test("a hub that answers 404 for longer than the old six tries (a server restarting): the player keeps trying, saying so, then streams again", async () => {
+    const replay = JSON.parse(readFileSync(path.join(process.env.WWW_DIR, "samples", "reversi-8.json"), "utf8"));
+    const skeleton = { ...replay, moves: [], result: { winner: null, reason: { kind: "aborted", message: "unfinished" } } };
+    delete skeleton.scores; delete skeleton.failure;
+    const contents = [JSON.stringify({ type: "start", replay: skeleton })]
+      .concat(replay.moves.slice(0, 4).map((mv) => JSON.stringify({ type: "move", move: mv })));
+    let down = false;
+    const server = judgerStub((conn) => conn.send({ request: "history", content: contents }), { refuse: () => down });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    const token = Buffer.from(`ws://127.0.0.1:${server.address().port}/live/ws/_9`).toString("base64");
+    const page = await hostPage(browser);
+    const frame = await playerFrame(page);
+    await page.evaluate((t) => window.post({ message: "init_spectator_player", token: t }), token);
+    await until(async () => (await liveState(frame).catch(() => ({}))).frames === 5, "five frames");
+    // The server goes down: every handshake answered 404.
+    down = true;
+    stubConns(server)[0].socket.destroy();
+    const seen = new Set();
+    // The old player tried 6 times over 31.5 s and gave up; this one tries a 7th and more.
+    await until(async () => {
+      const msg = (await liveState(frame)).msg;
+      if (!seen.size && msg === "Watching live.") return false; // the close on its way
+      assert.match(msg, /^Connection lost: reconnecting in .+ \(try \d+, for up to 5 minutes\)…$/, "a visible message all along");
+      seen.add(msg);
+      return server.refused >= 7;
+    }, "seven refused handshakes", 90000);
+    assert.ok(seen.size >= 6, `the message follows the tries: ${[...seen].join(" | ")}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, "live-reconnecting.png") });
+    // The server is back: the game streams again.
+    down = false;
+    await until(() => stubConns(server).length === 2, "a reconnection once the hub is back", 20000);
+    await until(async () => (await liveState(frame)).msg === "Watching live.", "watching again", 10000);
+    assert.equal((await liveState(frame)).frames, 5);
     await page.close();
     server.close();
   });

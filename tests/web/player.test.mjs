@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  ARTIFACTS, BASE, WWW_DIR, boardAt, got, hostPage, launch, oracle, playerFrame, postReplay,
-  sampleText, samplePath, samples, scratchDir, until, waitMessage,
+  ARTIFACTS, BASE, WWW_DIR, boardAt, endlessReplay, got, handshakeCounter, hostPage, launch, oracle,
+  playerFrame, postReplay, sampleText, samplePath, samples, scratchDir, until, waitMessage,
 } from "./lib.mjs";
 
 let browser;
@@ -331,6 +331,42 @@ describe("origin allow-list", () => {
     assert.ok(init.number_of_frames > 1);
     await page.close();
   });
+  test("?origins=self: a page of another origin that frames the player is ignored, its own origin answered", async () => {
+    let page = await hostPage(browser, other + "/player.html?origins=self");
+    let frame = await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!(await got(page)).some(isInit), "no answer to another origin");
+    assert.equal(await frame.evaluate(() => window.__arbiter.state.player), null);
+    await page.close();
+    page = await hostPage(browser, BASE + "/player.html?origins=self");
+    await playerFrame(page);
+    await postReplay(page, sampleText("reversi-6.json"));
+    await waitMessage(page, isInit, "init_successfully");
+    await page.close();
+  });
+  // The tournament report's game pages, opened as files: player.html?origins=self beside them.
+  for (const fileAccess of [true, false]) {
+    test(`?origins=self from disk (file://${fileAccess ? ", file access allowed" : ", as a person's browser"}): the page's player obeys it`, async () => {
+      const dir = scratchDir();
+      writeFileSync(path.join(dir, "player.html"), readFileSync(path.join(WWW_DIR, "player.html")));
+      writeFileSync(path.join(dir, "replay.js"), "window.R = " + JSON.stringify(sampleText("reversi-6.json")) + ";\n");
+      writeFileSync(path.join(dir, "game.html"), `<!DOCTYPE html><title>report game</title>
+<iframe id="player" src="player.html?origins=self" style="width:900px;height:700px"></iframe>
+<script src="replay.js"></script><script>
+const f = document.getElementById("player"); window.got = [];
+addEventListener("message", (e) => { if (e.source === f.contentWindow) window.got.push(e.data); });
+f.addEventListener("load", () => f.contentWindow.postMessage({ message: "init_replay_player", replay_data: new Blob([window.R]) }, "*"));
+</script>`);
+      const b = fileAccess ? browser : await launch({ fileAccess: false });
+      const page = await b.newPage();
+      await page.goto(pathToFileURL(path.join(dir, "game.html")).href);
+      const init = await waitMessage(page, isInit, "init_successfully");
+      assert.equal(init.number_of_frames, JSON.parse(sampleText("reversi-6.json")).moves.length + 1);
+      await page.close();
+      if (!fileAccess) await b.close();
+    });
+  }
 });
 
 describe("origin allow-list through srcdoc (meta tag)", () => {
@@ -345,6 +381,161 @@ describe("origin allow-list through srcdoc (meta tag)", () => {
     await playerFrame(page);
     await postReplay(page, sampleText("reversi-6.json"));
     await waitMessage(page, isInit, "init_successfully");
+    await page.close();
+  });
+});
+
+// A site's page embedding the player as the contest does, by srcdoc (`?meta=` fills the
+// allow-list; `data-hubs="self"` always), or by URL as the tournament report does
+// (`?src=1`: player.html?origins=META&hubs=self), showing reversi-8 by its own script.
+writeFileSync(path.join(WWW_DIR, "test-victim.html"), `<!DOCTYPE html><title>victim</title>
+<iframe id="player" style="width:900px;height:700px"></iframe><script>
+(async () => {
+  const f = document.getElementById("player");
+  const q = new URLSearchParams(location.search), meta = q.get("meta") || "";
+  f.onload = async () => f.contentWindow.postMessage({ message: "init_replay_player",
+    replay_data: await (await fetch("/samples/reversi-8.json")).blob() }, location.origin);
+  if (q.get("src")) {
+    f.src = "/player.html?origins=" + encodeURIComponent(meta) + "&hubs=self";
+    return;
+  }
+  const text = await (await fetch("/player.html")).text();
+  f.srcdoc = text.replace('<meta name="arbiter-origins" content="">', '<meta name="arbiter-origins" content="' + meta + '" data-hubs="self">');
+})();
+</script>
+`);
+
+describe("the player trusts only its embedding page (issue 32)", () => {
+  const other = process.env.WWW_URL2;
+  /** What a victim page's player shows: frame count, frame, board, names, live bar. */
+  const shown = async (victim) => victim.frames()[1].evaluate(() => ({
+    frames: window.__arbiter.state.frames, k: window.__arbiter.state.k,
+    board: document.getElementById("board-text").textContent,
+    names: [...document.querySelectorAll(".pname")].map((e) => e.textContent),
+    live: !document.getElementById("live").hidden, error: document.getElementById("error").hidden ? "" : document.getElementById("error").textContent,
+  }));
+  for (const [opener, meta, src] of [[other, "", false], [other, "self", false], [BASE, "", false], [other, "self", true]]) {
+    test(`a page of ${opener === BASE ? "the same origin, not the parent" : "another origin"} that opened the site's page can neither post it a replay nor name it a websocket (allow-list "${meta}", ${src ? "player by URL" : "srcdoc"})`, async () => {
+      const attacker = await handshakeCounter();
+      const frames = JSON.parse(sampleText("reversi-8.json")).moves.length + 1;
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(opener + "/test-host.html");
+      const popup = context.waitForEvent("page");
+      await page.evaluate((u) => { window.victim = window.open(u); }, `${BASE}/test-victim.html?meta=${meta}${src ? "&src=1" : ""}`);
+      const victim = await popup;
+      await until(async () => (await shown(victim).catch(() => ({}))).frames === frames, "the victim's genuine replay");
+      const before = await shown(victim);
+      // The forged game: another game with another winner, then a frame, names and a websocket.
+      const forged = sampleText("gomoku-freestyle.json");
+      await page.evaluate(({ forged, token }) => {
+        const f = window.victim.frames[0];
+        f.postMessage({ message: "init_replay_player", replay_data: new Blob([forged]) }, "*");
+        f.postMessage({ message: "load_frame", index: 3 }, "*");
+        f.postMessage({ message: "load_players", players: ["forged", "forged"] }, "*");
+        f.postMessage({ message: "init_spectator_player", token }, "*");
+        f.postMessage({ message: "init_player_player", token }, "*");
+      }, { forged, token: attacker.token("/live/ws/_1") });
+      await new Promise((r) => setTimeout(r, 1500));
+      const after = await shown(victim);
+      assert.deepEqual(after, before, "nothing forged is drawn");
+      assert.deepEqual(attacker.handshakes, [], "no handshake reached the attacker's socket");
+      await context.close();
+      attacker.close();
+    });
+  }
+
+  test("a token naming a websocket the page does not allow is refused, and nothing is opened", async () => {
+    const attacker = await handshakeCounter();
+    const page = await hostPage(browser, "srcdoc", { metaOrigins: "self", metaAttrs: ' data-hubs="self"' });
+    await playerFrame(page);
+    await page.evaluate((t) => window.post({ message: "init_spectator_player", token: t }), attacker.token("/live/ws/_1"));
+    const e = await waitMessage(page, isError, "a refusal");
+    assert.equal(e.kind, "bad_token");
+    assert.match(e.reason, /not this page's live hub/);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(attacker.handshakes, []);
+    // Its own host's hub is opened (the static server answers 404: the player says it reconnects).
+    const own = Buffer.from(BASE.replace(/^http/, "ws") + "/live/ws/_1").toString("base64");
+    const before = (await got(page)).filter(isError).length;
+    await page.evaluate((t) => window.post({ message: "init_spectator_player", token: t }), own);
+    const frame = await playerFrame(page);
+    await frame.waitForFunction(() => /reconnecting/i.test(document.getElementById("live-msg").textContent), null, { timeout: 10000 });
+    assert.equal((await got(page)).filter(isError).length, before, "no refusal");
+    await page.close();
+    attacker.close();
+  });
+});
+
+describe("long replays stay responsive (issue 32)", () => {
+  const state = (frame) => frame.evaluate(() => ({
+    k: window.__arbiter.state.k, frames: window.__arbiter.state.frames,
+    board: document.getElementById("board-text").textContent,
+    progress: document.getElementById("progress").hidden ? null : document.getElementById("progress").textContent,
+  }));
+  // Frame k of the endless game: the seat to move (k % 2) has its disc in its own cell.
+  const endlessBoard = (k) => (k % 2 === 0 ? " X ." : " . O");
+
+  test("200,000 plies: the first frame at once, the rest checked in slices, any frame reachable", async () => {
+    const N = 200000;
+    const page = await hostPage(browser);
+    const frame = await playerFrame(page);
+    await postReplay(page, endlessReplay(N));
+    const init = await waitMessage(page, isInit, "init_successfully", 30000);
+    assert.equal(init.number_of_frames, N + 1);
+    let s = await state(frame);
+    assert.equal(s.board, endlessBoard(0));
+    assert.match(s.progress || "", /^Checking the moves: \d+ of 200000/, "still checking once shown");
+    // A frame already checked is shown at once; the last waits for its moves, and says so.
+    await page.evaluate(() => window.post({ message: "load_frame", index: 5 }));
+    await frame.waitForFunction(() => window.__arbiter.state.k === 5);
+    assert.ok((await state(frame)).progress, "shown while the checking goes on");
+    await page.evaluate((i) => window.post({ message: "load_frame", index: i }), N);
+    await frame.waitForFunction(() => /Frame 200000 is shown once they reach it/.test(document.getElementById("progress").textContent));
+    await page.screenshot({ path: path.join(ARTIFACTS, "long-replay-checking.png") });
+    await frame.waitForFunction((n) => window.__arbiter.state.k === n, N, { timeout: 120000 });
+    s = await state(frame);
+    assert.equal(s.board, endlessBoard(N));
+    assert.equal(s.progress, null, "the progress line goes once every move is checked");
+    assert.match(await frame.$eval("#status", (e) => e.textContent), /./);
+    // The move list scrolled to the last move (a list of 200,001 rows, scrolled at scale).
+    const row = await frame.$eval("#moves", (m) => [...m.querySelectorAll(".row")].filter((r) => !r.hidden).map((r) => r.dataset.k));
+    assert.ok(row.includes(String(N)), `the last move's row is in view: ${row}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, "long-replay-last.png") });
+    await page.close();
+  });
+
+  test("an illegal move late in a long replay is an error once the checking reaches it", async () => {
+    const page = await hostPage(browser);
+    const frame = await playerFrame(page);
+    await postReplay(page, endlessReplay(120000, { badAt: 100000 }));
+    const e = await waitMessage(page, isError, "the illegal move", 120000);
+    assert.equal(e.kind, "illegal_move");
+    assert.match(e.reason, /illegal move at move 100000/);
+    assert.equal(await frame.$eval("#view", (el) => el.hidden), true, "nothing drawn");
+    assert.equal(await frame.$eval("#progress", (el) => el.hidden), true);
+    await page.close();
+  });
+
+  test("a replay past the player's bounds is refused in words", async () => {
+    const page = await hostPage(browser);
+    const frame = await playerFrame(page);
+    await page.evaluate(() => window.post({ message: "init_replay_player", replay_data: new Blob([new Uint8Array(65 << 20)]) }));
+    let e = await waitMessage(page, isError, "too large");
+    assert.equal(e.kind, "too_large");
+    assert.match(e.reason, /the replay is 65 MB: the player reads at most 64 MB/);
+    // 2,000,001 moves in 46 MB: past the moves the player keeps.
+    const r = JSON.parse(sampleText("reversi-8.json"));
+    const head = JSON.stringify({ ...r, moves: ["@"] });
+    await page.evaluate((head) => {
+      const text = head.replace('["@"]', "[" + '{"seat":0,"move":"d3"},'.repeat(2000000) + '{"seat":0,"move":"d3"}]');
+      window.post({ message: "init_replay_player", replay_data: new Blob([text]) });
+    }, head);
+    e = await waitMessage(page, (m) => isError(m) && /moves/.test(m.reason), "too many moves", 60000);
+    assert.equal(e.kind, "too_large");
+    assert.match(e.reason, /the replay has 2000001 moves: the player shows at most 2000000/);
+    assert.match(await frame.$eval("#error", (el) => el.textContent), /at most 2000000/);
+    await page.screenshot({ path: path.join(ARTIFACTS, "long-replay-bounds.png") });
     await page.close();
   });
 });

@@ -23,12 +23,17 @@ npm ci --no-audit --no-fund --loglevel=error
 
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 export WWW_DIR=${WWW_OUT:-$TARGET_DIR/www}
+# The page every binary carries (www/dist/player.html) is what is tested when it was built
+# from the sources as they are (the player's wasm build takes minutes); else it is built.
+if [ -z "${PLAYER_HTML+set}" ] && bash "$ROOT/scripts/player-dist.sh" --check; then
+  export PLAYER_HTML="$ROOT/www/dist/player.html"
+fi
 WWW_OUT=$WWW_DIR bash "$ROOT/scripts/build-web.sh"
 
 # The module games' samples (kit-player.test.mjs): a replay of each proof game carrying its
 # module, broken modules, the modules themselves (the proof games built by kit-host).
 log "module game samples"
-(cd "$ROOT" && cargo run -q -p arbiter-player --example make_kit_samples -- "$WWW_DIR/kit" >/dev/null)
+(cd "$ROOT" && cargo run -q --release -p arbiter-player --example make_kit_samples -- "$WWW_DIR/kit" >/dev/null)
 
 # Release: the same binary `cargo test --workspace --release` (scripts/test.sh) already built.
 log "cargo build --release -p arbiter (the oracle)"
@@ -56,10 +61,17 @@ export ARTIFACTS_DIR="$ROOT/tests/artifacts/web"
 mkdir -p "$ARTIFACTS_DIR"
 
 log "node --test (artifacts in $ARTIFACTS_DIR)"
-node --test --test-concurrency=1 --test-timeout=600000 "$WEB/player.test.mjs" "$WEB/failures.test.mjs" \
-  "$WEB/contest.test.mjs" "$WEB/live.test.mjs" "$WEB/kit-player.test.mjs"
+# WEB_TESTS="kit-player.test.mjs live.test.mjs" runs only those files (while working on them).
+read -r -a files <<< "${WEB_TESTS:-player.test.mjs failures.test.mjs contest.test.mjs live.test.mjs kit-player.test.mjs seats.test.mjs}"
+# WEB_TEST_PATTERN="a person plays" runs only the tests whose names match.
+pattern=()
+[ -n "${WEB_TEST_PATTERN:-}" ] && pattern=(--test-name-pattern "$WEB_TEST_PATTERN")
+node --test --test-concurrency=1 --test-timeout=600000 "${pattern[@]}" "${files[@]/#/$WEB/}"
 
 if [ "${BENCH:-1}" != "0" ]; then
   log "benchmark"
   node "$WEB/bench.mjs"
+  # A replay of 100,000 and of 1,000,000 plies: the first frame, every move checked, the page's
+  # longest stall meanwhile (issue 32).
+  node "$WEB/bench-long.mjs"
 fi

@@ -42,9 +42,37 @@ pub struct TournamentConfig {
     /// Games each pairing plays (per leg); even, colours swapped in pairs.
     #[serde(default = "default_games")]
     pub games_per_pairing: usize,
+    /// Whether the file gave `games_per_pairing` (not the default): a game of more than two
+    /// seats takes `games_per_table` instead, and refuses the two together.
+    #[serde(skip)]
+    pub games_per_pairing_given: bool,
+    /// A game of N > 2 seats: games each table plays, a multiple of N (seats rotate);
+    /// default N (crate::tables).
+    #[serde(default)]
+    pub games_per_table: Option<usize>,
+    /// A game of N > 2 seats: the points of 1st, 2nd, ... place (N values); default
+    /// N-1, N-2, ..., 0 (crate::tables::default_points).
+    #[serde(default)]
+    pub points_per_place: Option<Vec<f64>>,
+    /// A game of N > 2 seats: which N-sets of bots sit at tables (crate::tables::Design);
+    /// default: every N-set when there are at most `tables::MAX_ALL_TABLES`, else cyclic.
+    #[serde(default)]
+    pub tables: Option<crate::tables::Design>,
     /// For a gauntlet: the reference bots every other bot plays.
     #[serde(default)]
     pub reference: Vec<String>,
+    /// `format = "swiss"`: its rounds.
+    #[serde(default)]
+    pub rounds: Option<usize>,
+    /// `format = "knockout"`: single or double elimination.
+    #[serde(default)]
+    pub elimination: Option<crate::knockout::Elimination>,
+    /// `format = "knockout"`: pairs of games added while a match is level (default 1).
+    #[serde(default)]
+    pub extra_pairs: Option<u32>,
+    /// `format = "stages"`: the stages in order (docs/tournaments.md).
+    #[serde(default)]
+    pub stages: Vec<crate::stages::Stage>,
     /// Games at once; default: one per online core.
     #[serde(default)]
     pub concurrency: Option<usize>,
@@ -75,6 +103,19 @@ pub enum Format {
     DoubleRoundRobin,
     /// Every bot outside `reference` plays every reference bot.
     Gauntlet,
+    /// `rounds` rounds, each pairing bots of equal or near score who have not met.
+    Swiss,
+    /// Single or double elimination, seeded in the bots' order.
+    Knockout,
+    /// `[[stages]]`: for example a Swiss, then a knockout of the best.
+    Stages,
+}
+
+impl Format {
+    /// Whether the games are made stage by stage, round by round, as results come in.
+    pub fn staged(self) -> bool {
+        matches!(self, Format::Swiss | Format::Knockout | Format::Stages)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Default)]
@@ -225,6 +266,11 @@ impl GameSection {
             ));
         }
         let config = self.module_config()?;
+        // The one acceptance check: what `arbiter game check` refuses, no tournament plays.
+        let given: serde_json::Value = serde_json::from_str(&config)
+            .map_err(|e| ConfigError::Invalid(format!("game.config: {e}")))?;
+        arbiter_kit_host::accept::file(path, &given)
+            .map_err(|e| ConfigError::Invalid(format!("game.module: {e}")))?;
         let game = GameConfig::Module(arbiter_engine::module::ModuleConfig {
             module,
             config,
@@ -311,14 +357,20 @@ pub struct Resolved {
     pub output: PathBuf,
     /// What the config leaves to defaults that its author should know (which openings).
     pub notes: Vec<String>,
+    /// The game's seats: 2, or N for a game of tables (crate::tables).
+    pub seats: usize,
 }
 
 impl TournamentConfig {
     pub fn parse(text: &str, origin: &str) -> Result<TournamentConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Syntax {
+        let syntax = |e: toml::de::Error| ConfigError::Syntax {
             path: origin.to_string(),
             message: e.to_string().trim_end().to_string(),
-        })
+        };
+        let mut config: TournamentConfig = toml::from_str(text).map_err(syntax)?;
+        let table: toml::Table = toml::from_str(text).map_err(syntax)?;
+        config.games_per_pairing_given = table.contains_key("games_per_pairing");
+        Ok(config)
     }
 
     pub fn load(path: &Path) -> Result<(TournamentConfig, String), ConfigError> {
@@ -338,13 +390,18 @@ impl TournamentConfig {
             mut openings,
             protocol,
         } = self.game.resolve(self.seed, base_dir)?;
+        let seats = arbiter_engine::AnyGame::new(&game)
+            .map_err(|e| ConfigError::Invalid(format!("game: {e}")))?
+            .seats();
+        crate::tables::check_config(&self, seats)?;
         let mut notes = Vec::new();
-        if self.game.openings.is_none() {
+        if self.game.openings.is_none() && seats == 2 {
             let (suite, note) = self.shipped_suite(&game, protocol)?;
             openings = suite;
             notes.extend(note);
         }
-        if self.games_per_pairing == 0 || self.games_per_pairing % 2 != 0 {
+        if self.games_per_pairing == 0 || (self.games_per_pairing % 2 != 0 && !self.format.staged())
+        {
             return bad(format!(
                 "games_per_pairing = {}: must be even and at least 2 (colours are swapped in pairs)",
                 self.games_per_pairing
@@ -426,7 +483,14 @@ impl TournamentConfig {
                 }
             }
         }
-        let games = self.scheduled_games();
+        self.check_stages()?;
+        let games = self.scheduled_games(seats);
+        if seats > 2 && games > MAX_GAMES as u128 {
+            return bad(format!(
+                "the schedule would hold {games} games at tables of {seats}: more than the \
+                 limit of {MAX_GAMES} games (fewer bots, games_per_table or tables = \"cyclic\")"
+            ));
+        }
         if games > MAX_GAMES as u128 {
             return bad(format!(
                 "the schedule would hold {games} games ({} pairings x {} leg(s) x \
@@ -454,6 +518,7 @@ impl TournamentConfig {
             base_dir: base_dir.to_path_buf(),
             output,
             notes,
+            seats,
         })
     }
 
@@ -499,6 +564,77 @@ pub const MAX_GAMES: usize = 1_000_000;
 pub const MAX_CONCURRENCY: usize = 1_024;
 
 impl TournamentConfig {
+    /// The stages of a staged format (`format = "swiss"` and `"knockout"` are one stage).
+    pub fn stage_list(&self) -> Option<Vec<crate::stages::Stage>> {
+        use crate::stages::{Stage, StageFormat};
+        let one = |format: StageFormat| Stage {
+            format,
+            advance: None,
+            rounds: self.rounds,
+            groups: None,
+            elimination: self.elimination.unwrap_or_default(),
+            games: None,
+            extra_pairs: self.extra_pairs.unwrap_or(1),
+        };
+        match self.format {
+            Format::Swiss => Some(vec![one(StageFormat::Swiss)]),
+            Format::Knockout => Some(vec![one(StageFormat::Knockout)]),
+            Format::Stages => Some(self.stages.clone()),
+            _ => None,
+        }
+    }
+
+    /// Staged formats' keys and stages, each checked against its number of entrants.
+    fn check_stages(&self) -> Result<(), ConfigError> {
+        let bad = |m: String| Err(ConfigError::Invalid(m));
+        let own = |key: &str, given: bool, format: &str| {
+            if given
+                && !matches!(
+                    (format, self.format),
+                    ("swiss", Format::Swiss) | ("knockout", Format::Knockout)
+                )
+            {
+                Err(ConfigError::Invalid(format!(
+                    "`{key}` belongs to format = \"{format}\""
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        own("rounds", self.rounds.is_some(), "swiss")?;
+        own("elimination", self.elimination.is_some(), "knockout")?;
+        own("extra_pairs", self.extra_pairs.is_some(), "knockout")?;
+        if !self.stages.is_empty() && self.format != Format::Stages {
+            return bad("[[stages]] belong to format = \"stages\"".into());
+        }
+        let Some(stages) = self.stage_list() else {
+            return Ok(());
+        };
+        if stages.is_empty() {
+            return bad("format = \"stages\" needs at least one [[stages]]".into());
+        }
+        let mut entrants = self.bots.len();
+        for (k, stage) in stages.iter().enumerate() {
+            if let Some(a) = stage.advance {
+                if a > entrants {
+                    return bad(format!(
+                        "stages[{k}].advance = {a}: the stage before has only {entrants} entrants"
+                    ));
+                }
+                entrants = a;
+            }
+            stage.check(k, entrants, k == 0).map_err(|e| {
+                ConfigError::Invalid(if self.format == Format::Stages {
+                    e
+                } else {
+                    e.replace(&format!("stages[{k}]."), "")
+                        .replace(&format!("stages[{k}]"), "the tournament")
+                })
+            })?;
+        }
+        Ok(())
+    }
+
     fn pairing_count(&self) -> u128 {
         let n = self.bots.len() as u128;
         match self.format {
@@ -518,7 +654,14 @@ impl TournamentConfig {
     }
 
     /// Games the whole schedule holds, computed without overflow.
-    fn scheduled_games(&self) -> u128 {
+    fn scheduled_games(&self, seats: usize) -> u128 {
+        if seats > 2 {
+            return crate::tables::scheduled_games(self, seats);
+        }
+        if self.format.staged() {
+            // Stored a round at a time: a Swiss round or a knockout's matches at most.
+            return (self.bots.len() as u128 / 2) * self.games_per_pairing as u128;
+        }
         self.pairing_count() * self.legs() * self.games_per_pairing as u128
     }
 }

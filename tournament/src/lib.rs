@@ -6,16 +6,26 @@
 //! report or take a new submission.
 
 pub mod config;
+pub mod knockout;
+pub mod ladder;
+pub mod league;
 pub mod player;
 pub mod queued;
+mod queued_games;
 pub mod rating;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod staged;
+pub mod stages;
 pub mod standings;
 pub mod stats;
 pub mod storage;
 pub mod store;
+pub mod swiss;
+pub mod table_run;
+pub mod tables;
+pub mod weng_lin;
 
 use std::path::{Path, PathBuf};
 
@@ -63,8 +73,14 @@ impl Tournament {
                 )?;
             }
             let versions = store.latest_versions()?;
+            if resolved.seats > 2 {
+                store.schedule_tables(&tables::plan(&resolved), &versions)?;
+                return Ok(());
+            }
             let planned = schedule::plan(&resolved, |_| true);
             store.schedule(&planned, &versions)?;
+            // A staged format's first round, stored before anything is played.
+            staged::advance(store, &resolved)?;
             Ok(())
         })?;
         keep_module(&resolved)?;
@@ -138,6 +154,19 @@ impl Tournament {
     ) -> anyhow::Result<usize> {
         if !config::valid_name(name) {
             anyhow::bail!("bot name {name:?}: use letters, digits, '-', '_' and '.'");
+        }
+        if self.resolved.file.format.staged() {
+            anyhow::bail!(
+                "a Swiss, a knockout or stages play the bots they started with: a new version \
+                 would change rounds already paired (start a new tournament instead)"
+            );
+        }
+        if self.resolved.seats > 2 {
+            anyhow::bail!(
+                "a tournament of tables ({} seats) plays the bots it started with: a new \
+                 version would leave its tables unbalanced (start a new tournament instead)",
+                self.resolved.seats
+            );
         }
         if command.trim().is_empty() {
             anyhow::bail!("empty command");

@@ -14,19 +14,19 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use arbiter_engine::any::GameConfig;
 use arbiter_match::game;
 use arbiter_match::protocol::ProtocolKind;
 use arbiter_queue::jobs::{JobKind, JobRow, NewJob};
 use arbiter_queue::quarantine::Policy;
-use arbiter_queue::spec::{CompetitionConfig, GameJob, GameOutcome, JobBot, Run};
+use arbiter_queue::spec::{CompetitionConfig, GameOutcome, JobBot, Run};
 use arbiter_queue::worker::{Worker, WorkerOptions};
 use arbiter_queue::{Db, Queue};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Resolved;
+use crate::queued_games::{self, Games};
 use crate::runner::{self, RunSummary};
-use crate::store::{GameResultRow, GameRow, Store, Version};
+use crate::store::{Store, Version};
 
 /// The queue a tournament was started on (`meta` key), so `resume` finds it again.
 pub const QUEUE_META: &str = "queue_url";
@@ -55,9 +55,22 @@ pub struct QueueOptions {
     pub quiet: bool,
 }
 
+/// Plays the tournament through the queue: [`play_scheduled`], and for a staged format round
+/// after round until its last ([`crate::staged`]).
+pub async fn run(
+    store: &mut Store,
+    r: &Resolved,
+    opts: &QueueOptions,
+) -> anyhow::Result<RunSummary> {
+    if r.file.format.staged() {
+        return crate::staged::run_queued(store, r, opts).await;
+    }
+    play_scheduled(store, r, opts).await
+}
+
 /// Enqueues every scheduled game without a job, plays on this machine's slots if any, and
 /// records every result as it arrives, until no game is left in the queue.
-pub async fn run(
+pub async fn play_scheduled(
     store: &mut Store,
     r: &Resolved,
     opts: &QueueOptions,
@@ -67,17 +80,18 @@ pub async fn run(
     let queue = open(&opts.url).await?;
     store.set_meta(QUEUE_META, &opts.url)?;
     let competition = competition(&queue, store, r).await?;
-    let jobs = reconcile(&queue, competition, store, r).await?;
-    let pending_before = store.games(Some("scheduled"))?.len();
+    let games = Games::of(r);
+    let jobs = reconcile(&queue, competition, store, r, &games).await?;
+    let pending_before = games.scheduled(store)?;
 
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let local = if opts.local_slots > 0 {
-        let worker = local_worker(&queue, opts).await?;
+        let worker = local_worker(&queue, opts, games.seats()).await?;
         Some(tokio::spawn(worker.run(stop_rx)))
     } else {
         None
     };
-    let collected = Collector::new(&queue, competition, store, jobs, opts.quiet)?
+    let collected = Collector::new(&queue, competition, store, games, jobs, opts.quiet)?
         .run()
         .await;
     let _ = stop_tx.send(true);
@@ -137,7 +151,7 @@ async fn competition(queue: &Queue, store: &Store, r: &Resolved) -> anyhow::Resu
 }
 
 /// The job's first side names its game.
-fn side_of(game: i64) -> String {
+pub(crate) fn side_of(game: i64) -> String {
     format!("game {game}")
 }
 
@@ -154,10 +168,10 @@ async fn reconcile(
     competition: i64,
     store: &mut Store,
     r: &Resolved,
+    games: &Games,
 ) -> anyhow::Result<HashMap<i64, i64>> {
-    let ids = |games: Vec<GameRow>| -> HashSet<i64> { games.iter().map(|g| g.id).collect() };
-    let mut scheduled = ids(store.games(Some("scheduled"))?);
-    let done = ids(store.games(Some("done"))?);
+    let mut scheduled = games.ids(store, "scheduled")?;
+    let done = games.ids(store, "done")?;
     let mut jobs: HashMap<i64, i64> = HashMap::new();
     for row in queue.jobs_of(competition, JobKind::Game, None).await? {
         let Some(game) = game_of(&row.side0) else {
@@ -169,7 +183,7 @@ async fn reconcile(
             continue;
         }
         if row.state != "done" && done.contains(&game) {
-            store.reopen(game)?;
+            games.reopen(store, game)?;
             scheduled.insert(game);
         }
         if scheduled.contains(&game) || done.contains(&game) {
@@ -178,10 +192,9 @@ async fn reconcile(
             queue.cancel_involving(competition, &row.side0).await?;
         }
     }
-    let pending: Vec<GameRow> = store
-        .games(Some("scheduled"))?
+    let pending: HashSet<i64> = scheduled
         .into_iter()
-        .filter(|g| !jobs.contains_key(&g.id))
+        .filter(|g| !jobs.contains_key(g))
         .collect();
     if pending.is_empty() {
         return Ok(jobs);
@@ -191,42 +204,11 @@ async fn reconcile(
         let bot = job_bot(queue, &v, r).await?;
         bots.insert(v.bot.clone(), bot);
     }
-    let mut new = Vec::with_capacity(pending.len());
-    for g in &pending {
-        new.push(game_job(g, r, &bots)?);
-    }
-    let ids = queue.enqueue(competition, &new).await?;
-    jobs.extend(pending.iter().map(|g| g.id).zip(ids));
+    let (ids, new): (Vec<i64>, Vec<NewJob>) =
+        games.jobs(store, r, &bots, &pending)?.into_iter().unzip();
+    let job_ids = queue.enqueue(competition, &new).await?;
+    jobs.extend(ids.into_iter().zip(job_ids));
     Ok(jobs)
-}
-
-/// One scheduled game as a job: what `runner::run` would play, seed and event included.
-fn game_job(g: &GameRow, r: &Resolved, bots: &BTreeMap<String, JobBot>) -> anyhow::Result<NewJob> {
-    let config: GameConfig = serde_json::from_str(&g.config)
-        .with_context(|| format!("game {}: stored configuration", g.id))?;
-    let bot = |name: &str| {
-        bots.get(name)
-            .cloned()
-            .with_context(|| format!("game {}: unknown bot {name}", g.id))
-    };
-    let spec = GameJob {
-        bots: [bot(&g.seats[0])?, bot(&g.seats[1])?],
-        opening: g
-            .opening
-            .and_then(|o| r.openings.get(o as usize).cloned())
-            .unwrap_or_default(),
-        game: Some(config),
-        event: Some(runner::event(r, g.id)),
-        seed: Some(runner::seed(r, g.id)),
-    };
-    Ok(NewJob {
-        lane: "schedule".into(),
-        kind: JobKind::Game,
-        spec: serde_json::to_string(&spec)?,
-        sides: [side_of(g.id), format!("{} - {}", g.seats[0], g.seats[1])],
-        // Higher first: the schedule's order.
-        priority: -g.order,
-    })
 }
 
 /// A bot version as a worker on another machine can start it: arbiter's own bots by name,
@@ -307,13 +289,13 @@ fn read_bounded(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(std::fs::read(path)?)
 }
 
-async fn local_worker(queue: &Queue, opts: &QueueOptions) -> anyhow::Result<Worker> {
+async fn local_worker(queue: &Queue, opts: &QueueOptions, seats: usize) -> anyhow::Result<Worker> {
     let containment = arbiter_sandbox::Containment::detect();
     let cpus = containment.online_cpus().to_vec();
     let base = std::env::temp_dir().join(format!("arbiter-coordinator-{}", std::process::id()));
     let mut wo = WorkerOptions::local(
         format!("{}-coordinator", arbiter_queue::worker::default_id()),
-        game::slot_cores(&cpus, opts.local_slots, None),
+        game::slot_cores(&cpus, opts.local_slots, seats, None),
         base,
     );
     wo.kinds = vec![JobKind::Game];
@@ -326,6 +308,8 @@ struct Collector<'a> {
     queue: &'a Queue,
     competition: i64,
     store: &'a mut Store,
+    /// Pairings or tables.
+    games: Games,
     /// The job of every game (game id -> job id), and the reverse.
     jobs: HashMap<i64, i64>,
     game_of_job: HashMap<i64, i64>,
@@ -338,7 +322,7 @@ struct Collector<'a> {
     warnings: Vec<String>,
     /// Game points so far, for the progress line, and each game's seats.
     points: BTreeMap<String, f64>,
-    seats: HashMap<i64, [String; 2]>,
+    seats: HashMap<i64, Vec<String>>,
     bar: ProgressBar,
 }
 
@@ -347,18 +331,19 @@ impl<'a> Collector<'a> {
         queue: &'a Queue,
         competition: i64,
         store: &'a mut Store,
+        games: Games,
         jobs: HashMap<i64, i64>,
         quiet: bool,
     ) -> anyhow::Result<Collector<'a>> {
         let replay_dir = store.dir.join("replays");
         std::fs::create_dir_all(&replay_dir)?;
-        let recorded = store.attempts()?;
-        let games = store.games(None)?;
-        let bar = progress(games.len(), quiet);
-        let seats = games.into_iter().map(|g| (g.id, g.seats)).collect();
+        let recorded = games.attempts(store)?;
+        let seats = games.seats_of_games(store)?;
+        let bar = progress(seats.len(), quiet);
         let mut c = Collector {
             queue,
             competition,
+            games,
             game_of_job: jobs.iter().map(|(g, j)| (*j, *g)).collect(),
             jobs,
             recorded,
@@ -413,13 +398,7 @@ impl<'a> Collector<'a> {
 
     /// Done when every scheduled game is recorded or given up.
     fn finished(&self) -> anyhow::Result<bool> {
-        let scheduled = self
-            .store
-            .counts()?
-            .iter()
-            .find(|(state, _)| state == "scheduled")
-            .map_or(0, |(_, n)| *n);
-        Ok(scheduled as usize <= self.given_up.len())
+        Ok(self.games.scheduled(self.store)? <= self.given_up.len())
     }
 
     /// Records a settled job's result if it is new. Returns whether anything changed.
@@ -435,17 +414,20 @@ impl<'a> Collector<'a> {
                 if row.attempt.is_none() || self.recorded.get(&game) == row.attempt.as_ref() {
                     return Ok(false);
                 }
-                let Some((res, attempt)) = self.fetch(row.id, game).await? else {
+                let Some((outcome, replay, attempt)) = self.fetch(row.id, game).await? else {
                     return Ok(false);
                 };
                 let again = self.recorded.contains_key(&game);
-                if self.store.record_attempt(game, &res, &attempt)? {
+                let recorded = self
+                    .games
+                    .record(self.store, game, &outcome, replay, &attempt)?;
+                if let Some(per_seat) = recorded {
                     if again {
                         self.count_points()?;
                     } else {
                         self.played += 1;
                         if let Some(seats) = self.seats.get(&game) {
-                            runner::tally(&mut self.points, seats, &res);
+                            queued_games::tally(&mut self.points, seats, &per_seat);
                         }
                         self.bar.inc(1);
                     }
@@ -459,8 +441,13 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// A committed game's result, with its replay written to `replays/`, and its attempt.
-    async fn fetch(&self, job: i64, game: i64) -> anyhow::Result<Option<(GameResultRow, String)>> {
+    /// A committed game's outcome, with its replay written to `replays/` (its path), and its
+    /// attempt.
+    async fn fetch(
+        &self,
+        job: i64,
+        game: i64,
+    ) -> anyhow::Result<Option<(GameOutcome, Option<String>, String)>> {
         // Gone again if the result was set aside meanwhile: it comes back when replayed.
         let Some(stored) = self.queue.result(job).await? else {
             return Ok(None);
@@ -470,26 +457,13 @@ impl<'a> Collector<'a> {
         let replay = stored.payload.as_deref().filter(|p| !p.is_empty());
         let path = match replay {
             Some(bytes) => {
-                let name = runner::replay_file(game);
+                let name = self.games.replay_file(game);
                 runner::write_atomic(&self.replay_dir.join(&name), bytes)?;
                 Some(format!("replays/{name}"))
             }
             None => None,
         };
-        let res = GameResultRow {
-            winner: o.winner,
-            reason_code: o.reason,
-            reason: o.verdict,
-            culprit: o.culprit,
-            moves: i64::from(o.moves),
-            think_ms: o.think_ms,
-            timed_moves: o.moves_by.map(i64::from),
-            scores: o.scores,
-            wall_ms: o.wall_ms,
-            replay: path,
-            finished_at: game::now_utc(),
-        };
-        Ok(Some((res, stored.attempt)))
+        Ok(Some((o, path, stored.attempt)))
     }
 
     /// Pauses workers whose bots fail far more than the same bots elsewhere (see
@@ -502,7 +476,7 @@ impl<'a> Collector<'a> {
             let mut ours = 0;
             for job in &s.replayed {
                 if let Some(&game) = self.game_of_job.get(job) {
-                    self.store.reopen(game)?;
+                    self.games.reopen(self.store, game)?;
                     self.recorded.remove(&game);
                     ours += 1;
                 }
@@ -539,15 +513,9 @@ impl<'a> Collector<'a> {
 
     /// Game points and games done, counted again from the store.
     fn count_points(&mut self) -> anyhow::Result<()> {
-        self.points.clear();
-        let mut done = 0;
-        for g in self.store.games(Some("done"))? {
-            if let Some(res) = &g.result {
-                runner::tally(&mut self.points, &g.seats, res);
-                done += 1;
-            }
-        }
-        self.bar.set_position(done);
+        let (points, done) = self.games.points(self.store)?;
+        self.points = points;
+        self.bar.set_position(done as u64);
         self.bar.set_message(runner::leaders(&self.points));
         Ok(())
     }

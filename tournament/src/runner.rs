@@ -48,8 +48,7 @@ pub struct RunOptions {
 #[derive(Clone)]
 pub struct Observe(pub Arc<ObserveFn>);
 
-pub type ObserveFn =
-    dyn Fn(i64, &GameSpec, &[BotSpec; 2]) -> Option<Box<dyn Observer>> + Send + Sync;
+pub type ObserveFn = dyn Fn(i64, &GameSpec, &[BotSpec]) -> Option<Box<dyn Observer>> + Send + Sync;
 
 impl std::fmt::Debug for Observe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -138,8 +137,24 @@ struct Done {
     warnings: Vec<String>,
 }
 
-/// Plays every scheduled game between latest versions.
+/// Plays the tournament: every scheduled game between latest versions, and for a staged
+/// format (Swiss, knockout, stages) round after round until its last ([`crate::staged`]).
 pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result<RunSummary> {
+    if r.file.format.staged() {
+        return crate::staged::run(store, r, opts);
+    }
+    if r.seats > 2 {
+        return crate::table_run::play_tables(store, r, opts);
+    }
+    play_scheduled(store, r, opts)
+}
+
+/// Plays every scheduled game between latest versions.
+pub fn play_scheduled(
+    store: &mut Store,
+    r: &Resolved,
+    opts: &RunOptions,
+) -> anyhow::Result<RunSummary> {
     // One runner per tournament: a second would play the same pending games. The lock goes
     // with the process, also on `kill -9`.
     let _lock = lock(&store.dir)?;
@@ -176,6 +191,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 limits: r.limits.clone(),
                 event: Some(event(r, row.id)),
                 seed: Some(seed(r, row.id)),
+                max_plies: arbiter_match::game::MAX_PLIES,
             },
             bots,
             row,
@@ -198,7 +214,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
         .unwrap_or(cpus.len().max(1))
         .max(1)
         .min(total.max(1));
-    let slots = slot_cores(&cpus, concurrency, opts.share_cores);
+    let slots = slot_cores(&cpus, concurrency, 2, opts.share_cores);
     let replay_dir = store.dir.join("replays");
     std::fs::create_dir_all(&replay_dir)?;
     remove_partial_files(&replay_dir);
@@ -241,7 +257,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
         .collect();
 
     std::thread::scope(|scope| {
-        for cores in slots.iter().copied() {
+        for cores in slots.iter().cloned() {
             let tx = tx.clone();
             let queue = Arc::clone(&queue);
             let containment = &containment;
@@ -262,7 +278,7 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                 };
                 let Some(job) = job else { break };
                 let t0 = Instant::now();
-                let bots = [&job.bots[0], &job.bots[1]];
+                let bots: Vec<&BotSpec> = job.bots.iter().collect();
                 // A game the machine spoiled (a stall, a full disk) is no result: played again.
                 let played = game::play_unvoided(
                     || {
@@ -271,9 +287,9 @@ pub fn run(store: &mut Store, r: &Resolved, opts: &RunOptions) -> anyhow::Result
                             .and_then(|o| (o.0)(job.row.id, &job.spec, &job.bots));
                         let live = Live {
                             observer: observer.as_deref_mut().map(|o| o as &mut dyn Observer),
-                            remote: [None, None],
+                            remote: Vec::new(),
                         };
-                        game::play_live(&job.spec, bots, &seats, containment, live)
+                        game::play_live(&job.spec, &bots, &seats, containment, live)
                     },
                     |v| eprintln!("game {}: voided: {}; playing it again", job.row.id, v.why),
                 );
@@ -472,7 +488,7 @@ fn save(
         moves: replay.moves.len() as i64,
         think_ms: think,
         timed_moves: timed,
-        scores: replay.scores,
+        scores: replay.scores.as_deref().and_then(|s| s.try_into().ok()),
         wall_ms: wall.as_secs_f64() * 1000.0,
         replay: Some(format!("replays/{name}")),
         finished_at: game::now_utc(),
@@ -480,7 +496,7 @@ fn save(
 }
 
 /// Temporary files of games that were in flight when an earlier run was killed.
-fn remove_partial_files(dir: &Path) {
+pub(crate) fn remove_partial_files(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

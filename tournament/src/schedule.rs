@@ -66,6 +66,10 @@ pub fn legs(r: &Resolved) -> u32 {
 /// The games of the pairings for which `involve` holds (all of them for a new tournament; one
 /// bot's for a new submission), in play order.
 pub fn plan(r: &Resolved, involve: impl Fn(&[String; 2]) -> bool) -> Vec<Planned> {
+    if r.file.format.staged() {
+        // Made round by round as results come in (crate::staged).
+        return Vec::new();
+    }
     let gpp = r.file.games_per_pairing;
     let mut out = Vec::new();
     for pair in pairings(r).into_iter().filter(|p| involve(p)) {
@@ -87,7 +91,7 @@ pub fn plan(r: &Resolved, involve: impl Fn(&[String; 2]) -> bool) -> Vec<Planned
                     number: k as u32,
                     seats,
                     opening,
-                    config: r.game.for_game_of_series(global),
+                    config: r.game.for_game_of_series(global, 2),
                     order: 0,
                 });
             }
@@ -101,7 +105,7 @@ pub fn plan(r: &Resolved, involve: impl Fn(&[String; 2]) -> bool) -> Vec<Planned
     out
 }
 
-fn fnv(s: &str) -> u64 {
+pub(crate) fn fnv(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
         h ^= u64::from(b);
@@ -111,7 +115,7 @@ fn fnv(s: &str) -> u64 {
 }
 
 /// splitmix64's finaliser.
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

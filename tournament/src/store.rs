@@ -122,7 +122,91 @@ CREATE INDEX IF NOT EXISTS games_state ON games(state, play_order);
 -- A result played again (quarantine, re-judging) has another, and replaces this one.
 CREATE TABLE IF NOT EXISTS queue_attempts(
     game INTEGER PRIMARY KEY REFERENCES games(id), attempt TEXT NOT NULL);
+-- Staged formats (Swiss, knockout, stages): each round's pairings as they were decided, stored
+-- with the round's games in one transaction before any of them is played.
+CREATE TABLE IF NOT EXISTS stage_rounds(
+    stage INTEGER NOT NULL, round INTEGER NOT NULL, plan TEXT NOT NULL, created_at TEXT NOT NULL,
+    PRIMARY KEY(stage, round));
+CREATE TABLE IF NOT EXISTS stage_games(
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    stage INTEGER NOT NULL, round INTEGER NOT NULL, pairing INTEGER NOT NULL,
+    number INTEGER NOT NULL);
+-- Games of N > 2 seats (crate::tables): a row per game, a row per seat. A game goes from
+-- `scheduled` to `done`, with every seat's place, in one transaction.
+CREATE TABLE IF NOT EXISTS table_games(
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    play_order INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'scheduled' CHECK(state IN ('scheduled','done')),
+    reason_code TEXT,
+    reason TEXT,
+    moves INTEGER,
+    wall_ms REAL,
+    replay TEXT,
+    finished_at TEXT);
+CREATE INDEX IF NOT EXISTS table_games_state ON table_games(state, play_order);
+CREATE TABLE IF NOT EXISTS table_seats(
+    game INTEGER NOT NULL REFERENCES table_games(id),
+    seat INTEGER NOT NULL,
+    version INTEGER NOT NULL REFERENCES versions(id),
+    place INTEGER,
+    culprit INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY(game, seat));
+-- A game of a table played through the job queue: as queue_attempts for the pairings' games.
+CREATE TABLE IF NOT EXISTS queue_table_attempts(
+    game INTEGER PRIMARY KEY REFERENCES table_games(id), attempt TEXT NOT NULL);
 ";
+
+/// A game of a table as stored.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TableGameRow {
+    pub id: i64,
+    pub key: String,
+    pub order: i64,
+    /// The table's number in the schedule and the game's at its table.
+    pub table: i64,
+    pub number: i64,
+    /// Bot names in seat order.
+    pub seats: Vec<String>,
+    pub config: String,
+    pub state: String,
+    pub result: Option<TableResult>,
+}
+
+/// What a finished game of a table left.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TableResult {
+    /// Each seat's place (1 = first); empty for a game with no result (aborted).
+    pub places: Vec<u32>,
+    /// The seat at fault, if any.
+    pub culprit: Option<usize>,
+    pub reason_code: String,
+    pub reason: String,
+    pub moves: i64,
+    pub wall_ms: f64,
+    pub replay: Option<String>,
+    pub finished_at: String,
+}
+
+impl TableResult {
+    /// Whether the game counts in points and ratings (an aborted game has no places).
+    pub fn counts(&self) -> bool {
+        !self.places.is_empty()
+    }
+}
+
+/// Where a game of a staged format belongs: its stage, round, pairing (a Swiss board, a
+/// pairing of a round robin, a knockout match) and its number within the pairing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StageGame {
+    pub stage: usize,
+    pub round: usize,
+    pub pairing: usize,
+    pub number: usize,
+}
 
 impl Store {
     pub fn path_in(dir: &Path) -> PathBuf {
@@ -328,6 +412,262 @@ impl Store {
         }
         tx.commit()?;
         Ok(added)
+    }
+
+    /// Stores the games of tables (all in one transaction); games stored already (same key)
+    /// are left alone. Returns the games added.
+    pub fn schedule_tables(
+        &mut self,
+        planned: &[crate::tables::TableGame],
+        versions: &[Version],
+    ) -> anyhow::Result<usize> {
+        let tx = self.conn.transaction()?;
+        let mut added = 0;
+        {
+            let mut game = tx.prepare(
+                "INSERT OR IGNORE INTO table_games(key, play_order, table_no, number, config)
+                 VALUES(?1, ?2, ?3, ?4, ?5)",
+            )?;
+            let mut seat =
+                tx.prepare("INSERT INTO table_seats(game, seat, version) VALUES(?1, ?2, ?3)")?;
+            for p in planned {
+                let n = game.execute(params![
+                    p.key(),
+                    (p.order >> 1) as i64,
+                    p.table as i64,
+                    p.number as i64,
+                    serde_json::to_string(&p.config)?,
+                ])?;
+                if n == 0 {
+                    continue;
+                }
+                added += 1;
+                let id = tx.last_insert_rowid();
+                for (s, name) in p.seats.iter().enumerate() {
+                    let v = versions
+                        .iter()
+                        .find(|v| v.bot == *name)
+                        .ok_or_else(|| anyhow::anyhow!("no version stored for bot {name}"))?;
+                    seat.execute(params![id, s as i64, v.id])?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    /// The games of tables in play order, optionally only in one state.
+    pub fn table_games(&self, state: Option<&str>) -> anyhow::Result<Vec<TableGameRow>> {
+        let mut seats = std::collections::HashMap::<i64, Vec<(String, Option<u32>, bool)>>::new();
+        {
+            let mut st = self.conn.prepare(
+                "SELECT s.game, b.name, s.place, s.culprit FROM table_seats s
+                 JOIN versions v ON v.id = s.version JOIN bots b ON b.id = v.bot_id
+                 ORDER BY s.game, s.seat",
+            )?;
+            let rows = st.query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<i64>>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            })?;
+            for row in rows {
+                let (game, name, place, culprit) = row?;
+                let place = place.and_then(|p| u32::try_from(p).ok());
+                seats
+                    .entry(game)
+                    .or_default()
+                    .push((name, place, culprit != 0));
+            }
+        }
+        let mut st = self.conn.prepare(
+            "SELECT id, key, play_order, table_no, number, config, state, reason_code, reason,
+                    moves, wall_ms, replay, finished_at
+             FROM table_games WHERE (?1 IS NULL OR state = ?1) ORDER BY play_order, id",
+        )?;
+        let rows = st.query_map([state], |r| {
+            let id: i64 = r.get(0)?;
+            let state: String = r.get(6)?;
+            let at = seats.get(&id).cloned().unwrap_or_default();
+            let result = if state == "done" {
+                let places: Option<Vec<u32>> = at.iter().map(|s| s.1).collect();
+                Some(TableResult {
+                    places: places.unwrap_or_default(),
+                    culprit: at.iter().position(|s| s.2),
+                    reason_code: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
+                    reason: r.get::<_, Option<String>>(8)?.unwrap_or_default(),
+                    moves: r.get::<_, Option<i64>>(9)?.unwrap_or(0),
+                    wall_ms: r.get::<_, Option<f64>>(10)?.unwrap_or(0.0),
+                    replay: r.get(11)?,
+                    finished_at: r.get::<_, Option<String>>(12)?.unwrap_or_default(),
+                })
+            } else {
+                None
+            };
+            Ok(TableGameRow {
+                id,
+                key: r.get(1)?,
+                order: r.get(2)?,
+                table: r.get(3)?,
+                number: r.get(4)?,
+                seats: at.into_iter().map(|s| s.0).collect(),
+                config: r.get(5)?,
+                state,
+                result,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records a finished game of a table, its places with it, in one transaction. Refuses
+    /// (returns false) a game that is not scheduled, so no game is counted twice.
+    pub fn record_table(&mut self, id: i64, r: &TableResult) -> anyhow::Result<bool> {
+        let tx = self.conn.transaction()?;
+        let recorded = record_table_in(&tx, id, r)?;
+        tx.commit()?;
+        Ok(recorded)
+    }
+
+    /// [`Store::record_table`] of a game played through the queue, with the attempt (lease
+    /// token) whose result it is: a result played again replaces the one recorded.
+    pub fn record_table_attempt(
+        &mut self,
+        id: i64,
+        r: &TableResult,
+        attempt: &str,
+    ) -> anyhow::Result<bool> {
+        let tx = self.conn.transaction()?;
+        clear_table_result(&tx, id)?;
+        let recorded = record_table_in(&tx, id, r)?;
+        if recorded {
+            tx.execute(
+                "INSERT INTO queue_table_attempts(game, attempt) VALUES(?1, ?2)
+                 ON CONFLICT(game) DO UPDATE SET attempt = excluded.attempt",
+                params![id, attempt],
+            )?;
+        }
+        tx.commit()?;
+        Ok(recorded)
+    }
+
+    /// Takes back a table game's recorded result, so it is scheduled again (a judging
+    /// worker's result that was set aside). Returns whether the game was done.
+    pub fn reopen_table(&mut self, id: i64) -> anyhow::Result<bool> {
+        let tx = self.conn.transaction()?;
+        let n = clear_table_result(&tx, id)?;
+        tx.execute(
+            "DELETE FROM queue_table_attempts WHERE game = ?1",
+            params![id],
+        )?;
+        tx.commit()?;
+        Ok(n == 1)
+    }
+
+    /// The queue attempt of every table game recorded through [`Store::record_table_attempt`].
+    pub fn table_attempts(&self) -> anyhow::Result<std::collections::HashMap<i64, String>> {
+        let mut st = self.conn.prepare(
+            "SELECT q.game, q.attempt FROM queue_table_attempts q
+             JOIN table_games g ON g.id = q.game WHERE g.state = 'done'",
+        )?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// How many table games are still to play.
+    pub fn scheduled_tables(&self) -> anyhow::Result<usize> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM table_games WHERE state = 'scheduled'",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Stores a round of a staged format: its plan (JSON) and its games, in one transaction.
+    /// Returns the games added; 0 if the round was stored already (a resumed run).
+    pub fn add_stage_round(
+        &mut self,
+        stage: usize,
+        round: usize,
+        plan: &str,
+        games: &[(Planned, StageGame)],
+        versions: &[Version],
+    ) -> anyhow::Result<usize> {
+        let tx = self.conn.transaction()?;
+        let fresh = tx.execute(
+            "INSERT OR IGNORE INTO stage_rounds(stage, round, plan, created_at) VALUES(?1, ?2, ?3, ?4)",
+            params![stage as i64, round as i64, plan, arbiter_match::game::now_utc()],
+        )?;
+        if fresh == 0 {
+            return Ok(0);
+        }
+        for (p, at) in games {
+            let id = |name: &str| {
+                versions
+                    .iter()
+                    .find(|v| v.bot == name)
+                    .map(|v| v.id)
+                    .ok_or_else(|| anyhow::anyhow!("no version stored for bot {name}"))
+            };
+            tx.execute(
+                "INSERT INTO games(key, play_order, first_version, second_version, leg, number,
+                 opening, config) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    p.key(),
+                    (p.order >> 1) as i64,
+                    id(&p.seats[0])?,
+                    id(&p.seats[1])?,
+                    p.leg,
+                    p.number,
+                    p.opening.map(|o| o as i64),
+                    serde_json::to_string(&p.config)?,
+                ],
+            )?;
+            tx.execute(
+                "INSERT INTO stage_games(game, stage, round, pairing, number) VALUES(?1, ?2, ?3, ?4, ?5)",
+                params![
+                    tx.last_insert_rowid(),
+                    at.stage as i64,
+                    at.round as i64,
+                    at.pairing as i64,
+                    at.number as i64
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(games.len())
+    }
+
+    /// The stored rounds of a stage: (round, plan), in order.
+    pub fn stage_rounds(&self, stage: usize) -> anyhow::Result<Vec<(usize, String)>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT round, plan FROM stage_rounds WHERE stage = ?1 ORDER BY round")?;
+        let rows = st.query_map([stage as i64], |r| {
+            Ok((r.get::<_, i64>(0)? as usize, r.get(1)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Where every game of a staged format belongs, by game id.
+    pub fn stage_games(&self) -> anyhow::Result<std::collections::HashMap<i64, StageGame>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT game, stage, round, pairing, number FROM stage_games")?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                StageGame {
+                    stage: r.get::<_, i64>(1)? as usize,
+                    round: r.get::<_, i64>(2)? as usize,
+                    pairing: r.get::<_, i64>(3)? as usize,
+                    number: r.get::<_, i64>(4)? as usize,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Marks scheduled games of versions that are no longer the latest as superseded.
@@ -540,4 +880,60 @@ fn record_in(tx: &rusqlite::Transaction<'_>, id: i64, r: &GameResultRow) -> anyh
         ],
     )?;
     Ok(n == 1)
+}
+
+/// Sets a scheduled table game's result and places inside `tx`; false if it was not scheduled.
+fn record_table_in(
+    tx: &rusqlite::Transaction<'_>,
+    id: i64,
+    r: &TableResult,
+) -> anyhow::Result<bool> {
+    let n = tx.execute(
+        "UPDATE table_games SET state = 'done', reason_code = ?2, reason = ?3, moves = ?4,
+                wall_ms = ?5, replay = ?6, finished_at = ?7
+         WHERE id = ?1 AND state = 'scheduled'",
+        params![
+            id,
+            r.reason_code,
+            r.reason,
+            r.moves,
+            r.wall_ms,
+            r.replay,
+            r.finished_at
+        ],
+    )?;
+    if n != 1 {
+        return Ok(false);
+    }
+    let seats: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM table_seats WHERE game = ?1",
+        [id],
+        |row| row.get(0),
+    )?;
+    for s in 0..seats {
+        let place = r.places.get(s as usize).map(|&p| i64::from(p));
+        let culprit = r.culprit == Some(s as usize);
+        tx.execute(
+            "UPDATE table_seats SET place = ?3, culprit = ?4 WHERE game = ?1 AND seat = ?2",
+            params![id, s, place, culprit as i64],
+        )?;
+    }
+    Ok(true)
+}
+
+/// Puts a done table game back to scheduled, its places cleared, inside `tx`; rows changed.
+fn clear_table_result(tx: &rusqlite::Transaction<'_>, id: i64) -> anyhow::Result<usize> {
+    let n = tx.execute(
+        "UPDATE table_games SET state = 'scheduled', reason_code = NULL, reason = NULL,
+            moves = NULL, wall_ms = NULL, replay = NULL, finished_at = NULL
+         WHERE id = ?1 AND state = 'done'",
+        params![id],
+    )?;
+    if n == 1 {
+        tx.execute(
+            "UPDATE table_seats SET place = NULL, culprit = 0 WHERE game = ?1",
+            params![id],
+        )?;
+    }
+    Ok(n)
 }

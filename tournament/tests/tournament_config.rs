@@ -34,11 +34,12 @@ fn a_minimal_config_resolves() {
 
 #[test]
 fn errors_name_the_problem() {
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 10] = [
         ("bogus = 1\n", "unknown field `bogus`"),
         ("games_per_pairing = 3\n", "must be even"),
         ("concurrency = 0\n", "concurrency"),
-        ("format = \"swiss\"\n", "unknown variant `swiss`"),
+        ("format = \"swisss\"\n", "unknown variant `swisss`"),
+        ("format = \"swiss\"\n", "a Swiss needs rounds"),
         ("format = \"gauntlet\"\n", "reference"),
         ("reference = [\"a\"]\n", "only applies"),
         (

@@ -171,9 +171,9 @@ impl Cell {
 #[inline]
 pub const fn half_owner(col: u8) -> Seat {
     if col < COLS / 2 {
-        Seat::First
+        Seat::FIRST
     } else {
-        Seat::Second
+        Seat::SECOND
     }
 }
 
@@ -196,8 +196,8 @@ impl Step {
 
     pub const fn seat(self) -> Seat {
         match self {
-            Step::FirstPlace | Step::FirstSlide => Seat::First,
-            Step::SecondPlace | Step::SecondSlide => Seat::Second,
+            Step::FirstPlace | Step::FirstSlide => Seat::FIRST,
+            Step::SecondPlace | Step::SecondSlide => Seat::SECOND,
         }
     }
 
@@ -277,7 +277,7 @@ const fn empty_at(i: usize) -> Cell {
 
 const fn empty_board() -> [Cell; CELLS] {
     let mut cells = [Cell {
-        owner: Seat::First,
+        owner: Seat::FIRST,
         level: 0,
     }; CELLS];
     let mut i = 0;
@@ -407,8 +407,8 @@ const FIRST_HALF: u32 = 0x0F0F_0F0F;
 #[inline]
 const fn half_bits(seat: Seat) -> u32 {
     match seat {
-        Seat::First => FIRST_HALF,
-        Seat::Second => !FIRST_HALF,
+        Seat::FIRST => FIRST_HALF,
+        _ => !FIRST_HALF,
     }
 }
 
@@ -431,13 +431,13 @@ fn next_cell_of(occupied: u32, seat: Seat, value: u32) -> Option<(u8, u8)> {
     }
     let k = value % n;
     let i = match seat {
-        Seat::First => {
+        Seat::FIRST => {
             for _ in 0..k {
                 free &= free - 1;
             }
             free.trailing_zeros()
         }
-        Seat::Second => {
+        _ => {
             for _ in 0..k {
                 free &= !(1u32 << (31 - free.leading_zeros()));
             }
@@ -495,7 +495,7 @@ impl Duel {
             self.cells[idx(row, col)]
         } else {
             Cell {
-                owner: Seat::First,
+                owner: Seat::FIRST,
                 level: 0,
             }
         }
@@ -812,7 +812,7 @@ impl Game for Duel {
             let (a, b) = (counts[0][level], counts[1][level]);
             if a != b {
                 return Some(Outcome {
-                    winner: Some(if a > b { Seat::First } else { Seat::Second }),
+                    winner: Some(if a > b { Seat::FIRST } else { Seat::SECOND }),
                     reason: EndReason::Levels {
                         level: Some(level as u8),
                         counts: [a, b],
@@ -935,8 +935,8 @@ pub fn write_board_rows(rows: &[[Cell; 8]; 4], out: &mut String) {
                 out.push(' ');
             }
             out.push(match cell.owner {
-                Seat::First => '+',
-                Seat::Second => '-',
+                Seat::FIRST => '+',
+                _ => '-',
             });
             if cell.level < 10 {
                 out.push('0');
@@ -987,9 +987,9 @@ pub fn parse_board(text: &str) -> Result<[[Cell; 8]; 4], BoardTextError> {
         for (c, cell) in row.iter_mut().enumerate() {
             let tok = tokens.next().ok_or(e("fewer than 8 cells"))?;
             let (owner, digits) = if let Some(d) = tok.strip_prefix('+') {
-                (Seat::First, d)
+                (Seat::FIRST, d)
             } else if let Some(d) = tok.strip_prefix('-') {
-                (Seat::Second, d)
+                (Seat::SECOND, d)
             } else {
                 return Err(e("a cell starts with + or -"));
             };

@@ -1,7 +1,7 @@
 //! Gomoku on an N x N board (5 <= N <= 26, default 15) under freestyle, standard or renju rules
 //! (renju in the RIF reading or in the Gomocup judge's, [`Rule::RenjuGomocup`]).
 //!
-//! Black ([`Seat::First`]) moves first; there are no passes. A five wins: five or more in a row
+//! Black ([`Seat::FIRST`]) moves first; there are no passes. A five wins: five or more in a row
 //! under freestyle, exactly five under standard (an overline wins for nobody, play goes on),
 //! and under renju exactly five for black and five or more for white, black being barred from
 //! the forbidden points of [`renju`]. A full board without a win is a draw; so is, under renju,
@@ -250,8 +250,8 @@ impl Gomoku {
         match (self.config.rule, seat) {
             (Rule::Freestyle, _) => len >= 5,
             (Rule::Standard, _) => len == 5,
-            (Rule::Renju | Rule::RenjuGomocup, Seat::First) => len == 5,
-            (Rule::Renju | Rule::RenjuGomocup, Seat::Second) => len >= 5,
+            (Rule::Renju | Rule::RenjuGomocup, Seat::FIRST) => len == 5,
+            (Rule::Renju | Rule::RenjuGomocup, _) => len >= 5,
         }
     }
 
@@ -316,7 +316,7 @@ impl Gomoku {
     /// game as a full board would.
     fn side_to_move_has_a_point(&self) -> bool {
         let reading = match self.config.rule.reading() {
-            Some(r) if self.to_move == Seat::First => r,
+            Some(r) if self.to_move == Seat::FIRST => r,
             _ => return !self.is_full(),
         };
         let mut scratch = self.lines.clone();
@@ -358,7 +358,7 @@ impl Game for Gomoku {
             lines: Lines::new(config.size),
             history: Vec::new(),
             counts: [0; 2],
-            to_move: Seat::First,
+            to_move: Seat::FIRST,
             outcome: None,
             win: None,
         })
@@ -389,7 +389,7 @@ impl Game for Gomoku {
             .config
             .rule
             .reading()
-            .filter(|_| self.to_move == Seat::First);
+            .filter(|_| self.to_move == Seat::FIRST);
         let mut scratch = reading.map(|_| self.lines.clone());
         for y in 0..self.config.size {
             let mut empty = self.lines.empty_row(y);
@@ -416,7 +416,7 @@ impl Game for Gomoku {
         if !self.lines.is_empty(mv.x, mv.y) {
             return Err(IllegalMove::Occupied);
         }
-        if self.to_move == Seat::First {
+        if self.to_move == Seat::FIRST {
             if let Some(kind) = self.forbidden_kind(mv) {
                 return Err(IllegalMove::Forbidden(kind));
             }

@@ -227,8 +227,8 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
     let rule = rule_of(f.rule)?;
     let wincode = wincode_of(f.wincode)?;
     let win_player = match f.win_player {
-        Some(Value::Bool(true)) => Some(Seat::First),
-        Some(Value::Bool(false)) => Some(Seat::Second),
+        Some(Value::Bool(true)) => Some(Seat::FIRST),
+        Some(Value::Bool(false)) => Some(Seat::SECOND),
         Some(Value::Null) | None => None,
         Some(other) => return Err(format!("WinPlayer {other} is not true, false or null")),
     };
@@ -252,7 +252,7 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
         let (Some(row), Some(col)) = (row, col) else {
             return Err(format!("move {number} has a non-integer coordinate"));
         };
-        let seat = if is_black { Seat::First } else { Seat::Second };
+        let seat = if is_black { Seat::FIRST } else { Seat::SECOND };
         let off = if base == Base::One { 1 } else { 0 };
         let (x, y) = (col - off, i64::from(SIZE) - 1 - (row - off));
         if !(0..i64::from(SIZE)).contains(&x) || !(0..i64::from(SIZE)).contains(&y) {
@@ -337,12 +337,16 @@ fn import_game(g: &Value, base: Base, warnings: &mut Vec<String>) -> Result<Repl
     };
     let mut replay = Replay::new(
         GameConfig::Gomoku(config),
-        [player(f.black, Seat::First), player(f.white, Seat::Second)],
+        [player(f.black, Seat::FIRST), player(f.white, Seat::SECOND)],
     );
     replay.moves = moves;
-    replay.result = GameResult { winner, reason };
+    replay.result = GameResult {
+        winner,
+        places: None,
+        reason,
+    };
     if replay.result.reason == Reason::Normal {
-        replay.scores = Some(game.scores());
+        replay.scores = Some(game.scores().to_vec());
     }
     replay.meta = Meta {
         source: Some("gobang bridge log".into()),
@@ -362,11 +366,11 @@ pub fn log_entry(replay: &Replay, exit_codes: [Option<i32>; 2]) -> Result<Value,
     };
     let size = i64::from(end.size());
     let mut log = Vec::new();
-    for (rec, mv) in replay.moves.iter().zip(&rebuilt.moves) {
-        if let crate::any::AnyMove::Gomoku(p) = mv {
+    for (rec, ply) in replay.moves.iter().zip(&rebuilt.moves) {
+        if let [(_, crate::any::AnyMove::Gomoku(p))] = ply.as_slice() {
             let row = size - i64::from(p.y);
             let col = i64::from(p.x) + 1;
-            log.push(serde_json::json!([rec.seat == Seat::First, row, col]));
+            log.push(serde_json::json!([rec.seat == Seat::FIRST, row, col]));
         }
     }
     let code = match &replay.result.reason {
@@ -394,7 +398,7 @@ pub fn log_entry(replay: &Replay, exit_codes: [Option<i32>; 2]) -> Result<Value,
     let rule = if end.rule().is_renju() { "On" } else { "Off" };
     Ok(serde_json::json!({
         "ForbiddenRule": rule,
-        "WinPlayer": replay.result.winner.map(|w| w == Seat::First),
+        "WinPlayer": replay.result.winner.map(|w| w == Seat::FIRST),
         "Wincode": code,
         "Black": player(0),
         "White": player(1),

@@ -258,20 +258,24 @@ fn build(parsed: &Parsed, rounds: u16) -> Result<Replay, ImportError> {
         [
             Player {
                 name: names[0].clone(),
-                seat: Seat::First,
+                seat: Seat::FIRST,
                 command: None,
             },
             Player {
                 name: names[1].clone(),
-                seat: Seat::Second,
+                seat: Seat::SECOND,
                 command: None,
             },
         ],
     );
     replay.moves = moves;
-    replay.result = GameResult { winner, reason };
+    replay.result = GameResult {
+        winner,
+        places: None,
+        reason,
+    };
     if replay.result.reason == Reason::Normal {
-        replay.scores = Some(game.scores());
+        replay.scores = Some(game.scores().to_vec());
     }
     replay.meta = Meta {
         date: date.clone(),
@@ -321,8 +325,8 @@ fn parse_decision(line_no: usize, rest: &str) -> Result<Decision, ImportError> {
         .split_once(' ')
         .ok_or_else(|| ImportError::at(line_no, "expected \"player N set ...\""))?;
     let seat = match seat {
-        "0" => Seat::First,
-        "1" => Seat::Second,
+        "0" => Seat::FIRST,
+        "1" => Seat::SECOND,
         s => {
             return Err(ImportError::at(
                 line_no,
@@ -370,8 +374,8 @@ fn classify_events(
     };
     for (line, e) in events {
         let seat_of = |s: &str| match s {
-            "0" => Some(Seat::First),
-            "1" => Some(Seat::Second),
+            "0" => Some(Seat::FIRST),
+            "1" => Some(Seat::SECOND),
             _ => None,
         };
         if let Some(rest) = e.strip_prefix("player ") {
@@ -536,17 +540,17 @@ fn replay_prefix(
 
 fn half_owner(col: u8) -> Seat {
     if col < duel2048::COLS / 2 {
-        Seat::First
+        Seat::FIRST
     } else {
-        Seat::Second
+        Seat::SECOND
     }
 }
 
 /// `none(p)`: p's empty own-half cells in row-major order, reversed for the second player.
 fn free_cells(game: &Duel, seat: Seat) -> Vec<(u8, u8)> {
     let cols = match seat {
-        Seat::First => 0..duel2048::COLS / 2,
-        Seat::Second => duel2048::COLS / 2..duel2048::COLS,
+        Seat::FIRST => 0..duel2048::COLS / 2,
+        _ => duel2048::COLS / 2..duel2048::COLS,
     };
     let mut out = Vec::new();
     for r in 0..duel2048::ROWS {
@@ -556,7 +560,7 @@ fn free_cells(game: &Duel, seat: Seat) -> Vec<(u8, u8)> {
             }
         }
     }
-    if seat == Seat::Second {
+    if seat == Seat::SECOND {
         out.reverse();
     }
     out
@@ -624,7 +628,9 @@ pub fn write_record(replay: &Replay) -> Result<String, crate::replay::ReplayErro
     write_tables(&mut out, &replay.result, end);
     let _ = writeln!(out, "{:*^45}", "complete record");
     let mut game = rebuilt.start.clone();
-    for &mv in &rebuilt.moves {
+    for ply in &rebuilt.moves {
+        let [(_, mv)] = ply.as_slice() else { break };
+        let mv = *mv;
         let crate::any::AnyGame::Duel2048(g) = &game else {
             break;
         };
@@ -795,8 +801,8 @@ fn write_ending(out: &mut String, result: &GameResult, end: &Duel) {
 fn write_scoring(out: &mut String, end: &Duel) {
     use core::fmt::Write as _;
     let counts = [
-        end.level_counts(Seat::First),
-        end.level_counts(Seat::Second),
+        end.level_counts(Seat::FIRST),
+        end.level_counts(Seat::SECOND),
     ];
     for level in (1..14).rev() {
         let (a, b) = (counts[0][level], counts[1][level]);

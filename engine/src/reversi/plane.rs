@@ -35,6 +35,14 @@ pub(crate) trait Plane:
     fn moves(p: Self, o: Self) -> Self;
     /// The discs of `o` that a disc of `p`'s owner on `sq` flips (empty: not a legal move).
     fn flips(sq: u32, p: Self, o: Self) -> Self;
+
+    /// 64-bit words a plane takes in a perft table entry (1 or 4).
+    const WORDS: usize;
+    /// Word `i` (< `WORDS`) of the plane.
+    fn word(self, i: usize) -> u64;
+    /// The representative of (`p`, `o`) on an `n` x `n` board among the positions its
+    /// symmetries give: they have the same perft counts, so the table keeps one for all.
+    fn canonical(p: Self, o: Self, n: u32) -> (Self, Self);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,9 +108,61 @@ const fn build_rays8() -> [[u64; 64]; 8] {
     rays
 }
 
+/// The rows of an `8 - shift` square board in the top-left corner, upside down.
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+fn flip_rows8(x: u64, shift: u32) -> u64 {
+    x.swap_bytes() >> (8 * shift)
+}
+
+/// The columns of an `8 - shift` square board in the top-left corner, right to left. Each row's
+/// bits reversed land in the top of its byte, above the off-board squares (which are empty),
+/// so one shift of the whole word moves every row back to the corner.
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+fn mirror8(x: u64, shift: u32) -> u64 {
+    x.reverse_bits().swap_bytes() >> shift
+}
+
+/// Row `r`, column `c` to row `c`, column `r`: a corner board stays in its corner.
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+fn transpose8(mut x: u64) -> u64 {
+    // Three delta swaps: 1 x 1 blocks inside 2 x 2, then 2 x 2 inside 4 x 4, then 4 x 4.
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
+}
+
 impl Plane for u64 {
     const STRIDE: u32 = 8;
     const EMPTY: u64 = 0;
+    const WORDS: usize = 1;
+
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    fn word(self, _: usize) -> u64 {
+        self
+    }
+
+    /// The least of the eight images of the pair (rotations and reflections of the board).
+    #[inline]
+    fn canonical(p: u64, o: u64, n: u32) -> (u64, u64) {
+        let mut best = (p, o);
+        let mut keep = |c: (u64, u64)| {
+            if c < best {
+                best = c;
+            }
+        };
+        let shift = 8 - n.min(8);
+        for (a, b) in [(p, o), (transpose8(p), transpose8(o))] {
+            let (va, vb) = (flip_rows8(a, shift), flip_rows8(b, shift));
+            keep((a, b));
+            keep((va, vb));
+            keep((mirror8(a, shift), mirror8(b, shift)));
+            keep((mirror8(va, shift), mirror8(vb, shift)));
+        }
+        best
+    }
 
     #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn is_empty(self) -> bool {
@@ -287,9 +347,63 @@ const DIRS16: [(i32, i32); 8] = [
     (-1, 1),
 ];
 
+/// [`flip_rows8`] for 16-wide rows: the rows (16-bit lanes) in reverse order.
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+fn flip_rows16(x: U256, shift: u32) -> U256 {
+    // Within a word the four rows are reversed; then the words go in reverse order.
+    let w = x.0;
+    let rev = |w: u64| {
+        let w = w.rotate_left(32);
+        ((w & 0xFFFF_0000_FFFF_0000) >> 16) | ((w & 0x0000_FFFF_0000_FFFF) << 16)
+    };
+    U256([rev(w[3]), rev(w[2]), rev(w[1]), rev(w[0])]).shr(16 * shift)
+}
+
+/// [`mirror8`] for 16-wide rows.
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+fn mirror16(x: U256, shift: u32) -> U256 {
+    // Reversing a word's bits reverses its four rows too; putting them back in order leaves
+    // each row's bits reversed.
+    let rev = |w: u64| {
+        let w = w.reverse_bits().rotate_left(32);
+        ((w & 0xFFFF_0000_FFFF_0000) >> 16) | ((w & 0x0000_FFFF_0000_FFFF) << 16)
+    };
+    let w = x.0;
+    U256([rev(w[0]), rev(w[1]), rev(w[2]), rev(w[3])]).shr(shift)
+}
+
 impl Plane for U256 {
     const STRIDE: u32 = 16;
     const EMPTY: U256 = U256([0; 4]);
+    const WORDS: usize = 4;
+
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    fn word(self, i: usize) -> u64 {
+        self.0[i & 3]
+    }
+
+    /// The least of the pair and its three images by the board's reflections through its
+    /// middle row and column (the diagonal ones would need a 16 x 16 transpose: left out, the
+    /// table is only less shared).
+    #[inline]
+    fn canonical(p: U256, o: U256, n: u32) -> (U256, U256) {
+        let shift = 16 - n.min(16);
+        let key = |a: U256, b: U256| (a.0, b.0);
+        let mut best = (p, o);
+        for (a, b) in [
+            (flip_rows16(p, shift), flip_rows16(o, shift)),
+            (mirror16(p, shift), mirror16(o, shift)),
+            (
+                mirror16(flip_rows16(p, shift), shift),
+                mirror16(flip_rows16(o, shift), shift),
+            ),
+        ] {
+            if key(a, b) < key(best.0, best.1) {
+                best = (a, b);
+            }
+        }
+        best
+    }
 
     #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn is_empty(self) -> bool {
@@ -402,5 +516,113 @@ pub(crate) fn perft<P: Plane>(p: P, o: P, mask: P, depth: u32) -> u64 {
         let flips = P::flips(sq, p, o);
         total += perft(o ^ flips, p | flips | P::square(sq), mask, depth - 1);
     }
+    total
+}
+
+/// The least depth whose counts go into a perft table: below it a subtree costs about as much
+/// as a probe (the last two plies are counted in bulk anyway).
+const HASH_MIN_DEPTH: u32 = 3;
+
+/// A perft transposition table in plain words, so that it is allocated zeroed (the pages the
+/// search never touches cost nothing). An entry is `P::WORDS` words of the mover's discs, as
+/// many of the opponent's, the count and the depth; entries go by pairs (a bucket): the first
+/// keeps the deeper count, the second the latest. Depth 0 marks an empty entry.
+pub(crate) struct Table<'a, P> {
+    words: &'a mut [u64],
+    buckets: usize,
+    n: u32,
+    _plane: core::marker::PhantomData<P>,
+}
+
+impl<'a, P: Plane> Table<'a, P> {
+    const ENTRY: usize = 2 * P::WORDS + 2;
+    const BUCKET: usize = 2 * Self::ENTRY;
+
+    /// A table over `words` (its length rounded down to a power of two of buckets; fewer than
+    /// one bucket: no table) for an `n` x `n` board.
+    pub(crate) fn new(words: &'a mut [u64], n: u32) -> Table<'a, P> {
+        let fit = words.len() / Self::BUCKET;
+        let buckets = if fit == 0 { 0 } else { 1 << fit.ilog2() };
+        Table {
+            words,
+            buckets,
+            n,
+            _plane: core::marker::PhantomData,
+        }
+    }
+
+    fn bucket(&self, p: P, o: P, depth: u32) -> usize {
+        let mut h = u64::from(depth).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for i in 0..P::WORDS {
+            h = (h ^ p.word(i)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+            h = (h ^ o.word(i)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        }
+        h ^= h >> 32;
+        // `buckets` is a power of two.
+        (h as usize & (self.buckets - 1)) * Self::BUCKET
+    }
+
+    fn holds(&self, at: usize, p: P, o: P, depth: u32) -> bool {
+        let e = &self.words[at..at + Self::ENTRY];
+        e[Self::ENTRY - 1] == u64::from(depth)
+            && (0..P::WORDS).all(|i| e[i] == p.word(i) && e[P::WORDS + i] == o.word(i))
+    }
+
+    fn probe(&self, p: P, o: P, depth: u32) -> Option<u64> {
+        let b = self.bucket(p, o, depth);
+        [b, b + Self::ENTRY]
+            .into_iter()
+            .find(|&at| self.holds(at, p, o, depth))
+            .map(|at| self.words[at + Self::ENTRY - 2])
+    }
+
+    fn store(&mut self, p: P, o: P, depth: u32, count: u64) {
+        let b = self.bucket(p, o, depth);
+        let at = if u64::from(depth) >= self.words[b + Self::ENTRY - 1] {
+            b
+        } else {
+            b + Self::ENTRY
+        };
+        let e = &mut self.words[at..at + Self::ENTRY];
+        for i in 0..P::WORDS {
+            e[i] = p.word(i);
+            e[P::WORDS + i] = o.word(i);
+        }
+        e[Self::ENTRY - 2] = count;
+        e[Self::ENTRY - 1] = u64::from(depth);
+    }
+}
+
+/// [`perft`] with the counts of subtrees of at least [`HASH_MIN_DEPTH`] plies kept in `table`
+/// under the positions' symmetric representative: a position reached again (by another move
+/// order, or as a mirror image) is counted once. Exact: an entry holds the whole position.
+pub(crate) fn perft_hashed<P: Plane>(
+    p: P,
+    o: P,
+    mask: P,
+    depth: u32,
+    table: &mut Table<'_, P>,
+) -> u64 {
+    if depth < HASH_MIN_DEPTH || table.buckets == 0 {
+        return perft(p, o, mask, depth);
+    }
+    let moves = P::moves(p, o) & mask;
+    if moves.is_empty() {
+        if (P::moves(o, p) & mask).is_empty() {
+            return 1;
+        }
+        return perft_hashed(o, p, mask, depth - 1, table);
+    }
+    let (kp, ko) = P::canonical(p, o, table.n);
+    if let Some(count) = table.probe(kp, ko, depth) {
+        return count;
+    }
+    let mut total = 0;
+    let mut rest = moves;
+    while let Some(sq) = rest.pop_lowest() {
+        let flips = P::flips(sq, p, o);
+        total += perft_hashed(o ^ flips, p | flips | P::square(sq), mask, depth - 1, table);
+    }
+    table.store(kp, ko, depth, total);
     total
 }

@@ -6,7 +6,7 @@
 
 use arbiter_game::notation::{push_square, read_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{export_game, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{export_game, Clicks, Game, Json, Outcome, Seat, Turn, Viewer};
 
 const N: usize = 10;
 const EMPTY: u8 = 0;
@@ -79,6 +79,7 @@ impl Game for Amazons {
     type Move = Move;
     const NAME: &'static str = "amazons";
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["size"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         if config
@@ -100,11 +101,11 @@ impl Game for Amazons {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.can_move().then_some(self.seat)
+    fn turn(&self) -> Turn {
+        Turn::of(self.can_move().then_some(self.seat))
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<Move>) {
         let mut board = self.clone();
         for from in self.queens(self.seat) {
             board.cells[from] = EMPTY;
@@ -122,7 +123,7 @@ impl Game for Amazons {
     }
 
     fn play(&mut self, mv: &Move) -> Result<(), String> {
-        if self.to_move().is_none() {
+        if self.turn().seat().is_none() {
             return Err("the game is over".into());
         }
         let (from, to, arrow) = (mv.from as usize, mv.to as usize, mv.arrow as usize);
@@ -159,10 +160,12 @@ impl Game for Amazons {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (!self.can_move()).then(|| Outcome {
-            winner: Some(1 - self.seat),
-            scores: self.scores(),
-            reason: format!("{} cannot move", ["first", "second"][self.seat]),
+        (!self.can_move()).then(|| {
+            Outcome::decided(
+                Some(1 - self.seat),
+                self.scores(),
+                &format!("{} cannot move", ["first", "second"][self.seat]),
+            )
         })
     }
 
@@ -208,7 +211,7 @@ impl Game for Amazons {
         (0..N).rev().map(row).collect::<Vec<_>>().join("\n")
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let mut v = View::board(Grid::Cells, N as u16, N as u16).chess_labels();
         let top = |i: usize| ((i % N) as u16, (N - 1 - i / N) as u16);
         for (i, &c) in self.cells.iter().enumerate() {
@@ -230,7 +233,7 @@ impl Game for Amazons {
     }
 
     /// The queen, where it goes, where its arrow lands: three clicks.
-    fn clicks(&self, mv: &Move) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, mv: &Move) -> Option<Clicks> {
         let cell = |i: u8| {
             let i = usize::from(i);
             [(i % N) as u16, (N - 1 - i / N) as u16]
@@ -268,13 +271,13 @@ mod tests {
     fn moves_round_trip_and_illegal_ones_are_explained() {
         let mut g = start();
         let mut moves = Vec::new();
-        g.legal_moves(&mut moves);
+        g.legal_moves(g.turn().seat().unwrap_or(0), &mut moves);
         for m in &moves {
             assert_eq!(g.parse_move(&g.format_move(m)).as_ref(), Ok(m));
         }
         let m = g.parse_move("d1-d7/g7").unwrap();
         g.play(&m).unwrap();
-        assert_eq!(g.to_move(), Some(1));
+        assert_eq!(g.turn().seat(), Some(1));
         let e = g
             .parse_move("d10-d7/d8")
             .and_then(|m| g.play(&m))
@@ -282,7 +285,7 @@ mod tests {
         assert!(e.contains("cannot reach d7"), "{e}");
         assert!(g.parse_move("a7-a8").is_err());
         assert!(g.parse_move("a7-a8/a9x").is_err());
-        assert!(g.view().check(2).is_ok());
+        assert!(g.view(Viewer::All).check(2).is_ok());
     }
 
     #[test]
@@ -291,13 +294,13 @@ mod tests {
         let m = g.parse_move("d1-d7/g7").unwrap();
         // d1 is column 3 of the bottom row (row 9 from the top).
         assert_eq!(
-            g.clicks(&m),
+            g.clicks(g.turn().seat().unwrap_or(0), &m),
             Some(Clicks::Cells(vec![[3, 9], [3, 3], [6, 3]]))
         );
         for _ in 0..12 {
             arbiter_game::check_clicks(&g).unwrap();
             let mut moves = Vec::new();
-            g.legal_moves(&mut moves);
+            g.legal_moves(g.turn().seat().unwrap_or(0), &mut moves);
             let pick = moves[moves.len() / 3];
             g.play(&pick).unwrap();
         }
@@ -310,13 +313,13 @@ mod tests {
         g.cells[0] = 1;
         g.cells[99] = 2;
         g.cells[98] = EMPTY;
-        assert_eq!(g.to_move(), None);
+        assert_eq!(g.turn().seat(), None);
         let o = g.outcome().unwrap();
         assert_eq!(
-            (o.winner, o.reason.as_str()),
+            (o.winner(), o.reason.as_str()),
             (Some(1), "first cannot move")
         );
         g.seat = 1;
-        assert_eq!(g.to_move(), Some(1));
+        assert_eq!(g.turn().seat(), Some(1));
     }
 }

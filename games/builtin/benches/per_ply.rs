@@ -71,9 +71,9 @@ fn kit_game<G: KitGame>(config: &Value, seed: u64) -> u64 {
     let mut rng = Rng::new(seed);
     let mut moves = Vec::new();
     let mut plies = 0;
-    while g.to_move().is_some() {
+    while let Some(seat) = g.turn().seat() {
         moves.clear();
-        g.legal_moves(&mut moves);
+        g.legal_moves(seat, &mut moves);
         let _ = g.play(&moves[rng.below(moves.len())]);
         plies += 1;
     }
@@ -89,7 +89,7 @@ fn rules_game(rules: &mut Rules, config: &Value, seed: u64) -> u64 {
     };
     let mut plies = 0;
     while let Ok(st) = rules.status(s) {
-        if st.to_move.is_none() {
+        if st.to_move().is_none() {
             break;
         }
         let Ok(legal) = rules.legal(s) else { break };

@@ -5,7 +5,7 @@ use arbiter_engine::duel2048::{self, Duel, Move, RandomSource, COLS, ROWS};
 use arbiter_engine::error::StepKind;
 use arbiter_engine::{Game as _, Seat as EngineSeat};
 use arbiter_game::view::{Grid, Line, Mark, Shape, View};
-use arbiter_game::{Game, Json, Outcome, Seat};
+use arbiter_game::{Game, Json, Outcome, Seat, Turn, Viewer};
 
 use crate::{config, words};
 
@@ -91,6 +91,11 @@ impl Game for Duel2048 {
     const NAME: &'static str = "duel2048";
     /// The engine's rules: bump with any change to them.
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["name", "rounds", "random"]);
+    const KIND: arbiter_game::Kind = arbiter_game::Kind {
+        chance: true,
+        ..arbiter_game::Kind::PLAIN
+    };
 
     fn new(config: &Json, seed: u64) -> Result<Self, String> {
         let defaults = GameConfig::Duel2048(duel2048::Config {
@@ -104,15 +109,15 @@ impl Game for Duel2048 {
         Ok(Duel2048 { game, last: None })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.game.to_move().map(EngineSeat::index)
+    fn turn(&self) -> Turn {
+        Turn::of(self.game.to_move().map(EngineSeat::index))
     }
 
-    fn forced_move(&self) -> Option<Move> {
+    fn forced_move(&self, _seat: Seat) -> Option<Move> {
         self.game.forced_move()
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<Move>) {
         self.game.legal_moves(out);
     }
 
@@ -153,7 +158,7 @@ impl Game for Duel2048 {
         lines.join("\n")
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let mut v = View::board(Grid::Cells, COLS.into(), ROWS.into());
         v.board.col_labels = (0..COLS).map(|c| c.to_string()).collect();
         v.board.row_labels = (0..ROWS).map(|r| r.to_string()).collect();

@@ -4,7 +4,7 @@ use arbiter_engine::any::GameConfig;
 use arbiter_engine::gomoku::{self, Point};
 use arbiter_engine::{ForbiddenKind, Game as _, Seat as EngineSeat};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{Game, Json, Outcome, Seat};
+use arbiter_game::{Game, Json, Outcome, Seat, Turn, Viewer};
 
 use crate::{config, words};
 
@@ -42,8 +42,8 @@ impl Gomoku {
         let row = |y: u8| -> String {
             (0..n)
                 .map(|x| match self.game.stone(Point { x, y }) {
-                    Some(EngineSeat::First) => 'X',
-                    Some(EngineSeat::Second) => 'O',
+                    Some(EngineSeat::FIRST) => 'X',
+                    Some(_) => 'O',
                     None => '.',
                 })
                 .collect()
@@ -66,6 +66,7 @@ impl Game for Gomoku {
     const NAME: &'static str = "gomoku";
     /// The engine's rules: bump with any change to them.
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["name", "size", "rule"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         let defaults = GameConfig::Gomoku(gomoku::Config::default());
@@ -76,15 +77,15 @@ impl Game for Gomoku {
         Ok(Gomoku { game })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.game.to_move().map(EngineSeat::index)
+    fn turn(&self) -> Turn {
+        Turn::of(self.game.to_move().map(EngineSeat::index))
     }
 
-    fn forced_move(&self) -> Option<Point> {
+    fn forced_move(&self, _seat: Seat) -> Option<Point> {
         self.game.forced_move()
     }
 
-    fn legal_moves(&self, out: &mut Vec<Point>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<Point>) {
         self.game.legal_moves(out);
     }
 
@@ -126,7 +127,7 @@ impl Game for Gomoku {
         s
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let n = u16::from(self.game.size());
         let mut v = View::board(Grid::Points, n, n);
         v.board.col_labels = (0..n)

@@ -4,7 +4,7 @@ use arbiter_engine::any::GameConfig;
 use arbiter_engine::reversi::{self, Move};
 use arbiter_engine::Game as _;
 use arbiter_game::view::{column_letter, Grid, Mark, Shape, View};
-use arbiter_game::{Game, Json, Outcome, Seat};
+use arbiter_game::{Game, Json, Outcome, Seat, Turn, Viewer};
 
 use crate::{config, words};
 
@@ -63,6 +63,7 @@ impl Game for Reversi {
     const NAME: &'static str = "reversi";
     /// The engine's rules: bump with any change to them.
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["name", "size"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         let defaults = GameConfig::Reversi(reversi::Config::default());
@@ -73,15 +74,15 @@ impl Game for Reversi {
         Ok(Reversi { game, before: None })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.game.to_move().map(arbiter_engine::Seat::index)
+    fn turn(&self) -> Turn {
+        Turn::of(self.game.to_move().map(arbiter_engine::Seat::index))
     }
 
-    fn forced_move(&self) -> Option<Move> {
+    fn forced_move(&self, _seat: Seat) -> Option<Move> {
         self.game.forced_move()
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<Move>) {
         self.game.legal_moves(out);
     }
 
@@ -123,7 +124,7 @@ impl Game for Reversi {
         )
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let n = u16::from(self.game.size());
         let mut v = View::board(Grid::Cells, n, n);
         v.board.col_labels = (0..n).map(column_letter).collect();

@@ -4,6 +4,7 @@ use arbiter_engine::duel2048::{self, random_sequence};
 use arbiter_engine::gomoku::Point;
 use arbiter_engine::{ForbiddenKind, Game as _};
 use arbiter_game::view::{Mark, Shape};
+use arbiter_game::Viewer;
 use serde_json::json;
 
 use super::*;
@@ -34,7 +35,7 @@ fn reversi_tells_the_rows_and_whose_turn() {
 #[test]
 fn reversi_view_marks_the_last_disc_and_the_places() {
     let mut g = Reversi::new(&json!({"size": 8}), 0).unwrap();
-    let v = g.view();
+    let v = g.view(Viewer::All);
     assert_eq!(v.pieces.len(), 4);
     let targets: Vec<[u16; 2]> = v.highlights.iter().map(|h| h.at).collect();
     let want: Vec<[u16; 2]> = g
@@ -45,7 +46,7 @@ fn reversi_view_marks_the_last_disc_and_the_places() {
     assert_eq!(targets, want);
     assert_eq!(v.board.row_labels[0], "1", "rows count from the top");
     play_all(&mut g, &["d3"]);
-    let v = g.view();
+    let v = g.view(Viewer::All);
     let last: Vec<_> = v
         .highlights
         .iter()
@@ -78,9 +79,9 @@ fn renju_forbidden_points_are_refused_left_out_and_drawn() {
         Some(ForbiddenKind::DoubleThree)
     );
     let mut legal = Vec::new();
-    g.legal_moves(&mut legal);
+    arbiter_game::Game::legal_moves(&g, 0, &mut legal);
     assert!(!legal.contains(&p) && legal.len() == 15 * 15 - 9);
-    let v = g.view();
+    let v = g.view(Viewer::All);
     let forbidden: Vec<_> = v
         .highlights
         .iter()
@@ -101,7 +102,7 @@ fn renju_forbidden_points_are_refused_left_out_and_drawn() {
     // Freestyle has no forbidden points: the same stone is legal.
     let mut free = renju_double_three("freestyle");
     assert!(free
-        .view()
+        .view(Viewer::All)
         .highlights
         .iter()
         .all(|h| h.mark != Mark::Forbidden));
@@ -117,7 +118,7 @@ fn gomoku_tells_rule_rows_and_last_stone_and_numbers_its_stones() {
     assert_eq!(lines.len(), 2 + 15 + 1);
     assert_eq!(lines[2 + 7], "......XX.......");
     assert_eq!(lines[17], "LAST A9");
-    let v = g.view();
+    let v = g.view(Viewer::All);
     let labels: Vec<&str> = v.pieces.iter().filter_map(|p| p.label.as_deref()).collect();
     assert_eq!(labels, ["1", "2", "3", "4", "5", "6", "7", "8"]);
     assert_eq!(v.board.col_labels[8], "I");
@@ -134,9 +135,9 @@ fn a_five_is_marked_as_the_win() {
         ],
     );
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason.as_str()), (Some(0), "five in a row"));
+    assert_eq!((o.winner(), o.reason.as_str()), (Some(0), "five in a row"));
     assert_eq!(o.scores, [5, 4]);
-    let v = g.view();
+    let v = g.view(Viewer::All);
     let wins = v.highlights.iter().filter(|h| h.mark == Mark::Win).count();
     assert_eq!(wins, 5);
     assert_eq!(g.tell(0).lines().nth(1), Some("OVER"));
@@ -156,7 +157,7 @@ fn the_duel_draws_its_sequence_from_the_kit_seed_unless_given() {
 #[test]
 fn the_duel_tells_the_step_the_next_cell_and_the_sequence_left() {
     let mut g = Duel2048::new(&json!({"rounds": 3}), 7).unwrap();
-    let next = g.engine().next_cell(arbiter_engine::Seat::First).unwrap();
+    let next = g.engine().next_cell(arbiter_engine::Seat::FIRST).unwrap();
     let seq: Vec<String> = random_sequence(7, 3).iter().map(u32::to_string).collect();
     let told = g.tell(0);
     let lines: Vec<&str> = told.lines().collect();
@@ -167,7 +168,7 @@ fn the_duel_tells_the_step_the_next_cell_and_the_sequence_left() {
     // Both place, both slide: round 1 then tells the values from round 1 on.
     for _ in 0..4 {
         let mut legal = Vec::new();
-        g.legal_moves(&mut legal);
+        arbiter_game::Game::legal_moves(&g, 0, &mut legal);
         g.play(&legal[0]).unwrap();
     }
     let told = g.tell(1);
@@ -178,8 +179,8 @@ fn the_duel_tells_the_step_the_next_cell_and_the_sequence_left() {
 #[test]
 fn the_duel_view_labels_tiles_by_value_and_owner() {
     let mut g = Duel2048::new(&json!({"rounds": 2}), 3).unwrap();
-    let (r, c) = g.engine().next_cell(arbiter_engine::Seat::First).unwrap();
-    let v = g.view();
+    let (r, c) = g.engine().next_cell(arbiter_engine::Seat::FIRST).unwrap();
+    let v = g.view(Viewer::All);
     let target: Vec<_> = v
         .highlights
         .iter()
@@ -192,7 +193,7 @@ fn the_duel_view_labels_tiles_by_value_and_owner() {
     assert_eq!(v.lines.len(), 1, "the line between the halves");
     // First places in second's half: the tile is second's.
     play_all(&mut g, &["0,7"]);
-    let v = g.view();
+    let v = g.view(Viewer::All);
     assert_eq!(v.pieces.len(), 1);
     let p = &v.pieces[0];
     assert_eq!((p.at, p.shape, p.seat), ([7, 0], Shape::Square, Some(1)));

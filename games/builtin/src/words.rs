@@ -53,11 +53,11 @@ pub(crate) fn end_reason(r: &EndReason) -> String {
 /// The engine's outcome in the kit's terms; the final scores are the engine's running scores
 /// (discs, stones, tile sums), as replays show them.
 pub(crate) fn outcome(o: &arbiter_engine::Outcome, scores: [i64; 2]) -> Outcome {
-    Outcome {
-        winner: o.winner.map(Seat::index),
-        scores: scores.to_vec(),
-        reason: end_reason(&o.reason),
-    }
+    Outcome::decided(
+        o.winner.map(Seat::index),
+        scores.to_vec(),
+        &end_reason(&o.reason),
+    )
 }
 
 /// The line that says whose turn it is, or how the game ended: `Black to move`, `White must
@@ -97,7 +97,7 @@ mod tests {
         assert_eq!(end_reason(&r), "decided at 64: 2 tiles to 1");
         assert_eq!(tile_value(41), "2^41");
         let o = arbiter_engine::Outcome {
-            winner: Some(Seat::Second),
+            winner: Some(Seat::SECOND),
             reason: EndReason::Five,
         };
         assert_eq!(
@@ -106,7 +106,7 @@ mod tests {
         );
         let forced = Some("pass".to_string());
         assert_eq!(
-            status(COLOURS, Some(Seat::First), forced, None),
+            status(COLOURS, Some(Seat::FIRST), forced, None),
             "Black must pass"
         );
     }

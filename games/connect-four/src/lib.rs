@@ -4,7 +4,7 @@
 //! first, `2` second).
 
 use arbiter_game::view::{column_letter, Grid, Mark, Shape, View};
-use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat, Turn, Viewer};
 
 #[derive(Clone, Debug)]
 pub struct ConnectFour {
@@ -64,6 +64,7 @@ impl Game for ConnectFour {
     type Move = usize;
     const NAME: &'static str = "connect-four";
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["cols", "rows"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         let cols = config_number(config, "cols", 7, 4..=16)?;
@@ -77,18 +78,18 @@ impl Game for ConnectFour {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        (self.winner.is_none() && !self.full()).then_some(self.plies.len() % 2)
+    fn turn(&self) -> Turn {
+        Turn::of((self.winner.is_none() && !self.full()).then_some(self.plies.len() % 2))
     }
 
-    fn legal_moves(&self, out: &mut Vec<usize>) {
-        if self.to_move().is_some() {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<usize>) {
+        if self.turn().seat().is_some() {
             out.extend((0..self.cols).filter(|&c| self.height(c) < self.rows));
         }
     }
 
     fn play(&mut self, &col: &usize) -> Result<(), String> {
-        let seat = self.to_move().ok_or("the game is over")?;
+        let seat = self.turn().seat().ok_or("the game is over")?;
         if col >= self.cols {
             return Err(format!("there is no column {}", col + 1));
         }
@@ -108,7 +109,7 @@ impl Game for ConnectFour {
     }
 
     fn scores(&self) -> Vec<i64> {
-        arbiter_game::win_scores(self.winner.as_ref().map(|(seat, _)| *seat))
+        arbiter_game::win_scores(self.winner.as_ref().map(|(seat, _)| *seat), 2)
     }
 
     fn parse_move(&self, text: &str) -> Result<usize, String> {
@@ -144,7 +145,7 @@ impl Game for ConnectFour {
         s
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let mut v = View::board(Grid::Cells, self.cols as u16, self.rows as u16).chess_labels();
         let top = |row: usize| (self.rows - 1 - row) as u16;
         for (i, &c) in self.cells.iter().enumerate() {
@@ -174,7 +175,7 @@ impl Game for ConnectFour {
     }
 
     /// The cell the disc lands in: the one place of the column a person sees it go.
-    fn clicks(&self, &col: &usize) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, &col: &usize) -> Option<Clicks> {
         let row = self.rows.checked_sub(1 + self.height(col))?;
         Some(Clicks::Cells(vec![[col as u16, row as u16]]))
     }
@@ -206,7 +207,7 @@ mod tests {
             g.play(&mv).unwrap();
         }
         let o = g.outcome().unwrap();
-        assert_eq!((o.winner, o.reason.as_str()), (Some(0), "four in a row"));
+        assert_eq!((o.winner(), o.reason.as_str()), (Some(0), "four in a row"));
         assert_eq!(g.play(&2), Err("the game is over".into()));
         let mut g = start();
         for _ in 0..6 {
@@ -214,21 +215,27 @@ mod tests {
         }
         assert_eq!(g.play(&0), Err("column a is full".into()));
         assert!(g.parse_move("h").is_err());
-        assert!(g.view().check(2).is_ok());
+        assert!(g.view(Viewer::All).check(2).is_ok());
     }
 
     #[test]
     fn a_move_is_a_click_where_the_disc_lands() {
         let mut g = start();
-        assert_eq!(g.clicks(&3), Some(Clicks::Cells(vec![[3, 5]])));
+        assert_eq!(
+            g.clicks(g.turn().seat().unwrap_or(0), &3),
+            Some(Clicks::Cells(vec![[3, 5]]))
+        );
         g.play(&3).unwrap();
-        assert_eq!(g.clicks(&3), Some(Clicks::Cells(vec![[3, 4]])));
+        assert_eq!(
+            g.clicks(g.turn().seat().unwrap_or(0), &3),
+            Some(Clicks::Cells(vec![[3, 4]]))
+        );
         for c in [0, 0, 0, 0, 0, 0] {
             arbiter_game::check_clicks(&g).unwrap();
             g.play(&c).unwrap();
         }
         let mut moves = Vec::new();
-        g.legal_moves(&mut moves);
+        g.legal_moves(g.turn().seat().unwrap_or(0), &mut moves);
         assert!(!moves.contains(&0), "column a is full");
         arbiter_game::check_clicks(&g).unwrap();
     }
@@ -239,7 +246,7 @@ mod tests {
         for c in [0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3] {
             g.play(&c).unwrap();
         }
-        assert_eq!(g.outcome().map(|o| o.winner), Some(Some(0)));
+        assert_eq!(g.outcome().map(|o| o.winner()), Some(Some(0)));
         assert_eq!(g.tell(1).lines().count(), 7);
     }
 }

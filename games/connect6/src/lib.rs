@@ -8,7 +8,7 @@
 
 use arbiter_game::notation::{parse_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat, Turn, Viewer};
 
 #[derive(Clone, Debug)]
 pub struct Connect6 {
@@ -61,6 +61,7 @@ impl Game for Connect6 {
     type Move = usize;
     const NAME: &'static str = "connect6";
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["size"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         let size = config_number(config, "size", 19, 7..=25)?;
@@ -72,18 +73,18 @@ impl Game for Connect6 {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        (self.winner.is_none() && !self.full()).then(|| Self::seat_of(self.stones.len()))
+    fn turn(&self) -> Turn {
+        Turn::of((self.winner.is_none() && !self.full()).then(|| Self::seat_of(self.stones.len())))
     }
 
-    fn legal_moves(&self, out: &mut Vec<usize>) {
-        if self.to_move().is_some() {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<usize>) {
+        if self.turn().seat().is_some() {
             out.extend((0..self.cells.len()).filter(|&i| self.cells[i] == 0));
         }
     }
 
     fn play(&mut self, &i: &usize) -> Result<(), String> {
-        let seat = self.to_move().ok_or("the game is over")?;
+        let seat = self.turn().seat().ok_or("the game is over")?;
         match self.cells.get(i) {
             Some(0) => {}
             Some(_) => return Err(format!("{} is taken", self.format_move(&i))),
@@ -101,7 +102,7 @@ impl Game for Connect6 {
     }
 
     fn scores(&self) -> Vec<i64> {
-        arbiter_game::win_scores(self.winner.as_ref().map(|(seat, _)| *seat))
+        arbiter_game::win_scores(self.winner.as_ref().map(|(seat, _)| *seat), 2)
     }
 
     fn parse_move(&self, text: &str) -> Result<usize, String> {
@@ -130,7 +131,7 @@ impl Game for Connect6 {
         s
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let n = self.size as u16;
         let mut v = View::board(Grid::Points, n, n).chess_labels();
         let xy = |i: usize| ((i % self.size) as u16, n - 1 - (i / self.size) as u16);
@@ -164,7 +165,7 @@ impl Game for Connect6 {
     }
 
     /// The point of the stone.
-    fn clicks(&self, &i: &usize) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, &i: &usize) -> Option<Clicks> {
         let n = self.size;
         Some(Clicks::Cells(vec![[
             (i % n) as u16,
@@ -202,7 +203,10 @@ mod tests {
     fn a_stone_is_a_click_on_its_point() {
         let mut g = start(19);
         let a1 = g.parse_move("a1").unwrap();
-        assert_eq!(g.clicks(&a1), Some(Clicks::Cells(vec![[0, 18]])));
+        assert_eq!(
+            g.clicks(g.turn().seat().unwrap_or(0), &a1),
+            Some(Clicks::Cells(vec![[0, 18]]))
+        );
         arbiter_game::check_clicks(&g).unwrap();
         g.play(&a1).unwrap();
         arbiter_game::check_clicks(&g).unwrap();
@@ -223,12 +227,18 @@ mod tests {
         let mv = g.parse_move("f1").unwrap();
         g.play(&mv).unwrap();
         let o = g.outcome().unwrap();
-        assert_eq!((o.winner, o.reason.as_str()), (Some(0), "six in a row"));
-        assert_eq!(g.view().lines.len(), 1);
-        let marks = |m: Mark| g.view().highlights.iter().filter(|h| h.mark == m).count();
+        assert_eq!((o.winner(), o.reason.as_str()), (Some(0), "six in a row"));
+        assert_eq!(g.view(Viewer::All).lines.len(), 1);
+        let marks = |m: Mark| {
+            g.view(Viewer::All)
+                .highlights
+                .iter()
+                .filter(|h| h.mark == m)
+                .count()
+        };
         assert_eq!(marks(Mark::Last), 1, "f1 alone: the turn's first stone won");
         assert_eq!(marks(Mark::Win), 6, "each stone of the six framed");
-        assert!(g.view().check(2).is_ok());
+        assert!(g.view(Viewer::All).check(2).is_ok());
         let taken = g.parse_move("a1").unwrap();
         assert!(start(19).play(&taken).is_ok());
         let mut h = start(19);

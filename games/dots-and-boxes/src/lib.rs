@@ -9,7 +9,7 @@
 
 use arbiter_game::notation::{read_square, square};
 use arbiter_game::view::{Grid, Line, Mark, View};
-use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat, Turn, Viewer};
 
 #[derive(Clone, Debug)]
 pub struct DotsAndBoxes {
@@ -95,6 +95,7 @@ impl Game for DotsAndBoxes {
     type Move = usize;
     const NAME: &'static str = "dots-and-boxes";
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["cols", "rows"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         let cols = config_number(config, "cols", 5, 1..=10)?;
@@ -110,16 +111,16 @@ impl Game for DotsAndBoxes {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        (!self.over()).then_some(self.seat)
+    fn turn(&self) -> Turn {
+        Turn::of((!self.over()).then_some(self.seat))
     }
 
-    fn legal_moves(&self, out: &mut Vec<usize>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<usize>) {
         out.extend((0..self.edges.len()).filter(|&e| self.edges[e] == 0));
     }
 
     fn play(&mut self, &e: &usize) -> Result<(), String> {
-        let seat = self.to_move().ok_or("the game is over")?;
+        let seat = self.turn().seat().ok_or("the game is over")?;
         match self.edges.get(e) {
             Some(0) => {}
             Some(_) => return Err(format!("{} is drawn already", self.format_move(&e))),
@@ -148,11 +149,11 @@ impl Game for DotsAndBoxes {
             return None;
         }
         let (a, b) = (self.count(0), self.count(1));
-        Some(Outcome {
-            winner: (a != b).then_some(usize::from(b > a)),
-            scores: vec![a, b],
-            reason: format!("all edges drawn, boxes {a} to {b}"),
-        })
+        Some(Outcome::decided(
+            (a != b).then_some(usize::from(b > a)),
+            vec![a, b],
+            &format!("all edges drawn, boxes {a} to {b}"),
+        ))
     }
 
     fn scores(&self) -> Vec<i64> {
@@ -196,7 +197,7 @@ impl Game for DotsAndBoxes {
         s
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let (w, h) = (self.cols as u16, self.rows as u16);
         let mut v = View::board(Grid::Cells, w, h);
         let corner = |(x, y): (usize, usize)| [x as u16, h - y as u16];
@@ -241,7 +242,7 @@ impl Game for DotsAndBoxes {
     }
 
     /// One click on the edge itself, between its two dots (the corners its line joins).
-    fn clicks(&self, &e: &usize) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, &e: &usize) -> Option<Clicks> {
         let h = self.rows as u16;
         let corner = |(x, y): (usize, usize)| [x as u16, h - y as u16];
         let (a, b) = self.dots(e);
@@ -286,20 +287,20 @@ mod tests {
     fn a_completed_box_gives_an_extra_turn() {
         let mut g = start(2, 1);
         play(&mut g, &["a1-b1", "a2-b2", "a1-a2"]);
-        assert_eq!(g.to_move(), Some(1));
+        assert_eq!(g.turn().seat(), Some(1));
         play(&mut g, &["b1-b2"]);
         // second closed the left box and moves again.
-        assert_eq!((g.to_move(), g.scores()), (Some(1), vec![0, 1]));
+        assert_eq!((g.turn().seat(), g.scores()), (Some(1), vec![0, 1]));
         play(&mut g, &["c1-b1"]);
-        assert_eq!(g.to_move(), Some(0));
+        assert_eq!(g.turn().seat(), Some(0));
         play(&mut g, &["b2-c2"]);
-        assert_eq!(g.to_move(), Some(1));
+        assert_eq!(g.turn().seat(), Some(1));
         play(&mut g, &["c1-c2"]);
         let o = g.outcome().unwrap();
-        assert_eq!((o.winner, o.scores), (Some(1), vec![0, 2]));
-        assert_eq!(g.to_move(), None);
-        assert!(g.view().check(2).is_ok());
-        let lines = g.view().lines;
+        assert_eq!((o.winner(), o.scores), (Some(1), vec![0, 2]));
+        assert_eq!(g.turn().seat(), None);
+        assert!(g.view(Viewer::All).check(2).is_ok());
+        let lines = g.view(Viewer::All).lines;
         let (dots, edges): (Vec<&Line>, Vec<&Line>) = lines.iter().partition(|l| l.from == l.to);
         assert_eq!(edges.len(), 7, "every edge drawn");
         assert_eq!(dots.len(), 6, "a dot at each of 3 x 2 corners");
@@ -311,10 +312,16 @@ mod tests {
         let mut g = start(2, 1);
         let e = g.parse_move("a1-b1").unwrap();
         // a1-b1 is the bottom edge of the left box: corners [0, 1] and [1, 1] from the top.
-        assert_eq!(g.clicks(&e), Some(Clicks::Line([0, 1], [1, 1])));
+        assert_eq!(
+            g.clicks(g.turn().seat().unwrap_or(0), &e),
+            Some(Clicks::Line([0, 1], [1, 1]))
+        );
         play(&mut g, &["a1-b1"]);
-        let drawn = &g.view().lines[0];
-        assert_eq!(Some(Clicks::Line(drawn.from, drawn.to)), g.clicks(&e));
+        let drawn = &g.view(Viewer::All).lines[0];
+        assert_eq!(
+            Some(Clicks::Line(drawn.from, drawn.to)),
+            g.clicks(g.turn().seat().unwrap_or(0), &e)
+        );
         for m in ["a2-b2", "a1-a2", "b1-b2"] {
             arbiter_game::check_clicks(&g).unwrap();
             play(&mut g, &[m]);
@@ -325,7 +332,7 @@ mod tests {
     /// Where the view marks the last edge: on a box it is a side of, the one it closed if any.
     fn last_mark(g: &DotsAndBoxes) -> [u16; 2] {
         let marks: Vec<_> = g
-            .view()
+            .view(Viewer::All)
             .highlights
             .into_iter()
             .filter(|h| h.mark == Mark::Last)

@@ -23,7 +23,7 @@
 
 use arbiter_game::notation::{parse_square, push_square, square};
 use arbiter_game::view::{Grid, Mark, Shape, View};
-use arbiter_game::{export_game, win_scores, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{export_game, win_scores, Clicks, Game, Json, Outcome, Seat, Turn, Viewer};
 
 /// The board's side.
 pub const N: usize = 5;
@@ -200,6 +200,11 @@ impl Game for Einstein {
     type Move = Move;
     const NAME: &'static str = "einstein";
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["first", "second", "arrangement"]);
+    const KIND: arbiter_game::Kind = arbiter_game::Kind {
+        chance: true,
+        ..arbiter_game::Kind::PLAIN
+    };
 
     fn new(config: &Json, seed: u64) -> Result<Self, String> {
         let mut state = seed ^ ARRANGEMENT_KEY;
@@ -229,11 +234,11 @@ impl Game for Einstein {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.winner.is_none().then_some(self.seat)
+    fn turn(&self) -> Turn {
+        Turn::of(self.winner.is_none().then_some(self.seat))
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<Move>) {
         if self.winner.is_some() {
             return;
         }
@@ -297,15 +302,17 @@ impl Game for Einstein {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.winner.map(|(seat, why)| Outcome {
-            winner: Some(seat),
-            scores: win_scores(Some(seat)),
-            reason: format!("{} {why}", SEAT_NAMES[seat]),
+        self.winner.map(|(seat, why)| {
+            Outcome::decided(
+                Some(seat),
+                win_scores(Some(seat), 2),
+                &format!("{} {why}", SEAT_NAMES[seat]),
+            )
         })
     }
 
     fn scores(&self) -> Vec<i64> {
-        win_scores(self.winner.map(|(seat, _)| seat))
+        win_scores(self.winner.map(|(seat, _)| seat), 2)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -350,13 +357,13 @@ impl Game for Einstein {
     }
 
     /// The cube, then the square it goes to.
-    fn clicks(&self, mv: &Move) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, mv: &Move) -> Option<Clicks> {
         let top = |i: usize| [(i % N) as u16, (N - 1 - i / N) as u16];
         let from = self.find(self.seat, mv.cube)?;
         Some(Clicks::Cells(vec![top(from), top(usize::from(mv.to))]))
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let mut v = View::board(Grid::Cells, N as u16, N as u16).chess_labels();
         let top = |i: usize| ((i % N) as u16, (N - 1 - i / N) as u16);
         for (i, &c) in self.cells.iter().enumerate().filter(|(_, &c)| c != 0) {
@@ -388,7 +395,7 @@ impl Game for Einstein {
             }
             None => {
                 let mut moves = Vec::new();
-                self.legal_moves(&mut moves);
+                self.legal_moves(self.seat, &mut moves);
                 let mut marked = [false; N * N];
                 for m in &moves {
                     // Two cubes may reach one square: mark it once.

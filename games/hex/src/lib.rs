@@ -12,7 +12,9 @@
 
 use arbiter_game::notation::{parse_square, square};
 use arbiter_game::view::{column_letter, Grid, Mark, Shape, View};
-use arbiter_game::{config_number, export_game, win_scores, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{
+    config_number, export_game, win_scores, Clicks, Game, Json, Outcome, Seat, Turn, Viewer,
+};
 
 /// A move: a hexagon (`r * n + c`), or the swap.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -84,6 +86,7 @@ impl Game for Hex {
     type Move = Move;
     const NAME: &'static str = "hex";
     const VERSION: &'static str = "1.0.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["size", "swap"]);
 
     fn new(config: &Json, _seed: u64) -> Result<Self, String> {
         let n = config_number(config, "size", 11, 2..=19)?;
@@ -102,11 +105,11 @@ impl Game for Hex {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.winner.is_none().then_some(self.seat)
+    fn turn(&self) -> Turn {
+        Turn::of(self.winner.is_none().then_some(self.seat))
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<Move>) {
         if self.winner.is_some() {
             return;
         }
@@ -148,19 +151,16 @@ impl Game for Hex {
 
     fn outcome(&self) -> Option<Outcome> {
         let (w, _) = self.winner.as_ref()?;
-        Some(Outcome {
-            winner: Some(*w),
-            scores: win_scores(Some(*w)),
-            reason: if *w == 0 {
-                "first joined top and bottom".into()
-            } else {
-                "second joined left and right".into()
-            },
-        })
+        let reason = if *w == 0 {
+            "first joined top and bottom"
+        } else {
+            "second joined left and right"
+        };
+        Some(Outcome::win(Some(*w), 2, reason))
     }
 
     fn scores(&self) -> Vec<i64> {
-        win_scores(self.winner.as_ref().map(|(w, _)| *w))
+        win_scores(self.winner.as_ref().map(|(w, _)| *w), 2)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -193,7 +193,7 @@ impl Game for Hex {
         s
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let n = self.n as u16;
         let mut v = View::board(Grid::Hex, n, n);
         v.board.col_labels = (0..n).map(column_letter).collect();
@@ -239,7 +239,7 @@ impl Game for Hex {
     }
 
     /// A stone: its hexagon. The swap: first's stone, the one second takes.
-    fn clicks(&self, mv: &Move) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, mv: &Move) -> Option<Clicks> {
         let i = match *mv {
             Move::Stone(i) => i,
             Move::Swap => self.swappable()?,

@@ -39,16 +39,16 @@ fn first_joins_top_and_bottom_second_left_and_right() {
     play(&mut g, "a7");
     let o = g.outcome().unwrap();
     assert_eq!(
-        (o.winner, o.reason.as_str()),
+        (o.winner(), o.reason.as_str()),
         (Some(0), "first joined top and bottom")
     );
-    assert_eq!(g.to_move(), None);
+    assert_eq!(g.turn().seat(), None);
     assert_eq!(g.play(&Move::Stone(48)), Err("the game is over".into()));
     // Second along the short diagonal's neighbours: a3, b2, c1 touch in turn.
     let mut g = game(json!({"size": 3}));
     play(&mut g, "a1 a3 a2 b2 b1 c1");
-    assert_eq!(g.outcome().unwrap().winner, Some(1));
-    let view = g.view();
+    assert_eq!(g.outcome().unwrap().winner(), Some(1));
+    let view = g.view(Viewer::All);
     let won: Vec<[u16; 2]> = view
         .highlights
         .iter()
@@ -72,7 +72,7 @@ fn a1_and_b2_do_not_touch_but_b1_and_a2_do() {
     );
     let mut g = game(json!({"size": 2}));
     play(&mut g, "b1 a1 a2");
-    assert_eq!(g.outcome().unwrap().winner, Some(0));
+    assert_eq!(g.outcome().unwrap().winner(), Some(0));
 }
 
 #[test]
@@ -80,20 +80,23 @@ fn the_swap_takes_first_stone_mirrored_and_only_as_second_first_move() {
     let mut g = game(json!({"size": 5, "swap": true}));
     play(&mut g, "b1");
     let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
+    g.legal_moves(g.turn().seat().unwrap_or(0), &mut moves);
     assert!(moves.contains(&Move::Swap));
-    assert_eq!(g.clicks(&Move::Swap), Some(Clicks::Cells(vec![[1, 0]])));
+    assert_eq!(
+        g.clicks(g.turn().seat().unwrap_or(0), &Move::Swap),
+        Some(Clicks::Cells(vec![[1, 0]]))
+    );
     arbiter_game::check_clicks(&g).unwrap();
     play(&mut g, "swap");
     // b1 (col 1, row 0) mirrored is a2 (col 0, row 1), now second's; first to move again.
     assert_eq!(g.tell(0).lines().nth(2), Some("2...."));
     assert_eq!(g.tell(0).lines().nth(1), Some("....."));
-    assert_eq!(g.to_move(), Some(0));
+    assert_eq!(g.turn().seat(), Some(0));
     let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
+    g.legal_moves(g.turn().seat().unwrap_or(0), &mut moves);
     assert!(!moves.contains(&Move::Swap));
     assert!(g.play(&Move::Swap).is_err());
-    assert!(g.view().check(2).is_ok());
+    assert!(g.view(Viewer::All).check(2).is_ok());
     // Without the swap in the config there is no swap.
     let mut g = game(json!({"size": 5}));
     play(&mut g, "b1");
@@ -125,9 +128,9 @@ fn random_games_end_with_exactly_one_winner_and_a_valid_view() {
     for size in [2, 5, 11] {
         for _ in 0..50 {
             let mut g = game(json!({"size": size, "swap": true}));
-            while g.to_move().is_some() {
+            while g.turn().seat().is_some() {
                 let mut moves = Vec::new();
-                g.legal_moves(&mut moves);
+                g.legal_moves(g.turn().seat().unwrap_or(0), &mut moves);
                 assert!(!moves.is_empty(), "no moves and no winner");
                 x = x
                     .wrapping_mul(6364136223846793005)
@@ -137,7 +140,7 @@ fn random_games_end_with_exactly_one_winner_and_a_valid_view() {
                 assert_eq!(g.parse_move(&text), Ok(m));
                 g.play(&m).unwrap();
             }
-            let v = g.view();
+            let v = g.view(Viewer::All);
             assert!(v.check(2).is_ok());
             assert!(v.highlights.iter().any(|h| h.mark == Mark::Win));
         }

@@ -39,7 +39,7 @@ impl Protocol for Gobang {
         if line != "READY" {
             return Err(Fault::Malformed(line));
         }
-        if start.seat == Seat::Second {
+        if start.seat == Seat::SECOND {
             wire.send("WHITE")?;
             self.told_colour = true;
         }

@@ -176,6 +176,9 @@ pub struct Start<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Ask<'a> {
     pub game: &'a AnyGame,
+    /// The seat asked (one of the turn's movers: several are asked at once in a simultaneous
+    /// turn).
+    pub seat: Seat,
     /// The bot's remaining game time, if limited.
     pub time_left: Option<Duration>,
     /// The opponent's remaining game time, if limited (the 2048 duel's original board carries
@@ -194,22 +197,49 @@ pub enum Reply {
     Malformed(String),
 }
 
+/// What one seat learns of a ply just played.
+#[derive(Clone, Copy, Debug)]
+pub struct News<'a> {
+    /// The position the ply was played in.
+    pub before: &'a AnyGame,
+    /// The ply's moves, in seat order (one, or a simultaneous turn's).
+    pub moves: &'a [(Seat, AnyMove)],
+    /// What this seat is told of each move (the module's reveal; `None`: nothing).
+    pub told: &'a [Option<String>],
+    /// Which moves the referee played without asking (forced).
+    pub forced: &'a [bool],
+}
+
 /// How the game ended for one bot, as the end command tells it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Standing {
-    Won,
-    Lost,
-    Draw,
+pub struct Standing {
+    /// The seat's place (1 first), `None` for a game with no result.
+    pub place: Option<u32>,
+    /// Whether another seat shares the place.
+    pub shared: bool,
+    /// The game's seat count.
+    pub seats: usize,
 }
 
 impl Standing {
-    /// The number seed 001's `END f` uses: 0 draw, 1 won, 2 lost.
-    pub fn code(self) -> u8 {
-        match self {
-            Standing::Draw => 0,
-            Standing::Won => 1,
-            Standing::Lost => 2,
+    /// The number the `END` commands carry: in a two-seat game seed 001's (0 draw or no
+    /// result, 1 won, 2 lost); with more seats the place (0 for no result).
+    pub fn code(self) -> u32 {
+        match (self.seats, self.place) {
+            (_, None) => 0,
+            (2, Some(1)) if self.shared => 0,
+            (2, Some(1)) => 1,
+            (2, Some(_)) => 2,
+            (_, Some(p)) => p,
         }
+    }
+
+    pub fn won(self) -> bool {
+        self.place == Some(1) && !self.shared
+    }
+
+    pub fn lost(self) -> bool {
+        self.place.is_some_and(|p| p > 1)
     }
 }
 
@@ -217,6 +247,18 @@ impl Standing {
 pub trait Protocol: Send {
     /// The handshake, right after the process started.
     fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault>;
+    /// A ply was played: tells the bot at `me` what it learns of it. The default, for the
+    /// two-seat protocols: the opponent's move, or the bot's own forced one.
+    fn moved(&mut self, wire: &mut Wire, me: Seat, news: &News<'_>) -> Result<(), Fault> {
+        for (i, (by, mv)) in news.moves.iter().enumerate() {
+            if *by != me {
+                self.opponent_moved(wire, news.before, *mv)?;
+            } else if news.forced.get(i).copied().unwrap_or(false) {
+                self.own_forced(wire, news.before, *mv)?;
+            }
+        }
+        Ok(())
+    }
     /// The opponent played `mv` (forced plies included) from `before`.
     fn opponent_moved(
         &mut self,

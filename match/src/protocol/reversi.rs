@@ -31,15 +31,15 @@ pub fn board_line(game: &arbiter_engine::reversi::Reversi) -> String {
     let n = game.size();
     let code = |s: Option<Seat>| match s {
         None => '0',
-        Some(Seat::First) => '1',
-        Some(Seat::Second) => '2',
+        Some(Seat::FIRST) => '1',
+        Some(_) => '2',
     };
     let cells: String = (0..n)
         .flat_map(|r| (0..n).map(move |c| (r, c)))
         .map(|(r, c)| code(game.disc(r, c)))
         .collect();
     let to_move = match arbiter_engine::Game::to_move(game) {
-        Some(Seat::Second) => 2,
+        Some(Seat::SECOND) => 2,
         _ => 1,
     };
     format!("BOARD {n} {to_move} {cells}")
@@ -67,16 +67,16 @@ pub fn parse_board(words: &str) -> Result<arbiter_engine::reversi::Reversi, Stri
         .parse()
         .map_err(|_| format!("BOARD size is not a number: {n:?}"))?;
     let to_move = match to_move {
-        "1" => Seat::First,
-        "2" => Seat::Second,
+        "1" => Seat::FIRST,
+        "2" => Seat::SECOND,
         other => return Err(format!("BOARD side to move must be 1 or 2, got {other:?}")),
     };
     let cells = cells
         .chars()
         .map(|c| match c {
             '0' => Ok(None),
-            '1' => Ok(Some(Seat::First)),
-            '2' => Ok(Some(Seat::Second)),
+            '1' => Ok(Some(Seat::FIRST)),
+            '2' => Ok(Some(Seat::SECOND)),
             other => Err(format!("BOARD cell {other:?} is not 0, 1 or 2")),
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -91,10 +91,7 @@ impl Protocol for Reversi {
     }
 
     fn start(&mut self, wire: &mut Wire, start: &Start<'_>) -> Result<(), Fault> {
-        let field = match start.seat {
-            Seat::First => 1,
-            Seat::Second => 2,
-        };
+        let field = start.seat.index() + 1;
         wire.send(&format!("START {field}"))?;
         let line = wire.read_content(start.deadline, classify)?;
         if line != "OK" {

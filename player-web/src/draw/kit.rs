@@ -68,10 +68,13 @@ pub struct Clicking<'a> {
     pub chosen: &'a [Spot],
 }
 
-fn seat_color(p: &Palette, seat: Option<u8>) -> &str {
-    match seat {
-        Some(0) => &p.p0,
-        Some(_) => &p.p1,
+/// A seat's colour: the module's own name for it (`black`), else the page's.
+fn seat_color<'a>(p: &'a Palette, v: &'a ModuleView, seat: Option<u8>) -> &'a str {
+    match seat.map(usize::from) {
+        Some(s) => v
+            .colors
+            .get(s)
+            .map_or_else(|| p.seat(s), alloc::string::String::as_str),
         None => &p.muted,
     }
 }
@@ -90,7 +93,7 @@ pub(super) fn draw(
     highlights(ctx, p, v, &g, false);
     for piece in &v.pieces {
         let (x, y) = g.centre(piece.at);
-        draw_piece(ctx, p, piece.shape, piece.seat, x, y, g.cell * 0.4);
+        draw_piece(ctx, p, v, piece.shape, piece.seat, x, y, g.cell * 0.4);
         if let Some(label) = &piece.label {
             fill(
                 ctx,
@@ -191,7 +194,7 @@ fn hexagons(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Gri
     ctx.set_global_alpha(0.35);
     for h in v.highlights.iter().filter(|h| h.mark == Mark::Owned) {
         outline(h.at);
-        fill(ctx, seat_color(p, h.seat));
+        fill(ctx, seat_color(p, v, h.seat));
         ctx.fill();
     }
     ctx.set_global_alpha(1.0);
@@ -210,7 +213,7 @@ fn squares(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Grid
     ctx.fill_rect(g.ox, g.oy, bw, bh);
     ctx.set_global_alpha(0.35);
     for h in v.highlights.iter().filter(|h| h.mark == Mark::Owned) {
-        fill(ctx, seat_color(p, h.seat));
+        fill(ctx, seat_color(p, v, h.seat));
         let (x, y) = g.centre(h.at);
         ctx.fill_rect(x - g.cell / 2.0, y - g.cell / 2.0, g.cell, g.cell);
     }
@@ -250,7 +253,7 @@ fn lines(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &Grid) 
     };
     ctx.set_line_width(width);
     for line in &v.lines {
-        stroke(ctx, seat_color(p, line.seat));
+        stroke(ctx, seat_color(p, v, line.seat));
         let ((ax, ay), (bx, by)) = (g.corner(line.from), g.corner(line.to));
         ctx.begin_path();
         ctx.move_to(ax, ay);
@@ -271,7 +274,7 @@ fn highlights(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, g: &G
             (Mark::Win, false) => frame(ctx, g, x, y, &p.win, 5.0),
             (Mark::Target, true) => {
                 ctx.set_global_alpha(0.45);
-                fill(ctx, seat_color(p, h.seat));
+                fill(ctx, seat_color(p, v, h.seat));
                 circle(ctx, x, y, r * 0.3);
                 ctx.fill();
                 ctx.set_global_alpha(1.0);
@@ -298,16 +301,18 @@ fn frame(ctx: &CanvasRenderingContext2d, g: &Grid, x: f64, y: f64, color: &str, 
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_piece(
     ctx: &CanvasRenderingContext2d,
     p: &Palette,
+    v: &ModuleView,
     shape: Shape,
     seat: Option<u8>,
     x: f64,
     y: f64,
     r: f64,
 ) {
-    let color = seat_color(p, seat);
+    let color = seat_color(p, v, seat);
     fill(ctx, color);
     stroke(ctx, &p.fg);
     ctx.set_line_width((r * 0.08).max(1.0));

@@ -34,6 +34,8 @@ pub struct Palette {
     pub go_grid: String,
     pub p0: String,
     pub p1: String,
+    /// The colours of seats 3 to 8 (`--p2` .. `--p7`): a module game of more seats.
+    pub more: [String; 6],
     pub half0: String,
     pub half1: String,
     /// A game module's cells board and its grid.
@@ -87,6 +89,9 @@ impl Palette {
         for (name, field) in fields {
             *field = css(name);
         }
+        for (i, field) in p.more.iter_mut().enumerate() {
+            *field = css(&alloc::format!("--p{}", i + 2));
+        }
         p.dark = window
             .match_media("(prefers-color-scheme: dark)")
             .ok()
@@ -105,7 +110,7 @@ impl Palette {
 pub struct Board<'a> {
     pub game: &'a str,
     pub size: u8,
-    pub seats: [&'a str; 2],
+    pub seats: &'a [String],
     /// Gomoku: move numbers on the stones.
     pub numbers: bool,
     /// A module game's move being built by clicks.
@@ -308,4 +313,15 @@ fn banner(ctx: &CanvasRenderingContext2d, p: &Palette, x: f64, y: f64, label: &s
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     text(ctx, label, x, y);
+}
+
+impl Palette {
+    /// The colour of seat `s` (0 to 7), as the page's custom properties say it.
+    pub fn seat(&self, s: usize) -> &str {
+        match s {
+            0 => &self.p0,
+            1 => &self.p1,
+            _ => self.more.get(s - 2).map_or(&self.muted, |c| c),
+        }
+    }
 }

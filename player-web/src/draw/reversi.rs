@@ -88,8 +88,7 @@ pub(super) fn draw(
     if v.passed {
         let who = v
             .last_seat
-            .map(|s| b.seats[usize::from(s & 1)])
-            .unwrap_or("");
+            .map_or("", |s| crate::view::label_of(b.seats, s));
         let half = nf * cell / 2.0;
         banner(ctx, p, ox + half, oy + half, &format!("{who} passes"), cell);
     }

@@ -29,6 +29,9 @@ extern "C" {
     fn kit_fail(id: u32, what: &str);
     #[wasm_bindgen(js_namespace = __arbiterKit, js_name = fault)]
     fn kit_fault(id: u32) -> Option<String>;
+    /// A promise resolved a task later (`setTimeout`): the page has its turn meanwhile.
+    #[wasm_bindgen(js_namespace = __arbiterKit)]
+    pub fn later() -> js_sys::Promise;
     #[wasm_bindgen(js_namespace = __arbiterKit, js_name = prepare)]
     fn kit_prepare(
         name: &str,

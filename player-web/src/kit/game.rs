@@ -5,12 +5,15 @@
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
 use arbiter_engine::error::ConfigError;
-use arbiter_engine::module::{DynRules, ModuleConfig, ModuleHost, ModuleOutcome, MoveText};
-use arbiter_engine::Seat;
+use arbiter_engine::module::{
+    DynRules, GameKind, ModuleConfig, ModuleHost, ModuleOutcome, MoveText,
+};
+use arbiter_engine::{Seat, Turn, Viewer};
 use serde_json::Value;
 
 use super::view::ModuleView;
@@ -38,9 +41,11 @@ enum Reply {
 
 #[derive(Clone, Default, Debug)]
 struct Status {
-    to_move: Option<Seat>,
-    forced: Option<MoveText>,
-    scores: [i64; 2],
+    /// The seats that move now, lowest first (none once over).
+    movers: Vec<Seat>,
+    /// Each mover's forced move, if it has no choice.
+    forced: Vec<Option<MoveText>>,
+    scores: Vec<i64>,
     outcome: Option<ModuleOutcome>,
 }
 
@@ -51,6 +56,8 @@ pub struct ModuleGame {
     /// `None` once the module failed while making this position.
     state: Option<u32>,
     config: ModuleConfig,
+    seats: usize,
+    kind: GameKind,
     status: Status,
     ply: usize,
 }
@@ -130,7 +137,7 @@ impl ModuleGame {
 
     fn read_status(&self) -> Option<Status> {
         let v = self.ok(&self.request("status")?)?;
-        match status(&v) {
+        match status(&v, self.seats) {
             Ok(s) => Some(s),
             Err(why) => self.fail(format!("answered an impossible status ({why}): {v}")),
         }
@@ -143,6 +150,8 @@ impl ModuleGame {
             id: self.id,
             state,
             config: self.config.clone(),
+            seats: self.seats,
+            kind: self.kind,
             status: if state.is_some() {
                 self.status.clone()
             } else {
@@ -163,51 +172,130 @@ fn handle(v: &Value) -> Option<u32> {
     v.get("state")?.as_u64().and_then(|s| u32::try_from(s).ok())
 }
 
-/// A seat of a two-seat game.
-fn seat_of(v: &Value) -> Result<Option<Seat>, String> {
+/// A seat of a game of `seats` seats.
+fn seat_in(v: &Value, seats: usize) -> Result<Seat, String> {
+    v.as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| *n < seats)
+        .and_then(Seat::from_index)
+        .ok_or_else(|| format!("seat {v}"))
+}
+
+fn scores(v: &Value, seats: usize) -> Result<Vec<i64>, String> {
+    let list = v.as_array().ok_or("scores")?;
+    let scores: Option<Vec<i64>> = list.iter().map(Value::as_i64).collect();
+    match scores {
+        Some(s) if s.len() == seats => Ok(s),
+        _ => Err(format!("scores {v} for {seats} seats")),
+    }
+}
+
+fn move_text(v: &Value) -> Result<Option<MoveText>, String> {
     match v {
         Value::Null => Ok(None),
-        v => match v.as_u64().and_then(|n| Seat::from_index(n as usize)) {
-            Some(s) => Ok(Some(s)),
-            None => Err(format!("seat {v}")),
-        },
+        f => Ok(Some(f.as_str().and_then(MoveText::new).ok_or("forced")?)),
     }
 }
 
-fn scores(v: &Value) -> Result<[i64; 2], String> {
-    match v.as_array().map(Vec::as_slice) {
-        Some([a, b]) => match (a.as_i64(), b.as_i64()) {
-            (Some(a), Some(b)) => Ok([a, b]),
-            _ => Err("scores".into()),
-        },
-        _ => Err("scores".into()),
-    }
-}
-
-/// A `status` answer, checked: seats of the game, two scores, a side to move exactly when
-/// the game is not over, a forced move that is one word.
-fn status(v: &Value) -> Result<Status, String> {
-    let to_move = seat_of(&v["to_move"])?;
-    let forced = match &v["forced"] {
-        Value::Null => None,
-        f => Some(f.as_str().and_then(MoveText::new).ok_or("forced")?),
+/// A `status` answer, checked: version 2's `movers` (or version 1's `to_move`), a forced move
+/// per mover, a score per seat, movers exactly when the game is not over, an outcome's
+/// places a ranking of the seats.
+fn status(v: &Value, seats: usize) -> Result<Status, String> {
+    let movers: Vec<Seat> = match (&v["movers"], &v["to_move"]) {
+        (Value::Array(m), _) => m
+            .iter()
+            .map(|s| seat_in(s, seats))
+            .collect::<Result<_, _>>()?,
+        (Value::Null, Value::Null) => Vec::new(),
+        (Value::Null, one) => vec![seat_in(one, seats)?],
+        _ => return Err("movers".into()),
     };
+    if movers.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("movers out of order or twice".into());
+    }
+    let forced = match &v["forced"] {
+        Value::Array(each) => each.iter().map(move_text).collect::<Result<Vec<_>, _>>()?,
+        one if !movers.is_empty() => vec![move_text(one)?],
+        _ => Vec::new(),
+    };
+    let forced = if forced.is_empty() {
+        vec![None; movers.len()]
+    } else {
+        forced
+    };
+    if forced.len() != movers.len() {
+        return Err("a forced move per mover".into());
+    }
+    let scores = scores(&v["scores"], seats)?;
     let outcome = match &v["outcome"] {
         Value::Null => None,
-        o => Some(ModuleOutcome {
-            winner: seat_of(&o["winner"])?,
-            reason: o["reason"].as_str().ok_or("reason")?.to_string(),
-        }),
+        o => {
+            let mut o = o.clone();
+            if o.get("scores").is_none() {
+                o["scores"] = serde_json::json!(scores);
+            }
+            let read: arbiter_game::Outcome =
+                serde_json::from_value(o).map_err(|e| format!("outcome: {e}"))?;
+            read.check(seats)?;
+            Some(ModuleOutcome {
+                places: read.places,
+                reason: read.reason,
+            })
+        }
     };
-    if outcome.is_some() == to_move.is_some() {
+    if outcome.is_some() != movers.is_empty() {
         return Err("a side to move exactly when the game is over".into());
     }
     Ok(Status {
-        to_move,
+        movers,
         forced,
-        scores: scores(&v["scores"])?,
+        scores,
         outcome,
     })
+}
+
+fn viewer_json(viewer: Viewer) -> String {
+    match viewer {
+        Viewer::All => "\"all\"".into(),
+        Viewer::Public => "\"public\"".into(),
+        Viewer::Seat(s) => s.index().to_string(),
+    }
+}
+
+fn moves_json(moves: &[(Seat, MoveText)]) -> String {
+    let each: Vec<String> = moves
+        .iter()
+        .map(|(s, m)| format!("[{},{}]", s.index(), quote(m.as_str())))
+        .collect();
+    format!("[{}]", each.join(","))
+}
+
+impl ModuleGame {
+    /// A ply the module played (`answer` to `play`): the new status, a refusal's reason and
+    /// seat, or the module's failure.
+    fn played(&mut self, answer: Option<Reply>) -> Result<(), (Option<Seat>, String)> {
+        let played = match answer {
+            Some(Reply::Ok(_)) => self.read_status(),
+            Some(Reply::Illegal(why)) => return Err((None, why)),
+            Some(Reply::Refused(why)) => self.fail(format!("refused a move: {why}")),
+            None => None,
+        };
+        match played {
+            Some(status) => {
+                self.status = status;
+                self.ply += 1;
+                Ok(())
+            }
+            None => {
+                self.status = Status::default();
+                Err((
+                    None,
+                    self.fault()
+                        .unwrap_or_else(|| "the game module failed".into()),
+                ))
+            }
+        }
+    }
 }
 
 impl DynRules for ModuleGame {
@@ -219,23 +307,51 @@ impl DynRules for ModuleGame {
         self.copy(self.duplicate(Some(seed)))
     }
 
+    /// The player searches nothing: a reseeded copy.
+    fn sampled(&self, _seat: Seat, seed: u64) -> Box<dyn DynRules> {
+        self.reseeded(seed)
+    }
+
     fn config(&self) -> &ModuleConfig {
         &self.config
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        self.fault()
-            .is_none()
-            .then_some(self.status.to_move)
-            .flatten()
+    fn seats(&self) -> usize {
+        self.seats
     }
 
-    fn forced_move(&self) -> Option<MoveText> {
-        self.status.forced
+    fn kind(&self) -> GameKind {
+        self.kind
     }
 
-    fn legal_moves(&self) -> Vec<MoveText> {
-        let Some(v) = self.request("legal").and_then(|r| self.ok(&r)) else {
+    fn turn(&self) -> Turn {
+        if self.fault().is_some() {
+            return Turn::Over;
+        }
+        match self.status.movers.as_slice() {
+            [] => Turn::Over,
+            [one] => Turn::Seat(*one),
+            many => Turn::Together(many.iter().copied().collect()),
+        }
+    }
+
+    fn forced_move(&self, seat: Seat) -> Option<MoveText> {
+        let i = self.status.movers.iter().position(|&m| m == seat)?;
+        self.status.forced.get(i).copied().flatten()
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<MoveText> {
+        if !self.status.movers.contains(&seat) {
+            return Vec::new();
+        }
+        let Some(state) = self.state else {
+            return Vec::new();
+        };
+        let request = format!(
+            r#"{{"op":"legal","state":{state},"seat":{}}}"#,
+            seat.index()
+        );
+        let Some(v) = self.ok(&request) else {
             return Vec::new();
         };
         let mut moves = Vec::new();
@@ -255,25 +371,21 @@ impl DynRules for ModuleGame {
         let request = self
             .state
             .map(|s| format!(r#"{{"op":"play","state":{s},"move":{}}}"#, quote(mv)));
-        let played = match request.and_then(|r| self.reply(&r)) {
-            Some(Reply::Ok(_)) => self.read_status(),
-            Some(Reply::Illegal(why)) => return Err(why),
-            Some(Reply::Refused(why)) => self.fail(format!("refused a move: {why}")),
-            None => None,
-        };
-        match played {
-            Some(status) => {
-                self.status = status;
-                self.ply += 1;
-                Ok(())
-            }
-            None => {
-                self.status = Status::default();
-                Err(self
-                    .fault()
-                    .unwrap_or_else(|| "the game module failed".into()))
-            }
-        }
+        let answer = request.and_then(|r| self.reply(&r));
+        self.played(answer).map_err(|(_, why)| why)
+    }
+
+    fn play_together(&mut self, moves: &[(Seat, MoveText)]) -> Result<(), (Seat, String)> {
+        let request = self.state.map(|s| {
+            format!(
+                r#"{{"op":"play","state":{s},"moves":{}}}"#,
+                moves_json(moves)
+            )
+        });
+        let answer = request.and_then(|r| self.reply(&r));
+        let first = moves.first().map_or(Seat::FIRST, |m| m.0);
+        self.played(answer)
+            .map_err(|(seat, why)| (seat.unwrap_or(first), why))
     }
 
     fn outcome(&self) -> Option<ModuleOutcome> {
@@ -286,8 +398,11 @@ impl DynRules for ModuleGame {
         self.ply
     }
 
-    fn scores(&self) -> [i64; 2] {
-        self.status.scores
+    fn scores(&self) -> Vec<i64> {
+        if self.status.scores.is_empty() {
+            return vec![0; self.seats];
+        }
+        self.status.scores.clone()
     }
 
     fn tell(&self, _seat: Seat) -> String {
@@ -296,8 +411,15 @@ impl DynRules for ModuleGame {
     }
 
     /// The view, checked to be drawable (one that is not is the module's failure).
-    fn view(&self) -> String {
-        let Some(v) = self.request("view").and_then(|r| self.ok(&r)) else {
+    fn view(&self, viewer: Viewer) -> String {
+        let Some(state) = self.state else {
+            return String::new();
+        };
+        let request = format!(
+            r#"{{"op":"view","state":{state},"viewer":{}}}"#,
+            viewer_json(viewer)
+        );
+        let Some(v) = self.ok(&request) else {
             return String::new();
         };
         match ModuleView::read(&v) {
@@ -308,13 +430,60 @@ impl DynRules for ModuleGame {
         }
     }
 
+    fn reveal(&self, moves: &[(Seat, MoveText)], to: Viewer) -> Vec<Option<String>> {
+        let every = || moves.iter().map(|(_, m)| Some(m.to_string())).collect();
+        if to == Viewer::All {
+            return every();
+        }
+        let Some(state) = self.state else {
+            return every();
+        };
+        let request = format!(
+            r#"{{"op":"reveal","state":{state},"moves":{},"to":{}}}"#,
+            moves_json(moves),
+            viewer_json(to)
+        );
+        match self.reply(&request) {
+            Some(Reply::Ok(Value::Array(told))) if told.len() == moves.len() => {
+                told.iter().map(|t| t.as_str().map(String::from)).collect()
+            }
+            // A version 1 module does not know the op: it hides nothing.
+            _ => every(),
+        }
+    }
+
+    fn retire(&mut self, seat: Seat) -> bool {
+        let Some(state) = self.state else {
+            return false;
+        };
+        let request = format!(
+            r#"{{"op":"retire","state":{state},"seat":{}}}"#,
+            seat.index()
+        );
+        match self.reply(&request) {
+            Some(Reply::Ok(Value::Bool(true))) => match self.read_status() {
+                Some(status) => {
+                    self.status = status;
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
     fn fault(&self) -> Option<String> {
         self.runner.fault(self.id)
     }
 
     /// The `clicks` answer; `None` when the module has none (it answers an error).
-    fn clicks(&self) -> Option<String> {
-        match self.reply(&self.request("clicks")?)? {
+    fn clicks(&self, seat: Seat) -> Option<String> {
+        let state = self.state?;
+        let request = format!(
+            r#"{{"op":"clicks","state":{state},"seat":{}}}"#,
+            seat.index()
+        );
+        match self.reply(&request)? {
             Reply::Ok(v) => Some(v.to_string()),
             _ => None,
         }
@@ -332,6 +501,32 @@ impl Drop for ModuleGame {
 
 /// Opens module games through a runner.
 pub struct Host(pub &'static dyn Runner);
+
+/// The seats a game of `config` has: its `players`, or the module's first count.
+fn seats_of(runner: &dyn Runner, id: u32, config: &str) -> usize {
+    let given: Value = serde_json::from_str(config).unwrap_or(Value::Null);
+    if let Some(n) = given["players"].as_u64() {
+        return n as usize;
+    }
+    let info = runner
+        .call(id, r#"{"op":"info"}"#)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .unwrap_or(Value::Null);
+    match &info["ok"]["seats"] {
+        Value::Array(counts) => counts.first().and_then(Value::as_u64).unwrap_or(2) as usize,
+        v => v.as_u64().unwrap_or(2) as usize,
+    }
+}
+
+fn kind_of(v: &Value) -> GameKind {
+    let flag = |k: &str| v[k].as_bool().unwrap_or(false);
+    GameKind {
+        chance: flag("chance"),
+        hidden: flag("hidden"),
+        simultaneous: flag("simultaneous"),
+    }
+}
 
 impl ModuleHost for Host {
     fn open(&self, config: &ModuleConfig) -> Result<Box<dyn DynRules>, ConfigError> {
@@ -352,6 +547,8 @@ impl ModuleHost for Host {
             id,
             state: None,
             config: config.clone(),
+            seats: seats_of(self.0, id, &config.config),
+            kind: GameKind::default(),
             status: Status::default(),
             ply: 0,
         };
@@ -360,7 +557,13 @@ impl ModuleHost for Host {
             config.config, config.seed
         );
         game.state = match game.reply(&request) {
-            Some(Reply::Ok(v)) => handle(&v),
+            Some(Reply::Ok(v)) => {
+                if let Some(n) = v["seats"].as_u64() {
+                    game.seats = n as usize;
+                }
+                game.kind = kind_of(&v["kind"]);
+                handle(&v)
+            }
             Some(Reply::Refused(why)) => {
                 return Err(ConfigError::new(format!(
                     "game module {} refuses the configuration {}: {why}",
@@ -372,25 +575,38 @@ impl ModuleHost for Host {
         if game.state.is_none() && self.0.fault(id).is_none() {
             game.fail::<()>("answered new without a state".into());
         }
+        if !(1..=Seat::MAX).contains(&game.seats) {
+            game.fail::<()>(format!("made a game of {} seats", game.seats));
+        }
         game.status = game.read_status().ok_or_else(failed)?;
         Ok(Box::new(game))
     }
 }
 
-/// Checks that module `id` is a two-seat game of this ABI (its `info`).
+/// Checks that module `id` speaks an ABI this player reads (1 or 2) and has seats it can
+/// draw (its `info`).
 pub fn check_info(runner: &dyn Runner, id: u32) -> Result<(), String> {
     let text = runner.call(id, r#"{"op":"info"}"#)?;
     let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-    let seats = v["ok"]["seats"].as_u64();
-    if seats == Some(2) && v["ok"]["name"].is_string() {
+    let ok = &v["ok"];
+    let counts: Vec<u64> = match &ok["seats"] {
+        Value::Array(c) => c.iter().filter_map(Value::as_u64).collect(),
+        n => n.as_u64().into_iter().collect(),
+    };
+    let abi = ok["abi"].as_u64().unwrap_or(1);
+    let fits = !counts.is_empty() && counts.iter().all(|n| (1..=Seat::MAX as u64).contains(n));
+    if fits && (1..=2).contains(&abi) && ok["name"].is_string() {
         return Ok(());
     }
-    let what = match seats {
-        Some(n) => format!("has {n} seats; arbiter plays 2"),
-        None => format!(
+    let what = if !fits && !counts.is_empty() {
+        format!("has {counts:?} seats; arbiter plays 1 to {}", Seat::MAX)
+    } else if !(1..=2).contains(&abi) {
+        format!("speaks version {abi} of the ABI; this player reads 1 and 2")
+    } else {
+        format!(
             "answered info with {}",
-            v.to_string().get(..60).unwrap_or("")
-        ),
+            arbiter_game::config::cut(&v.to_string(), 60)
+        )
     };
     runner.fail(id, what);
     Err(runner.fault(id).unwrap_or_default())

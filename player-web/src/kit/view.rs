@@ -51,7 +51,7 @@ pub struct Piece {
     /// `[col, row]`, row 0 at the top.
     pub at: [u16; 2],
     pub shape: Shape,
-    /// 0 or 1; `None` is neutral (an Amazons arrow).
+    /// 0 to 7; `None` is neutral (an Amazons arrow).
     pub seat: Option<u8>,
     pub label: Option<String>,
 }
@@ -83,6 +83,9 @@ pub struct ModuleView {
     pub highlights: Vec<Highlight>,
     pub lines: Vec<Line>,
     pub text: Vec<String>,
+    /// The seats' colours as the module names them (`black`, `#fff`), checked by [`color`];
+    /// none: the player's palette.
+    pub colors: Vec<String>,
 }
 
 impl ModuleView {
@@ -138,6 +141,12 @@ impl ModuleView {
                 to: view.place(l, "to", corner)?,
                 seat: seat(l)?,
             });
+        }
+        for c in list(v, "colors")? {
+            if view.colors.len() == MAX_SEATS {
+                return Err(format!("more than {MAX_SEATS} colors"));
+            }
+            view.colors.push(color(c)?);
         }
         let text = list(v, "text")?;
         if text.len() > MAX_TEXT.0 {
@@ -258,13 +267,33 @@ fn short_text(v: &Value, max: usize) -> Option<String> {
         .map(String::from)
 }
 
+/// The most seats a game has (the engine's `MAX_SEATS`): a piece's seat is below it.
+pub const MAX_SEATS: usize = 8;
+
 fn seat(item: &Value) -> Result<Option<u8>, String> {
     match item.get("seat") {
         None | Some(Value::Null) => Ok(None),
         Some(s) => match s.as_u64() {
-            Some(n @ (0 | 1)) => Ok(Some(n as u8)),
-            _ => Err(format!("seat {s} is not 0, 1 or null")),
+            Some(n) if n < MAX_SEATS as u64 => Ok(Some(n as u8)),
+            _ => Err(format!("seat {s} is not 0 to {} or null", MAX_SEATS - 1)),
         },
+    }
+}
+
+/// A seat colour a module names: a CSS colour name (letters only) or `#rgb` / `#rrggbb`,
+/// nothing else: the colour is written into the page's styles, and a stranger's `red;
+/// background: url(...)` must not be.
+pub fn color(v: &Value) -> Result<String, String> {
+    let ok = |c: &str| match c.strip_prefix('#') {
+        Some(hex) => matches!(hex.len(), 3 | 6) && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        None => (3..=20).contains(&c.len()) && c.bytes().all(|b| b.is_ascii_alphabetic()),
+    };
+    match v.as_str() {
+        Some(c) if ok(c) => Ok(String::from(c)),
+        _ => Err(format!(
+            "color {} is not a CSS colour name or #rgb",
+            show(Some(v))
+        )),
     }
 }
 
@@ -336,8 +365,17 @@ mod tests {
                 "shape",
             ),
             (
-                json!({"board": board(), "pieces": [{"at": [0, 0], "shape": "dot", "seat": 2}]}),
+                json!({"board": board(), "pieces": [{"at": [0, 0], "shape": "dot", "seat": 8}]}),
                 "seat",
+            ),
+            (
+                json!({"board": board(), "colors": ["red; background: url(x)"]}),
+                "color",
+            ),
+            (json!({"board": board(), "colors": ["#12345"]}), "color"),
+            (
+                json!({"board": board(), "colors": ["black", "white", "red", "blue", "gold", "pink", "tan", "navy", "teal"]}),
+                "colors",
             ),
             (
                 json!({"board": board(), "highlights": [{"at": [0, 0], "mark": "glow"}]}),
@@ -369,6 +407,18 @@ mod tests {
             let e = read(v.clone()).expect_err(&v.to_string());
             assert!(e.contains(word), "{v}: {e}");
         }
+    }
+
+    #[test]
+    fn eight_seats_and_the_colours_a_module_names_are_read() {
+        let v = read(json!({
+            "board": board(),
+            "pieces": [{"at": [0, 0], "shape": "disc", "seat": 7}],
+            "colors": ["black", "#fff", "#1a2B3c"]
+        }))
+        .unwrap();
+        assert_eq!(v.pieces[0].seat, Some(7));
+        assert_eq!(v.colors, ["black", "#fff", "#1a2B3c"]);
     }
 
     #[test]

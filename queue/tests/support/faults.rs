@@ -35,6 +35,19 @@ pub fn hold_sqlite_lock(path: &Path, secs: u64) -> Child {
     child
 }
 
+/// Whether this process runs as root (mounting a tmpfs needs it): a test that mounts one
+/// skips, saying why, when it does not.
+pub fn root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|ids| ids.split_whitespace().nth(1).map(|e| e == "0"))
+        })
+        .unwrap_or(false)
+}
+
 /// A tmpfs mounted at a directory (created if missing), unmounted when dropped.
 pub struct Tmpfs(PathBuf);
 
@@ -59,6 +72,58 @@ impl Tmpfs {
     /// writing in it, that is, for the games to end.)
     pub fn fill(&self) -> Filler {
         Filler::start(&self.0)
+    }
+
+    /// Keeps its space full until [`SpaceFiller::stop`]: one file takes every free block,
+    /// and blocks freed meanwhile are taken again. What a database's disk full is: a file
+    /// that exists can be read and rewritten in place, nothing can grow.
+    pub fn fill_space(&self) -> SpaceFiller {
+        SpaceFiller::start(&self.0)
+    }
+}
+
+/// A file system whose space is kept full; [`SpaceFiller::stop`] frees it.
+pub struct SpaceFiller {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl SpaceFiller {
+    fn start(dir: &Path) -> SpaceFiller {
+        use std::io::Write;
+        let path = dir.join("space-filler");
+        let mut file = std::fs::File::create(&path).expect("the filler's file");
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        // Full once not one block more can be written.
+        let take = |file: &mut std::fs::File| {
+            for size in [1 << 20, 64 << 10, 4 << 10, 512, 1] {
+                let chunk = vec![0u8; size];
+                loop {
+                    match file.write(&chunk) {
+                        Ok(n) if n > 0 => {}
+                        Ok(_) => break,
+                        Err(e) if e.raw_os_error() == Some(28) => break,
+                        Err(e) => panic!("filling the tmpfs: {e}"),
+                    }
+                }
+            }
+        };
+        take(&mut file);
+        let thread = std::thread::spawn(move || {
+            while !stopped.load(Ordering::Relaxed) {
+                take(&mut file);
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            drop(file);
+            std::fs::remove_file(&path).expect("emptying the tmpfs");
+        });
+        SpaceFiller { stop, thread }
+    }
+
+    pub fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().expect("the filler");
     }
 }
 

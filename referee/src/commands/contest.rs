@@ -18,8 +18,10 @@ arbiter contest demo\n  \
 arbiter contest demo --game-module connect-four.wasm --game-config '{\"cols\": 8}'\n  \
 arbiter contest backup reversi-2026 backup-$(date +%F).db\n  \
 arbiter contest export reversi-2026 -o results/\n  \
-arbiter contest similarity reversi-2026 --template bots/c/reversi_greedy.c --csv pairs.csv\n\n\
-The guide: docs/contest.md")]
+arbiter contest similarity reversi-2026 --template starter.c --csv pairs.csv\n\n\
+(starter.c: the starter bot the site hands out, http://HOST/starters/c; the similarity report leaves \
+its code out.)\n\
+The guide: docs/contest.md in arbiter's sources; the site serves each protocol at /protocols/NAME.")]
 pub struct ContestArgs {
     #[command(subcommand)]
     pub command: ContestCommand,
@@ -30,7 +32,8 @@ pub enum ContestCommand {
     /// Write DIR/contest.toml (commented) and create the database with a course staff account
     Init {
         dir: PathBuf,
-        /// reversi, gomoku or duel2048 (a game module: --game-module)
+        /// reversi, gomoku or duel2048, or a game the binary carries (amazons, dou-dizhu, ...:
+        /// `arbiter game list`; another module: --game-module)
         #[arg(
             long,
             required_unless_present = "game_module",
@@ -40,8 +43,9 @@ pub enum ContestCommand {
         /// A game module (docs/game-kit.md) instead of a built-in game: copied into DIR
         #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "rule"])]
         game_module: Option<PathBuf>,
-        /// With --game-module: its configuration, a JSON object ('{"cols": 8}')
-        #[arg(long, value_name = "JSON", requires = "game_module")]
+        /// A game module's configuration (--game-module, or a carried game), a JSON object
+        /// ('{"cols": 8}')
+        #[arg(long, value_name = "JSON")]
         game_config: Option<String>,
         /// Board size (reversi: even 4..16; gomoku: 5..26)
         #[arg(long)]
@@ -169,11 +173,20 @@ async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {
                     .map_or("contest".into(), |n| n.to_string_lossy().into_owned())
             });
             let db = db.as_deref();
-            let password = match (game_module, game) {
+            // A carried game is a module the binary has: copied into DIR like any other.
+            let carried = match game.as_deref().and_then(crate::carried::find) {
+                Some(g) => Some(crate::carried::path_of(g)?),
+                None => None,
+            };
+            let password = match (game_module.as_ref().or(carried.as_ref()), game) {
                 (Some(module), _) => {
                     arbiter_server::init_module(dir, &name, module, game_config.as_deref(), db)
                         .await?
                 }
+                (None, Some(_)) if game_config.is_some() => anyhow::bail!(
+                    "--game-config configures a game module (--game-module, or a game the \
+                     binary carries: arbiter game list); a built-in game takes --size and --rule"
+                ),
                 (None, Some(game)) => {
                     arbiter_server::init(dir, &name, game, *size, rule.as_deref(), db).await?
                 }

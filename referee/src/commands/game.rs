@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use arbiter_engine::module::ModuleConfig;
 use arbiter_engine::GameConfig;
-use arbiter_kit_host::{check, perft, sha256_hex, template, Rules};
+use arbiter_kit_host::{check, perft, sha256_hex, template, Rules, State};
 use clap::{Args, Subcommand};
 
 #[derive(Args, Debug)]
@@ -36,11 +36,15 @@ pub enum GameCommand {
         #[arg(long)]
         kit: Option<PathBuf>,
     },
+    /// The games this binary carries as modules, by name (`arbiter match amazons ...`,
+    /// `arbiter contest init DIR --game amazons`)
+    List,
     /// Run the conformance suite on a module: determinism, notation round trips, random
     /// playouts, the view's validity.
     Check {
-        /// The module (GAME.wasm), or builtin:reversi, builtin:gomoku, builtin:duel2048 (the
-        /// engine's games through the kit, linked in)
+        /// The module (GAME.wasm), a carried game's name, or builtin:reversi, builtin:gomoku,
+        /// builtin:duel2048 (the engine's games through the kit, linked in)
+        #[arg(value_parser = carried_module)]
         module: PathBuf,
         /// The game's configuration (JSON)
         #[arg(long, default_value = "{}")]
@@ -52,7 +56,9 @@ pub enum GameCommand {
     },
     /// Count the move tree's leaves to a depth (forced plies count).
     Perft {
-        /// The module (GAME.wasm), or builtin:reversi, builtin:gomoku, builtin:duel2048
+        /// The module (GAME.wasm), a carried game's name, or builtin:reversi, builtin:gomoku,
+        /// builtin:duel2048
+        #[arg(value_parser = carried_module)]
         module: PathBuf,
         #[arg(long)]
         depth: u32,
@@ -62,11 +68,34 @@ pub enum GameCommand {
         /// The seed of the start position (games with chance)
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Count from the position after these plies, in the game's notation, separated by
+        /// spaces or semicolons; a simultaneous turn's ply is every mover's move in seat order
+        /// joined by `+` (`up+left+down`)
+        #[arg(long, value_name = "PLIES")]
+        moves: Option<String>,
     },
+}
+
+/// A module as named on the command line: a carried game's name read as its file.
+fn carried_module(text: &str) -> Result<PathBuf, String> {
+    crate::carried::resolve(text)
+        .map(PathBuf::from)
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// `arbiter game list`: the carried games, with the built-in ones for completeness.
+fn list() -> ExitCode {
+    println!("built in: reversi, gomoku, duel2048 (arbiter match reversi ...)");
+    println!("carried as game modules (arbiter match NAME ..., contest init DIR --game NAME):");
+    for g in crate::carried::GAMES {
+        println!("  {:<18} {}", g.name, g.about);
+    }
+    ExitCode::SUCCESS
 }
 
 pub fn run(a: &GameArgs) -> anyhow::Result<ExitCode> {
     match &a.command {
+        GameCommand::List => Ok(list()),
         GameCommand::New { name, dir, kit } => {
             let kit = kit.clone().unwrap_or_else(template::default_kit_path);
             let root = template::write(dir, name, &kit)?;
@@ -102,7 +131,45 @@ pub fn run(a: &GameArgs) -> anyhow::Result<ExitCode> {
             depth,
             config,
             seed,
-        } => run_perft(module, config, *depth, *seed),
+            moves,
+        } => run_perft(module, config, *depth, *seed, moves.as_deref()),
+    }
+}
+
+/// Plays one ply written as `--moves` writes it: a move, or in a simultaneous turn every
+/// mover's move in seat order joined by `+`.
+fn play_ply(rules: &mut Rules, s: State, ply: &str) -> anyhow::Result<()> {
+    let movers = rules.status(s)?.movers;
+    let refused = match movers.as_slice() {
+        [] => bail!("{ply}: the game is over"),
+        [_] => rules.play(s, ply)?.err(),
+        _ => {
+            let moves: Vec<&str> = ply.split('+').collect();
+            if moves.len() != movers.len() {
+                bail!(
+                    "{ply}: a simultaneous turn of {} seats ({}) takes one move each, joined by +",
+                    movers.len(),
+                    movers
+                        .iter()
+                        .map(|m| (m + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            let joint: Vec<(usize, String)> = movers
+                .iter()
+                .zip(moves)
+                .map(|(&seat, m)| (seat, m.to_string()))
+                .collect();
+            rules
+                .play_together(s, &joint)?
+                .err()
+                .map(|(seat, why)| format!("seat {}: {why}", seat + 1))
+        }
+    };
+    match refused {
+        Some(why) => bail!("{ply}: refused: {why}"),
+        None => Ok(()),
     }
 }
 
@@ -136,13 +203,17 @@ fn load(module: &Path) -> anyhow::Result<Rules> {
     let i = rules.info();
     println!(
         "{} {} (ABI {}, {} seats), built in: the engine's rules, linked natively",
-        i.name, i.version, i.abi, i.seats
+        i.name,
+        i.version,
+        i.abi,
+        arbiter_game::config::counts_words(&i.seats)
     );
     Ok(rules)
 }
 
 fn load_module(module: &Path) -> anyhow::Result<Rules> {
-    let bytes = std::fs::read(module).with_context(|| format!("reading {}", module.display()))?;
+    // The one module reader: a regular file of at most 16 MiB (never a FIFO or a device).
+    let bytes = arbiter_kit_host::module_file::read(module)?;
     let rules = Rules::load(module)?;
     let i = rules.info();
     println!(
@@ -150,7 +221,7 @@ fn load_module(module: &Path) -> anyhow::Result<Rules> {
         i.name,
         i.version,
         i.abi,
-        i.seats,
+        arbiter_game::config::counts_words(&i.seats),
         bytes.len(),
         sha256_hex(&bytes)
     );
@@ -187,14 +258,18 @@ pub fn module_game(
     a: &crate::cli::GameArgs,
     seed: u64,
     default_config: Option<&str>,
+    players: Option<usize>,
 ) -> anyhow::Result<GameConfig> {
     if a.rule.is_some() || a.rounds.is_some() {
         bail!("--rule and --rounds are built-in games' flags; a game module takes --config");
     }
     let path = Path::new(&a.game);
+    let mut config = module_config(a.config.as_deref().or(default_config), a.size)?;
+    if let (Some(n), Some(o)) = (players, config.as_object_mut()) {
+        o.entry(arbiter_game::config::PLAYERS).or_insert(n.into());
+    }
     let module = arbiter_kit_host::host::register_file(path)?;
     arbiter_kit_host::host::install();
-    let config = module_config(a.config.as_deref().or(default_config), a.size)?;
     let config = GameConfig::Module(ModuleConfig {
         module,
         config: config.to_string(),
@@ -202,6 +277,16 @@ pub fn module_game(
     });
     arbiter_engine::AnyGame::new(&config).map_err(|e| anyhow::anyhow!(e.message))?;
     Ok(config)
+}
+
+/// The one acceptance check for a command that plays the module game `config` (`match`), so
+/// that what `game check` refuses no command plays. A built-in game passes.
+pub fn accept_module(a: &crate::cli::GameArgs, config: &GameConfig) -> anyhow::Result<()> {
+    if let Some(m) = config.as_module() {
+        let given = json(&m.config)?;
+        arbiter_kit_host::accept::file(Path::new(&a.game), &given)?;
+    }
+    Ok(())
 }
 
 fn json(config: &str) -> anyhow::Result<serde_json::Value> {
@@ -240,12 +325,24 @@ fn run_check(module: &Path, config: &str, playouts: u32, seed: u64) -> anyhow::R
     }
 }
 
-fn run_perft(module: &Path, config: &str, depth: u32, seed: u64) -> anyhow::Result<ExitCode> {
+fn run_perft(
+    module: &Path,
+    config: &str,
+    depth: u32,
+    seed: u64,
+    moves: Option<&str>,
+) -> anyhow::Result<ExitCode> {
     if depth > 12 {
         bail!("depth {depth} would run for years through a module; use at most 12");
     }
     let mut rules = load(module)?;
     let start = rules.start(&json(config)?, seed)?;
+    for (i, ply) in super::split_moves(moves.unwrap_or_default())
+        .into_iter()
+        .enumerate()
+    {
+        play_ply(&mut rules, start, ply).with_context(|| format!("--moves: ply {}", i + 1))?;
+    }
     let started = Instant::now();
     let total = perft(&mut rules, start, depth)?;
     let secs = started.elapsed().as_secs_f64();

@@ -50,8 +50,8 @@ pub fn run(a: &InspectArgs) -> anyhow::Result<ExitCode> {
         println!(
             "round {}; random cells: first {:?}, second {:?}",
             g.round(),
-            g.next_cell(Seat::First),
-            g.next_cell(Seat::Second)
+            g.next_cell(Seat::FIRST),
+            g.next_cell(Seat::SECOND)
         );
     }
     Ok(ExitCode::SUCCESS)

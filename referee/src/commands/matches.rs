@@ -27,7 +27,11 @@ const MAX_GAMES: usize = 100_000;
 pub(crate) const SPRT_GAMES: usize = 20_000;
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let seed = a.game.seed.unwrap_or_else(fresh_seed);
+    let seed = match a.game.seed {
+        Some(seed) => seed,
+        // A live match run again takes up its journal's match.
+        None => super::live::earlier_seed(a)?.unwrap_or_else(fresh_seed),
+    };
     let config = match_config(a, seed)?;
     let sprt = a
         .sprt
@@ -56,6 +60,9 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         parse_protocol(a.protocol_a.as_deref())?.unwrap_or(shared),
         parse_protocol(a.protocol_b.as_deref())?.unwrap_or(shared),
     ];
+    let chosen =
+        [a.protocol_a.is_some(), a.protocol_b.is_some()].map(|c| c || a.protocol.is_some());
+    super::live::resumable_protocols(&mut protocols, [&a.bot_a, &a.bot_b], chosen);
     let mut openings = openings;
     if sprt.is_some() && a.openings.is_none() {
         openings = shipped_suite(a, &config, &mut protocols)?;
@@ -64,12 +71,18 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         p.check(&config, !openings.is_empty())
             .map_err(anyhow::Error::msg)?;
     }
-    let mut bots = [
+    let mut bots = vec![
         seat_spec(&a.bot_a, a.name_a.as_deref(), protocols[0], &config, "A")?,
         seat_spec(&a.bot_b, a.name_b.as_deref(), protocols[1], &config, "B")?,
     ];
+    for (i, more) in a.more.iter().enumerate() {
+        let fallback = ["C", "D", "E", "F", "G", "H"][i];
+        bots.push(seat_spec(more, None, shared, &config, fallback)?);
+    }
+    check_seat_count(&config, bots.len())?;
     arbiter_match::spec::distinct_names(&mut bots);
     let people = bots.iter().any(super::live::is_human);
+    let spectators = super::live::spectators(a, people)?;
     if people && a.live.is_none() {
         bail!("a human seat is played in the browser: add --live (it prints the page to open)");
     }
@@ -77,6 +90,8 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     for bot in bots.iter().filter(|b| !super::live::is_human(b)) {
         arbiter_match::spec::check_bot_starts(bot)?;
     }
+    // After the cheap checks: the module's acceptance plays a few games of its own.
+    super::game::accept_module(&a.game, &config)?;
     let mut limit_args = a.limits.clone();
     if people {
         // People think in seconds, not milliseconds.
@@ -91,14 +106,14 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(c) = &a.limits.cores {
         check_cores(c, containment.online_cpus())?;
     }
-    let cores = match &a.limits.cores {
-        Some(c) if !c.is_empty() => [Some(c[0]), Some(c[1 % c.len()])],
+    let n = bots.len();
+    let cores: Vec<Option<usize>> = match &a.limits.cores {
+        Some(c) if !c.is_empty() => (0..n).map(|i| Some(c[i % c.len()])).collect(),
         _ => {
             let cpus = containment.online_cpus();
             match cpus {
-                [] => [None, None],
-                [one] => [Some(*one), Some(*one)],
-                [x, y, ..] => [Some(*x), Some(*y)],
+                [] => vec![None; n],
+                cpus => (0..n).map(|i| Some(cpus[i % cpus.len()])).collect(),
             }
         }
     };
@@ -117,6 +132,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             limits,
             event: None,
             seed: None,
+            max_plies: arbiter_match::game::MAX_PLIES,
         },
         games,
         openings,
@@ -124,30 +140,38 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let started = Instant::now();
     let mut save_error = None;
+    let journal = super::live::match_journal(a, &spec, &bots)?;
+    let journal_file = journal.as_ref().map(|j| std::sync::Arc::clone(&j.journal));
     let live = match a.live {
         Some(addr) => Some(super::live::LiveServer::start(
             addr,
             Duration::from_millis(a.live_delay),
+            spectators,
         )?),
         None => None,
     };
     let mut live_games: Box<dyn arbiter_match::live::LiveGames> = match &live {
         Some(server) => {
             eprintln!("live games: {}/live", server.base);
-            Box::new(super::live::HubGames::new(server, games))
+            Box::new(super::live::HubGames::new(server, games, journal))
         }
         None => Box::new(arbiter_match::live::NotLive),
     };
     let sprt_run = sprt.map(|t| RefCell::new(SprtRun::new(t)));
     let summary = series::play_until(
         &spec,
-        [&bots[0], &bots[1]],
+        &bots.iter().collect::<Vec<_>>(),
         &seats,
         &containment,
         live_games.as_mut(),
         |i, played| {
             let path = match save_game(a, i, played) {
-                Ok(p) => p,
+                Ok(p) => {
+                    if let Some(j) = &journal_file {
+                        j.ended(i);
+                    }
+                    p
+                }
                 Err(e) => {
                     save_error.get_or_insert(e);
                     None
@@ -200,6 +224,10 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             &serde_json::to_string_pretty(&report)?,
         )?;
     }
+    // Every game's replay is saved: nothing is left to take up.
+    if let Some(j) = &journal_file {
+        j.remove();
+    }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -215,6 +243,16 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         .any(|t| t.failures.contains_key("failed_to_start"));
     if never_started {
         eprintln!("error: a bot failed to start; see the verdicts above");
+        return Ok(ExitCode::FAILURE);
+    }
+    // A match whose every game ended with no result (a module's fault, the ply limit, a
+    // judging fault) decided nothing: a script must not read it as success.
+    let no_result = summary.totals.first().map_or(0, |t| t.no_result);
+    if !summary.games.is_empty() && no_result == summary.games.len() {
+        eprintln!(
+            "error: none of the {} games produced a result (see the reasons above)",
+            summary.games.len()
+        );
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -379,9 +417,12 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
         None => String::new(),
     };
     // Disc counts and tile sums say something; Gomoku's stone counts do not.
-    let scores = match (&r.game, r.scores) {
+    let scores = match (&r.game, &r.scores) {
         (GameConfig::Gomoku(_), _) | (_, None) => String::new(),
-        (_, Some(s)) => format!(" {}-{}", s[0], s[1]),
+        (_, Some(s)) => {
+            let each: Vec<String> = s.iter().map(i64::to_string).collect();
+            format!(" {}", each.join("-"))
+        }
     };
     let ending = r
         .meta
@@ -393,9 +434,9 @@ fn progress_line(i: usize, total: usize, played: &Played) -> String {
         "game {}/{total}: {} ({}) vs {} ({}): {result}, {}{ending}{at}{scores}",
         i + 1,
         seat_names.first().unwrap_or(&"?"),
-        label(Seat::First),
+        label(Seat::FIRST),
         seat_names.get(1).unwrap_or(&"?"),
-        label(Seat::Second),
+        label(Seat::SECOND),
         r.result.reason,
     )
 }
@@ -462,12 +503,32 @@ fn print_summary(s: &MatchSummary, elapsed: Duration) {
 /// duel's sequence) it is also the seed of its chance, which advances pair by pair.
 fn match_config(a: &MatchArgs, seed: u64) -> anyhow::Result<GameConfig> {
     if super::is_module(&a.game) {
-        return super::game::module_game(&a.game, seed, None);
+        // As many seats as bots, unless the config says.
+        let players = (!a.more.is_empty()).then_some(a.more.len() + 2);
+        return super::game::module_game(&a.game, seed, None, players);
+    }
+    if !a.more.is_empty() {
+        bail!(
+            "{} bots given: {} has two seats (more bots play a game module of more seats)",
+            a.more.len() + 2,
+            a.game.game
+        );
     }
     super::refuse_module_config(&a.game)?;
     let mut choice = super::game_choice(&a.game);
     choice.seed = None;
     Ok(arbiter_match::spec::game_config(&choice)?.with_chance_seed(seed))
+}
+
+/// One bot per seat: the game's seat count must be the number of bots.
+fn check_seat_count(config: &GameConfig, bots: usize) -> anyhow::Result<()> {
+    let seats = arbiter_engine::AnyGame::new(config)
+        .map_err(|e| anyhow::anyhow!(e.message))?
+        .seats();
+    if seats != bots {
+        bail!("{bots} bots for a game of {seats} seats: give one bot per seat");
+    }
+    Ok(())
 }
 
 /// A seed for a match run without `--seed`: the OS's randomness, through std's hasher keys.

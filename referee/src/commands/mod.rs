@@ -32,7 +32,7 @@ pub fn game_config(a: &GameArgs) -> anyhow::Result<GameConfig> {
             Some(s) => s,
             None => module_seed()?,
         };
-        return game::module_game(a, seed, given.as_deref());
+        return game::module_game(a, seed, given.as_deref(), None);
     }
     refuse_module_config(a)?;
     arbiter_match::spec::game_config(&game_choice(a))

@@ -284,11 +284,16 @@ fn positions(rebuilt: &Rebuilt, frames: &[usize]) -> anyhow::Result<Vec<(usize, 
     let mut game = rebuilt.start.clone();
     let mut at = 0;
     let mut out = Vec::with_capacity(frames.len());
+    rebuilt
+        .step(&mut game, 0)
+        .ok_or_else(|| anyhow::anyhow!("the replay's first retirement cannot be played"))?;
     for &k in frames {
-        for &mv in &rebuilt.moves[at..k] {
-            game.play(mv)?;
+        for i in at + 1..=k {
+            rebuilt
+                .step(&mut game, i)
+                .ok_or_else(|| anyhow::anyhow!("ply {i} of the replay cannot be played"))?;
         }
-        at = k;
+        at = k.max(at);
         out.push((k, game.clone()));
     }
     Ok(out)

@@ -210,7 +210,11 @@ pub fn run_judge(a: &JudgeArgs) -> anyhow::Result<ExitCode> {
     };
     let containment = Containment::detect();
     let live = match a.live {
-        Some(addr) => Some(super::live::LiveServer::start(addr, Duration::ZERO)?),
+        Some(addr) => Some(super::live::LiveServer::start(
+            addr,
+            Duration::ZERO,
+            arbiter_live::game::Spectators::Public,
+        )?),
         None => None,
     };
     let watched = live.as_ref().map(|l| {

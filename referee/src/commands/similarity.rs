@@ -76,6 +76,9 @@ fn print_text(report: &Report, top: usize) {
     for s in &report.skipped {
         eprintln!("left out: {} {}: {}", s.owner, s.version, s.reason);
     }
+    for s in &report.notes {
+        eprintln!("note: {} {}: {}", s.owner, s.version, s.reason);
+    }
 }
 
 fn line(rank: usize, p: &Pair) -> String {
@@ -87,8 +90,14 @@ fn line(rank: usize, p: &Pair) -> String {
     } else {
         side(&p.b)
     };
+    // A pair cut at its work budget shares at least this much.
+    let cut = if p.complete {
+        ""
+    } else {
+        "  (cut at its budget)"
+    };
     format!(
-        "{rank:>4}  {:>3.0}%  {:>4} lines  {}  ~  {b}",
+        "{rank:>4}  {:>3.0}%  {:>4} lines  {}  ~  {b}{cut}",
         p.similarity * 100.0,
         p.longest_lines,
         side(&p.a),

@@ -265,6 +265,7 @@ fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
         Some(addr) => Some(super::live::LiveServer::start(
             addr,
             std::time::Duration::from_millis(flags.live_delay),
+            arbiter_live::game::Spectators::Public,
         )?),
         None => None,
     };
@@ -348,11 +349,29 @@ fn finish(t: &Tournament, flags: &RunFlags, s: &RunSummary) -> anyhow::Result<Ex
         let r = Report::build(t)?;
         print!("{}", terminal::render(&r));
     }
+    // A run whose every finished game ended with no result (a module's fault, the ply limit,
+    // a judging fault) decided nothing: a script must not read it as success.
+    let games = t.store.games(None)?;
+    let finished = games.iter().filter(|g| g.result.is_some()).count();
+    let counted = games
+        .iter()
+        .filter(|g| g.result.as_ref().is_some_and(|r| r.counts()))
+        .count();
+    if s.played > 0 && finished > 0 && counted == 0 {
+        eprintln!(
+            "error: none of the {finished} finished games produced a result (see the report's \
+             reasons)"
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 fn status(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let t = Tournament::open(path)?;
+    if t.resolved.seats > 2 {
+        return table_status(&t, path, json);
+    }
     let games = t.store.games(None)?;
     let done: Vec<_> = games.iter().filter(|g| g.state == "done").collect();
     let pending = games.len() - done.len();
@@ -432,5 +451,46 @@ fn status(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     for (s, n) in counts {
         println!("  rows {s}: {n}");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `status` of a tournament of tables: games played and to play, and the points so far.
+fn table_status(t: &Tournament, path: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let games = t.store.table_games(None)?;
+    let done = games.iter().filter(|g| g.result.is_some()).count();
+    let running = runner::is_running(&t.resolved.output);
+    let per_place =
+        arbiter_tournament::tables::points_per_place(&t.resolved.file, t.resolved.seats);
+    let mut points = std::collections::BTreeMap::<String, f64>::new();
+    for g in &games {
+        arbiter_tournament::table_run::tally(&mut points, g, &per_place);
+    }
+    if json {
+        let v = serde_json::json!({
+            "seats": t.resolved.seats,
+            "scheduled": games.len(),
+            "done": done,
+            "pending": games.len() - done,
+            "running": running,
+            "points": points,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{}: {done} of {} games played at tables of {}, {} to play{}",
+        t.resolved.file.name.as_deref().unwrap_or("tournament"),
+        games.len(),
+        t.resolved.seats,
+        games.len() - done,
+        if running { " (running)" } else { "" }
+    );
+    if done < games.len() && !running {
+        println!(
+            "  not running: `arbiter tournament resume {}` plays the rest",
+            path.display()
+        );
+    }
+    println!("  {}", runner::leaders(&points));
     Ok(ExitCode::SUCCESS)
 }

@@ -79,8 +79,49 @@ async fn open_queue(url: &str) -> anyhow::Result<Queue> {
     Ok(Queue::open(db).await?)
 }
 
+/// [`open_queue`] for a worker: a database that answers but is locked, restarting or cannot
+/// be written just now is waited out, as a running worker waits it out (said on stderr). One
+/// that cannot be reached or opened at all is refused at once: at start-up that is far more
+/// often a wrong `--db` than a fault.
+async fn open_queue_patiently(url: &str) -> anyhow::Result<Queue> {
+    let mut failures = 0u32;
+    loop {
+        let opened = match Db::connect(url).await {
+            Ok(db) => Queue::open(db).await,
+            Err(e) => Err(e),
+        };
+        let e = match opened {
+            Ok(queue) => return Ok(queue),
+            Err(e) => e,
+        };
+        let sql = match &e {
+            arbiter_queue::db::DbError::Connect { source, .. } => Some(source),
+            arbiter_queue::db::DbError::Sql(source) => Some(source),
+            _ => None,
+        };
+        match sql.and_then(|s| Some((arbiter_queue::health::transient_at_start(s)?, s))) {
+            Some((what, s)) => {
+                failures += 1;
+                let wait = arbiter_queue::health::backoff(failures);
+                eprintln!(
+                    "worker: the queue at {}: {what} ({s}); retrying in {:.1} s",
+                    arbiter_queue::db::redact(url),
+                    wait.as_secs_f64()
+                );
+                tokio::time::sleep(wait).await;
+            }
+            _ => {
+                return Err(anyhow::Error::new(e).context(format!(
+                    "cannot open the queue at {}",
+                    arbiter_queue::db::redact(url)
+                )))
+            }
+        }
+    }
+}
+
 async fn worker(a: &WorkerArgs) -> anyhow::Result<ExitCode> {
-    let queue = open_queue(&a.db).await?;
+    let queue = open_queue_patiently(&a.db).await?;
     let containment = arbiter_sandbox::Containment::detect();
     for w in containment.warnings() {
         eprintln!("warning: {w}");
@@ -102,7 +143,7 @@ async fn worker(a: &WorkerArgs) -> anyhow::Result<ExitCode> {
     };
     let mut opts = WorkerOptions::local(
         id.clone(),
-        arbiter_match::game::slot_cores(&cpus, slots, None),
+        arbiter_match::game::slot_cores(&cpus, slots, 2, None),
         base.clone(),
     );
     opts.lease = Duration::from_secs(a.lease);

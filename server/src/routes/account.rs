@@ -12,7 +12,8 @@ use serde::Deserialize;
 use crate::auth::{self, PageUser, Viewer};
 use crate::client::Client;
 use crate::error::AppError;
-use crate::pages::{render, safe_next, Layout};
+use crate::pages::{render, Layout};
+use crate::redirect;
 use crate::state::Shared;
 use crate::store::{self, User};
 
@@ -41,10 +42,12 @@ pub async fn login_page(
     jar: CookieJar,
     Query(q): Query<NextQuery>,
 ) -> Result<Response, AppError> {
+    // A link that would send the user elsewhere after signing in is refused before the form.
+    let next = redirect::checked("next", Some(&q.next))?;
     if viewer.is_some() {
-        return Ok(Redirect::to(&safe_next(&q.next)).into_response());
+        return Ok(redirect::see_other(&next));
     }
-    login_form(&state, client, jar, &q.next, "", None)
+    login_form(&state, client, jar, &next, "", None)
 }
 
 fn login_form(
@@ -63,7 +66,7 @@ fn login_form(
     let page = LoginPage {
         l: Layout::new(state, None, crate::lang::t("login-title"), "login"),
         csrf: auth::anon_token(&state.secret, &nonce),
-        next: safe_next(next),
+        next: next.to_string(),
         login: login.to_string(),
         error,
         demo_password: crate::demo::is_demo(&state.dir).then_some(crate::demo::PASSWORD),
@@ -92,19 +95,17 @@ pub async fn login(
         jar.get(auth::ANON_COOKIE).map(|c| c.value()),
         &f.csrf,
     )?;
+    // Before the attempt is counted: a refused target is the link's fault, not a guess.
+    let next = redirect::checked("next", Some(&f.next))?;
     match check_credentials(&state, client.ip, &f.login, &f.password).await {
         Ok(user) => {
             let token = auth::create_session(&state, user.id, false).await?;
             let jar = jar.add(auth::session_cookie(token, client.secure_cookies(&state)));
-            let to = if user.must_change {
-                "/account".to_string()
-            } else {
-                safe_next(&f.next)
-            };
-            Ok((jar, Redirect::to(&to)).into_response())
+            let to = if user.must_change { "/account" } else { &next };
+            Ok((jar, redirect::see_other(to)).into_response())
         }
         Err(AppError::BadRequest(message)) => {
-            login_form(&state, client, jar, &f.next, &f.login, Some(message))
+            login_form(&state, client, jar, &next, &f.login, Some(message))
         }
         Err(e) => Err(e),
     }

@@ -167,7 +167,7 @@ pub async fn page(
         frozen: scoreboard::frozen(&state).await?.is_some(),
         counts: job_counts(&state, "game").await?,
         compiles: job_counts(&state, "compile").await?,
-        judging: arbiter_queue::health::held_up().map(|(what, seconds)| {
+        judging: held_up(&state).await.map(|(what, seconds)| {
             arbiter_i18n::machine::judging_paused(crate::lang::current(), &what, seconds)
         }),
         voids: void_lines(&state).await?,
@@ -176,6 +176,19 @@ pub async fn page(
         file_max_bytes: state.contest.file.submissions.max_bytes,
         flash: q.done.map(|d| d.chars().take(200).collect()),
     })
+}
+
+/// What holds judging up: this server's own workers and requests (`arbiter_queue::health`),
+/// else what workers on other machines reported with their latest heartbeat. Reading that
+/// may fail while the database does: the server's own state says so then.
+async fn held_up(state: &Shared) -> Option<(String, u64)> {
+    if let Some(here) = arbiter_queue::health::held_up() {
+        return Some(here);
+    }
+    arbiter_queue::workers::trouble(&state.queue)
+        .await
+        .ok()
+        .flatten()
 }
 
 /// The ten latest voided games, in words.

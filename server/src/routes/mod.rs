@@ -80,6 +80,8 @@ pub fn router(state: Shared) -> Router {
         .route("/admin/similarity", get(similarity::list))
         .route("/admin/similarity/pair", get(similarity::pair))
         .route("/lang/{tag}", get(crate::lang::switch))
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .nest("/api", api)
         .nest_service(
             "/live",
@@ -231,6 +233,20 @@ async fn named_error_page(
     }
     named.extensions_mut().insert(info);
     named
+}
+
+/// The site's icon (asked for by every browser as `/favicon.ico`, which it may be too: browsers
+/// read an SVG there by its type).
+async fn favicon() -> Response {
+    const ICON: &str = include_str!("../../assets/favicon.svg");
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        ICON,
+    )
+        .into_response()
 }
 
 async fn not_found() -> AppError {

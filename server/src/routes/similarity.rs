@@ -6,6 +6,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use arbiter_queue::Db;
 use arbiter_similarity::view::{line_regions, Which};
@@ -16,6 +19,7 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use tokio::sync::watch;
 
 use crate::auth::Admin;
 use crate::config::Contest;
@@ -56,35 +60,191 @@ struct Gathered {
     notes: Vec<String>,
 }
 
-/// The report over the contest's submissions; compares only pairs not in the cache file.
+/// How long a page waits for its report before it answers that the report is being computed
+/// (the site answers every request within a minute; a report of a large class with every
+/// version, or with many hostile sources, may take longer).
+pub const PAGE_WAIT: Duration = Duration::from_secs(20);
+
+/// The report's worker threads run at this nice value: games and the site come first.
+const NICE: i32 = 10;
+
+/// A report's outcome, shared by every request that waits for it.
+type Outcome = Result<Arc<Report>, Arc<str>>;
+
+/// A report being computed (or the last one computed) for one contest and choice of options.
+struct Job {
+    key: String,
+    id: u64,
+    started: Instant,
+    done: watch::Receiver<Option<Outcome>>,
+}
+
+/// The reports being computed, and the last one finished, per contest and options: a request
+/// joins the report already being computed rather than start another, and a request that
+/// gave up waiting (a timed-out page) leaves it running, so that the next one finds it.
+static JOBS: std::sync::Mutex<Vec<Job>> = std::sync::Mutex::new(Vec::new());
+static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
+/// Jobs remembered, at most (finished ones are forgotten first).
+const MAX_JOBS: usize = 8;
+
+/// One report computes at a time per process (it writes the cache file); its task holds
+/// this, not the request that started it.
+static RUNNING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Where a report is.
+pub enum Progress {
+    Done(Arc<Report>),
+    /// Still being computed: job `id`, started this long ago.
+    Running {
+        id: u64,
+        since: Duration,
+    },
+}
+
+/// The report over the contest's submissions, waited for however long it takes (the command
+/// line); compares only pairs not in the cache file.
 pub async fn compute(
     db: &Db,
     contest: &Contest,
     dir: &Path,
     opts: &Options,
 ) -> anyhow::Result<Report> {
-    let params = Params::default();
+    match report(db, contest, dir, opts, None, None).await? {
+        Progress::Done(r) => Ok(Report::clone(&r)),
+        Progress::Running { .. } => anyhow::bail!("the similarity report did not finish"),
+    }
+}
+
+/// The report, waiting at most `wait` for it. `job` names a report already computed that the
+/// caller was told to wait for (a page that reloads itself): its result is reused.
+pub async fn report(
+    db: &Db,
+    contest: &Contest,
+    dir: &Path,
+    opts: &Options,
+    wait: Option<Duration>,
+    job: Option<u64>,
+) -> anyhow::Result<Progress> {
+    let (id, started, mut done) = join_or_start(db, contest, dir, opts, job);
+    let finished = async move {
+        loop {
+            if let Some(outcome) = done.borrow_and_update().clone() {
+                return outcome;
+            }
+            if done.changed().await.is_err() {
+                return Err(Arc::from("the report's task stopped"));
+            }
+        }
+    };
+    let outcome = match wait {
+        None => finished.await,
+        Some(wait) => match tokio::time::timeout(wait, finished).await {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                return Ok(Progress::Running {
+                    id,
+                    since: started.elapsed(),
+                })
+            }
+        },
+    };
+    outcome
+        .map(Progress::Done)
+        .map_err(|e| anyhow::anyhow!("similarity report: {e}"))
+}
+
+fn join_or_start(
+    db: &Db,
+    contest: &Contest,
+    dir: &Path,
+    opts: &Options,
+    job: Option<u64>,
+) -> (u64, Instant, watch::Receiver<Option<Outcome>>) {
+    let key = format!("{}\n{opts:?}", dir.display());
+    let mut jobs = JOBS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(j) = jobs.iter().find(|j| j.key == key) {
+        let finished = j.done.borrow().is_some();
+        if !finished || job == Some(j.id) {
+            return (j.id, j.started, j.done.clone());
+        }
+    }
+    let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+    let (tx, rx) = watch::channel(None);
+    jobs.retain(|j| j.key != key);
+    while jobs.len() >= MAX_JOBS {
+        let oldest = jobs
+            .iter()
+            .position(|j| j.done.borrow().is_some())
+            .unwrap_or(0);
+        jobs.remove(oldest);
+    }
+    let started = Instant::now();
+    jobs.push(Job {
+        key,
+        id,
+        started,
+        done: rx.clone(),
+    });
+    let (db, contest, dir, opts) = (db.clone(), contest.clone(), dir.to_path_buf(), opts.clone());
+    tokio::spawn(async move {
+        let _one = RUNNING.lock().await;
+        let outcome = build(&db, &contest, &dir, &opts)
+            .await
+            .map(Arc::new)
+            .map_err(|e| Arc::from(format!("{e:#}")));
+        if let Err(e) = &outcome {
+            eprintln!("similarity: {e}");
+        }
+        let _ = tx.send(Some(outcome));
+    });
+    (id, started, rx)
+}
+
+/// The parameters of the site's reports.
+fn params() -> Params {
+    Params {
+        nice: NICE,
+        ..Params::default()
+    }
+}
+
+async fn build(db: &Db, contest: &Contest, dir: &Path, opts: &Options) -> anyhow::Result<Report> {
+    let params = params();
     let mut g = gather(db, contest, dir, opts, &params).await?;
     if !opts.all_versions {
         g.corpus = g.corpus.latest_only();
     }
-    let report = run_cached(g.corpus, params, dir.join(CACHE_FILE)).await?;
-    Ok(with_notes(report, g.notes))
-}
-
-/// One report at a time per process: a second request waits for the first's cache.
-static RUNNING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-async fn run_cached(corpus: Corpus, params: Params, cache_path: PathBuf) -> anyhow::Result<Report> {
-    let _one = RUNNING.lock().await;
+    let cache_path = dir.join(CACHE_FILE);
     let report = tokio::task::spawn_blocking(move || {
         let mut cache = Cache::load(&cache_path);
-        let report = analyse(&corpus, &params, &mut cache);
-        if report.counts.compared > 0 {
-            if let Err(e) = cache.save(&cache_path) {
-                eprintln!("similarity: could not save {}: {e}", cache_path.display());
-            }
+        let report = analyse(&g.corpus, &params, &mut cache);
+        save(&mut cache, &report, &cache_path);
+        with_notes(report, g.notes)
+    })
+    .await?;
+    Ok(report)
+}
+
+fn save(cache: &mut Cache, report: &Report, path: &Path) {
+    if report.counts.compared > 0 {
+        if let Err(e) = cache.save(path) {
+            eprintln!("similarity: could not save {}: {e}", path.display());
         }
+    }
+}
+
+/// One pair of a pair page. It does not wait for a report being computed: it reads the cache
+/// and tiles the pair itself if need be (one pair, within its budget), and keeps the result
+/// only when no report is writing the cache.
+async fn run_pair(corpus: Corpus, cache_path: PathBuf) -> anyhow::Result<Report> {
+    let writer = RUNNING.try_lock().ok();
+    let report = tokio::task::spawn_blocking(move || {
+        let mut cache = Cache::load(&cache_path);
+        let report = analyse(&corpus, &params(), &mut cache);
+        if writer.is_some() {
+            save(&mut cache, &report, &cache_path);
+        }
+        drop(writer);
         report
     })
     .await?;
@@ -113,7 +273,12 @@ async fn gather(
         corpus: Corpus::default(),
         notes: Vec::new(),
     };
-    g.corpus.documents = submissions(db, contest, params.max_documents, &mut g.notes).await?;
+    let versions = if opts.all_versions {
+        params.max_versions
+    } else {
+        1
+    };
+    g.corpus.documents = submissions(db, contest, versions, params, &mut g.notes).await?;
     let mut template_roots = vec![dir.join(TEMPLATE_DIR)];
     template_roots.extend(opts.templates.iter().cloned());
     g.corpus.templates = templates(&template_roots, params, &mut g.notes);
@@ -139,25 +304,42 @@ fn languages(contest: &Contest) -> HashMap<String, Language> {
         .collect()
 }
 
-/// Every student's submissions, oldest first (staff accounts' are not students').
+/// Rows read for one report, at most (each is a few numbers and names; sources are read after
+/// the rows are chosen).
+const MAX_ROWS: usize = 500_000;
+
+/// Every student's latest `versions` submissions, oldest first (staff accounts' are not
+/// students'). Sources are chosen before they are read: a version identical to a later one of
+/// the same student is left out, one over the size limit is named without being read, and the
+/// report's bounds on sources and bytes are applied by fair shares (each student's latest
+/// versions first), so that no student's submissions, however many or large, crowd out
+/// another's.
 async fn submissions(
     db: &Db,
     contest: &Contest,
-    max: usize,
+    versions: usize,
+    params: &Params,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Vec<Document>> {
-    let rows: Vec<SubmissionRow> = sqlx::query_as(&format!(
-        "{SUBMISSION_COLUMNS} WHERE u.admin = 0 ORDER BY s.id DESC LIMIT $1"
-    ))
-    .bind(i64::try_from(max).unwrap_or(i64::MAX))
+    let mut rows: Vec<SubmissionRow> = sqlx::query_as(
+        "SELECT id, login, language, source, size FROM (\
+           SELECT s.id, u.login, s.language, s.source, s.size, \
+             ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY s.id DESC) AS version \
+           FROM submissions s JOIN users u ON u.id = s.user_id WHERE u.admin = 0) AS latest \
+         WHERE version <= $1 ORDER BY id DESC LIMIT $2",
+    )
+    .bind(i64::try_from(versions).unwrap_or(i64::MAX))
+    .bind(i64::try_from(MAX_ROWS).unwrap_or(i64::MAX))
     .fetch_all(db.pool())
     .await?;
-    if rows.len() >= max {
-        notes.push(format!("only the latest {max} submissions were read"));
+    if rows.len() >= MAX_ROWS {
+        notes.push(format!("only the latest {MAX_ROWS} submissions were read"));
     }
+    rows.reverse();
+    let rows = chosen(rows, params, notes);
     let langs = languages(contest);
     let mut out = Vec::with_capacity(rows.len());
-    for row in rows.into_iter().rev() {
+    for row in rows {
         match document(db, &langs, row).await? {
             Ok(d) => out.push(d),
             Err(note) => notes.extend(note),
@@ -166,9 +348,70 @@ async fn submissions(
     Ok(out)
 }
 
-type SubmissionRow = (i64, String, String, String);
+/// The rows whose sources are read (see [`submissions`]), oldest first.
+fn chosen(
+    rows: Vec<SubmissionRow>,
+    params: &Params,
+    notes: &mut Vec<String>,
+) -> Vec<SubmissionRow> {
+    let mut seen = std::collections::HashSet::new();
+    let mut keep: Vec<bool> = rows
+        .iter()
+        .rev()
+        .map(|(_, login, _, hash, _)| seen.insert((login.clone(), hash.clone())))
+        .collect();
+    keep.reverse();
+    let mut rows: Vec<SubmissionRow> = rows
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(r, k)| k.then_some(r))
+        .collect();
+    rows.retain(|(id, _, _, _, size)| {
+        let fits = usize::try_from(*size).is_ok_and(|s| s <= params.max_bytes);
+        if !fits {
+            notes.push(format!(
+                "submission #{id}: {size} bytes: over the limit of {}",
+                params.max_bytes
+            ));
+        }
+        fits
+    });
+    for (budget, bytes) in [
+        (params.max_documents as u64, false),
+        (params.max_total_bytes as u64, true),
+    ] {
+        let items: Vec<(&str, u64)> = rows
+            .iter()
+            .map(|(_, login, _, _, size)| {
+                let cost = if bytes {
+                    u64::try_from(*size).unwrap_or(u64::MAX)
+                } else {
+                    1
+                };
+                (login.as_str(), cost)
+            })
+            .collect();
+        let keep = arbiter_similarity::fair::keep(&items, budget);
+        let cut = keep.iter().filter(|k| !**k).count();
+        if cut > 0 {
+            let unit = if bytes { "bytes" } else { "sources" };
+            notes.push(format!(
+                "{cut} submissions left out, the oldest of the students with most: the report reads at most {budget} {unit}, each student a fair share"
+            ));
+            rows = rows
+                .into_iter()
+                .zip(keep)
+                .filter_map(|(r, k)| k.then_some(r))
+                .collect();
+        }
+    }
+    rows
+}
 
-const SUBMISSION_COLUMNS: &str = "SELECT s.id, u.login, s.language, s.source FROM submissions s \
+type SubmissionRow = (i64, String, String, String, i64);
+
+const SUBMISSION_COLUMNS: &str =
+    "SELECT s.id, u.login, s.language, s.source, s.size FROM submissions s \
      JOIN users u ON u.id = s.user_id";
 
 /// A submission's document; `Err` with a note when it cannot be compared (`None`: a
@@ -176,7 +419,7 @@ const SUBMISSION_COLUMNS: &str = "SELECT s.id, u.login, s.language, s.source FRO
 async fn document(
     db: &Db,
     langs: &HashMap<String, Language>,
-    (id, login, key, hash): SubmissionRow,
+    (id, login, key, hash, _): SubmissionRow,
 ) -> anyhow::Result<Result<Document, Option<String>>> {
     let Some(&language) = langs.get(&key) else {
         return Ok(Err(None));
@@ -318,6 +561,9 @@ pub struct ListQuery {
     /// "json" or "csv": the whole report as a download.
     #[serde(default)]
     format: Option<String>,
+    /// The report this page was told to wait for (it reloads itself until it is done).
+    #[serde(default)]
+    job: Option<u64>,
 }
 
 /// One row of the ranked list.
@@ -338,6 +584,15 @@ struct ListPage {
     report: Report,
     all: bool,
     more: usize,
+}
+
+#[derive(askama::Template)]
+#[template(path = "similarity_pending.html")]
+struct PendingPage {
+    l: Layout,
+    /// Where the page reloads: the same report, naming its job.
+    reload: String,
+    seconds: u64,
 }
 
 impl ListPage {
@@ -366,7 +621,19 @@ pub async fn list(
         all_versions: all,
         ..Options::default()
     };
-    let report = compute(&state.db, &state.contest, &state.dir, &opts).await?;
+    let progress = report(
+        &state.db,
+        &state.contest,
+        &state.dir,
+        &opts,
+        Some(PAGE_WAIT),
+        q.job,
+    )
+    .await?;
+    let report = match progress {
+        Progress::Done(r) => Report::clone(&r),
+        Progress::Running { id, since } => return pending(&state, &session, &q, id, since),
+    };
     match q.format.as_deref() {
         Some("json") => {
             return download(export::json(&report).map_err(anyhow::Error::from)?, "json")
@@ -400,6 +667,42 @@ pub async fn list(
         report,
         all,
         more,
+    })
+}
+
+/// The report is still being computed: a page that says so and reloads itself (or, for a
+/// download, 503 with Retry-After).
+fn pending(
+    state: &Shared,
+    session: &crate::auth::Session,
+    q: &ListQuery,
+    job: u64,
+    since: Duration,
+) -> Result<Response, AppError> {
+    let mut reload = format!("/admin/similarity?job={job}");
+    if q.all.as_deref() == Some("1") {
+        reload.push_str("&all=1");
+    }
+    if matches!(q.format.as_deref(), Some("json" | "csv")) {
+        let body = crate::lang::ta(
+            "sim-pending-download",
+            &[("seconds", since.as_secs().into())],
+        );
+        let mut r = (axum::http::StatusCode::SERVICE_UNAVAILABLE, body).into_response();
+        let h = r.headers_mut();
+        h.insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        return Ok(r);
+    }
+    render(&PendingPage {
+        l: Layout::new(
+            state,
+            Some(session),
+            crate::lang::t("sim-title"),
+            "similarity",
+        ),
+        reload,
+        seconds: since.as_secs(),
     })
 }
 
@@ -493,7 +796,7 @@ pub async fn pair(
         documents: vec![a.clone(), b.clone()],
         templates,
     };
-    let report = run_cached(corpus, Params::default(), state.dir.join(CACHE_FILE)).await?;
+    let report = run_pair(corpus, state.dir.join(CACHE_FILE)).await?;
     let pair = report.pairs.into_iter().next();
     let regions = pair.as_ref().map_or(&[][..], |p| &p.regions[..]);
     let left = column(&a, regions, Which::A);

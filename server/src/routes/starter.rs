@@ -1,20 +1,21 @@
-//! What a student needs before the first submission: the protocol's description (from
-//! docs/protocols.md, carried by the binary), a starter bot per language (the sample bots,
+//! What a student needs before the first submission: the protocol's page (from
+//! docs/protocols/, carried by the binary), a starter bot per language (the sample bots,
 //! server::samples) and the limits in words.
 
 use std::time::Duration;
 
+use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use arbiter_match::protocol::ProtocolKind;
 
+use crate::auth::Viewer;
 use crate::error::AppError;
+use crate::pages::{render, Layout};
+use crate::protocol_docs;
 use crate::state::Shared;
-
-/// The protocols' description, as the repository has it.
-const PROTOCOLS_MD: &str = include_str!("../../../docs/protocols.md");
 
 /// One language as the submit page offers it.
 pub struct LanguageHelp {
@@ -123,37 +124,40 @@ fn secs(t: Duration) -> String {
     }
 }
 
-/// The part of docs/protocols.md about `name`: the rules common to all, then its own section.
-pub fn protocol_text(name: &str) -> Option<String> {
-    let heading = format!("## `{name}`");
-    let start = PROTOCOLS_MD.find(&heading)?;
-    let rest = &PROTOCOLS_MD[start..];
-    let end = rest[heading.len()..]
-        .find("\n## ")
-        .map_or(rest.len(), |e| e + heading.len() + 1);
-    let common = PROTOCOLS_MD
-        .find("\n## ")
-        .map_or("", |e| &PROTOCOLS_MD[..e]);
-    Some(format!(
-        "{}\n\n{}",
-        common.trim_end(),
-        rest[..end].trim_end()
-    ))
+#[derive(Template)]
+#[template(path = "protocol.html")]
+struct ProtocolPage {
+    l: Layout,
+    body: String,
 }
 
-/// `/protocols/{name}`: the protocol's description as text.
-pub async fn protocol(Path(name): Path<String>) -> Result<Response, AppError> {
-    let known = ProtocolKind::ALL.iter().any(|p| p.name() == name);
-    let text = known
-        .then(|| protocol_text(&name))
-        .flatten()
+/// `/protocols/{name}`: the protocol's page for students, in the viewer's language
+/// (docs/protocols/{en,zh-CN}, server::protocol_docs).
+pub async fn protocol(
+    State(state): State<Shared>,
+    Viewer(viewer): Viewer,
+    Path(name): Path<String>,
+) -> Result<Response, AppError> {
+    let kind = ProtocolKind::ALL
+        .into_iter()
+        .find(|p| p.name() == name)
         .ok_or_else(|| {
             AppError::NotFound(crate::lang::ta(
                 "err-protocol",
                 &[("name", name.as_str().into())],
             ))
         })?;
-    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+    let lang = crate::lang::current();
+    let page = ProtocolPage {
+        l: Layout::new(
+            &state,
+            viewer.as_ref(),
+            protocol_docs::title(kind, lang),
+            "submit",
+        ),
+        body: protocol_docs::to_html(&protocol_docs::markdown(kind, lang)),
+    };
+    render(&page)
 }
 
 /// `/starters/{language}`: the starter bot for a language of this contest, as its file.
@@ -185,9 +189,26 @@ pub async fn starter(
                 format!("attachment; filename=\"{}\"", lang.file),
             ),
         ],
-        sample.text,
+        with_protocol_link(sample.text, protocol_of(&state, &language), &lang.file),
     )
         .into_response())
+}
+
+/// A starter bot's source with a first comment naming its protocol's page on this site (after
+/// a `#!` line, which must stay first).
+fn with_protocol_link(text: &str, protocol: ProtocolKind, file: &str) -> String {
+    let mark = if file.ends_with(".py") { "#" } else { "//" };
+    let note = format!(
+        "{mark} {}\n",
+        crate::lang::ta(
+            "starter-protocol-note",
+            &[("path", format!("/protocols/{}", protocol.name()).into())]
+        )
+    );
+    match text.strip_prefix("#!").and_then(|_| text.split_once('\n')) {
+        Some((shebang, rest)) => format!("{shebang}\n{note}{rest}"),
+        None => format!("{note}{text}"),
+    }
 }
 
 #[cfg(test)]
@@ -195,21 +216,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_protocol_has_its_description() {
-        for p in ProtocolKind::ALL {
-            let text = protocol_text(p.name()).unwrap_or_else(|| panic!("{p}"));
-            assert!(
-                text.starts_with("# Bot protocols"),
-                "{p}: the common rules first"
-            );
-            assert!(text.contains(&format!("## `{}`", p.name())));
-            assert_eq!(
-                text.matches("\n## ").count(),
-                1,
-                "{p}: its own section only"
-            );
-        }
-        assert!(protocol_text("nonsense").is_none());
+    fn a_starter_names_its_protocol_page_after_its_shebang() {
+        let py = with_protocol_link(
+            "#!/usr/bin/env python3\nimport sys\n",
+            ProtocolKind::Kit,
+            "main.py",
+        );
+        let lines: Vec<&str> = py.lines().collect();
+        assert_eq!(lines[0], "#!/usr/bin/env python3");
+        assert!(
+            lines[1].starts_with("# ") && lines[1].contains("/protocols/kit"),
+            "{py}"
+        );
+        assert_eq!(lines[2], "import sys");
+        let c = with_protocol_link("#include <stdio.h>\n", ProtocolKind::Reversi, "main.c");
+        assert!(
+            c.starts_with("// ")
+                && c.lines()
+                    .next()
+                    .unwrap_or_default()
+                    .contains("/protocols/reversi")
+        );
     }
 
     #[test]

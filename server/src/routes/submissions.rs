@@ -262,6 +262,17 @@ fn game_title(g: &games::GameRow) -> String {
     )
 }
 
+/// The name a submission's source has in its build (`main.c`), which compilers name.
+pub fn build_file(state: &Shared, language: &str) -> String {
+    state
+        .contest
+        .file
+        .languages
+        .get(language)
+        .map(|l| l.file.clone())
+        .unwrap_or_default()
+}
+
 fn language_name(state: &Shared, key: &str) -> String {
     state
         .contest
@@ -305,7 +316,7 @@ pub struct OpponentRow {
 
 pub struct GameMark {
     pub id: i64,
-    pub mark: &'static str,
+    pub mark: String,
     pub title: String,
     /// How it went, in words (games::in_words).
     pub words: String,
@@ -386,11 +397,11 @@ pub async fn show(
                 }
                 ("done", Some(w)) if w == my_seat => {
                     row.won += 1;
-                    "W"
+                    "sub-mark-won"
                 }
                 ("done", Some(_)) => {
                     row.lost += 1;
-                    "L"
+                    "sub-mark-lost"
                 }
                 ("queued" | "running", _) => {
                     row.pending += 1;
@@ -404,7 +415,12 @@ pub async fn show(
             };
             row.games.push(GameMark {
                 id: g.id,
-                mark,
+                // A result's letter in the page's language ("W" / "胜"); the other marks
+                // are signs, the same in every language.
+                mark: match mark {
+                    key if key.starts_with("sub-mark-") => crate::lang::t(key),
+                    sign => sign.to_string(),
+                },
                 words: games::in_words(g, id),
                 title: game_title(g),
             });
@@ -446,9 +462,11 @@ pub async fn show(
         admin: session.user.admin,
         // Stored (and in the API) as the compile wrote it; arbiter's own lines in it are said
         // in the reader's language.
-        compile_log: compile_log
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| arbiter_i18n::machine::compile_log(crate::lang::current(), &l)),
+        compile_log: compile_log.filter(|l| !l.trim().is_empty()).map(|l| {
+            let build = build_file(&state, &sub.language);
+            let l = crate::file_names::own_names(&l, &build, &sub.file_name);
+            arbiter_i18n::machine::compile_log(crate::lang::current(), &l)
+        }),
         playing: games
             .iter()
             .any(|g| matches!(g.state.as_str(), "queued" | "running")),

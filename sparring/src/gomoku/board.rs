@@ -260,9 +260,9 @@ impl Board {
         };
         self.bounds = bounds;
         let seat = if self.cells[i] == 1 {
-            Seat::First
+            Seat::FIRST
         } else {
-            Seat::Second
+            Seat::SECOND
         };
         self.cells[i] = 0;
         self.hash ^= self.zobrist[i][seat.index()];
@@ -338,7 +338,7 @@ impl Board {
 
     /// What a stone of `seat` on the empty point `i` would make.
     fn compute(&self, i: usize, seat: Seat) -> Info {
-        let renju_black = self.renju && seat == Seat::First;
+        let renju_black = self.renju && seat == Seat::FIRST;
         let s = self.shapes[i][seat.index()];
         let index = s[0] as usize + 10 * s[1] as usize + 100 * s[2] as usize + 1000 * s[3] as usize;
         combined(renju_black)[index]
@@ -496,12 +496,12 @@ mod tests {
             &[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4)],
         );
         let b = Board::of(&g);
-        let at = |x, y| b.info(b.index(x, y), Seat::First).class;
+        let at = |x, y| b.info(b.index(x, y), Seat::FIRST).class;
         assert_eq!(at(10, 7), Class::OpenFour);
         assert_eq!(at(6, 7), Class::OpenFour);
         assert_eq!(at(11, 7), Class::Four);
         // White's column 0 (0, 0, 2, 4): 0,3 makes X.XXX against the edge, a four.
-        let w = |x, y| b.info(b.index(x, y), Seat::Second).class;
+        let w = |x, y| b.info(b.index(x, y), Seat::SECOND).class;
         assert_eq!(w(0, 3), Class::Four);
         assert_eq!(w(0, 6), Class::Quiet);
     }

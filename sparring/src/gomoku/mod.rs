@@ -79,7 +79,7 @@ pub fn warm_up() {
 /// reading forbids (RIF's and the Gomocup judge's): through the Gomocup protocol the bot only
 /// hears "renju" (`INFO rule 4`), not which reading the referee applies.
 pub(crate) fn allowed(game: &Gomoku, seat: Seat, p: Point) -> bool {
-    seat != Seat::First
+    seat != Seat::FIRST
         || !game.rule().is_renju()
         || [Rule::Renju, Rule::RenjuGomocup]
             .into_iter()
@@ -258,17 +258,17 @@ mod tests {
     fn winning_fours(g: &Gomoku, depth: u32) -> Vec<Point> {
         let none = Deadline::none();
         let board = Board::of(g);
-        let t = Threats::read(&board, Seat::First);
+        let t = Threats::read(&board, Seat::FIRST);
         assert!(t.five.is_none() && t.open_four.is_none() && t.must_block.is_empty());
         let mut wins = Vec::new();
         for p in t.fours {
             let mut b = board.clone();
-            b.place(p, Seat::First);
+            b.place(p, Seat::FIRST);
             let block = b
                 .near_points()
-                .find(|&i| b.is_candidate(i) && b.info(i, Seat::First).class == board::Class::Five);
-            b.place(block.expect("a four has its five point"), Seat::Second);
-            if vcf(&mut b, Seat::First, depth, &mut Budget::new(1 << 20, &none)).is_some() {
+                .find(|&i| b.is_candidate(i) && b.info(i, Seat::FIRST).class == board::Class::Five);
+            b.place(block.expect("a four has its five point"), Seat::SECOND);
+            if vcf(&mut b, Seat::FIRST, depth, &mut Budget::new(1 << 20, &none)).is_some() {
                 wins.push(board.point(p));
             }
         }

@@ -152,14 +152,14 @@ mod tests {
     fn board_of(black: &[(u8, u8)], white: &[(u8, u8)]) -> Board {
         let stones: Vec<(Point, Seat)> = black
             .iter()
-            .map(|&(x, y)| (Point::new(x, y), Seat::First))
-            .chain(white.iter().map(|&(x, y)| (Point::new(x, y), Seat::Second)))
+            .map(|&(x, y)| (Point::new(x, y), Seat::FIRST))
+            .chain(white.iter().map(|&(x, y)| (Point::new(x, y), Seat::SECOND)))
             .collect();
         let config = Config {
             size: 15,
             rule: Rule::Freestyle,
         };
-        let g = Gomoku::from_stones(&config, &stones, Seat::First).expect("position");
+        let g = Gomoku::from_stones(&config, &stones, Seat::FIRST).expect("position");
         assert!(g.outcome().is_none());
         Board::of(&g)
     }
@@ -175,11 +175,11 @@ mod tests {
         let none = Deadline::none();
         let mut budget = Budget::new(10_000, &none);
         assert_eq!(
-            vcf(&mut b, Seat::First, 0, &mut budget),
+            vcf(&mut b, Seat::FIRST, 0, &mut budget),
             None,
             "not at once"
         );
-        let p = vcf(&mut b, Seat::First, 3, &mut budget).expect("a VCF");
+        let p = vcf(&mut b, Seat::FIRST, 3, &mut budget).expect("a VCF");
         assert_eq!(b.point(p), Point::new(9, 6));
         // The search left the board as it found it.
         assert_eq!(b.hash, board_of(&black, &white).hash);
@@ -190,6 +190,6 @@ mod tests {
         let mut b = board_of(&[(7, 7), (8, 8)], &[(0, 0), (14, 14)]);
         let none = Deadline::none();
         let mut budget = Budget::new(10_000, &none);
-        assert_eq!(vcf(&mut b, Seat::First, 8, &mut budget), None);
+        assert_eq!(vcf(&mut b, Seat::FIRST, 8, &mut budget), None);
     }
 }

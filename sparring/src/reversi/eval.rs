@@ -225,16 +225,16 @@ mod tests {
         let geo = Geometry::new(8);
         let w = Weights::default();
         let start = Reversi::new(&Config { size: 8 }).expect("size");
-        assert_eq!(evaluate(&start, Seat::First, &geo, &w), 0);
+        assert_eq!(evaluate(&start, Seat::FIRST, &geo, &w), 0);
         let mut cells = vec![None; 64];
-        cells[0] = Some(Seat::First);
-        cells[27] = Some(Seat::First);
-        cells[28] = Some(Seat::Second);
-        cells[35] = Some(Seat::Second);
-        cells[36] = Some(Seat::First);
-        let game = Reversi::from_cells(&Config { size: 8 }, &cells, Seat::First).expect("board");
-        assert!(evaluate(&game, Seat::First, &geo, &w) > 60);
-        assert!(evaluate(&game, Seat::Second, &geo, &w) < -60);
+        cells[0] = Some(Seat::FIRST);
+        cells[27] = Some(Seat::FIRST);
+        cells[28] = Some(Seat::SECOND);
+        cells[35] = Some(Seat::SECOND);
+        cells[36] = Some(Seat::FIRST);
+        let game = Reversi::from_cells(&Config { size: 8 }, &cells, Seat::FIRST).expect("board");
+        assert!(evaluate(&game, Seat::FIRST, &geo, &w) > 60);
+        assert!(evaluate(&game, Seat::SECOND, &geo, &w) < -60);
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //! - `long`: from then on lists a move longer than the host carries;
 //! - `clicks`: from then on says every move is clicked on the same cell.
 //!
-//! Without `fail` it is a correct game. Tests only: never a proof game.
+//! With `"min_seed": N` it breaks only in games whose seed is at least N: a fault the
+//! conformance check's playouts (seeds 1 to 20) never meet, as a rare position would, so that
+//! a match accepts it and meets it mid-game. Without `fail` it is a correct game. Tests only:
+//! never a proof game.
 
 use arbiter_game::view::{Grid, Shape, View};
-use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat};
+use arbiter_game::{config_number, export_game, Clicks, Game, Json, Outcome, Seat, Turn, Viewer};
 
 #[derive(Clone, Debug)]
 pub struct Broken {
@@ -32,11 +35,14 @@ impl Game for Broken {
     type Move = String;
     const NAME: &'static str = "broken";
     const VERSION: &'static str = "0.1.0";
+    const CONFIG_KEYS: Option<&'static [&'static str]> = Some(&["fail", "at", "min_seed"]);
 
-    fn new(config: &Json, _seed: u64) -> Result<Self, String> {
+    fn new(config: &Json, seed: u64) -> Result<Self, String> {
+        let min_seed = config.get("min_seed").and_then(Json::as_u64).unwrap_or(0);
         let fail = config
             .get("fail")
             .and_then(Json::as_str)
+            .filter(|_| seed >= min_seed)
             .map(str::to_string);
         let at = config_number(config, "at", 3, 0..=100)?;
         Ok(Broken {
@@ -48,11 +54,11 @@ impl Game for Broken {
         })
     }
 
-    fn to_move(&self) -> Option<Seat> {
-        (self.stones > 0).then_some(self.seat)
+    fn turn(&self) -> Turn {
+        Turn::of((self.stones > 0).then_some(self.seat))
     }
 
-    fn legal_moves(&self, out: &mut Vec<String>) {
+    fn legal_moves(&self, _seat: Seat, out: &mut Vec<String>) {
         if self.failing("liar") {
             // Its only listed move, so that whatever a bot picks, the module refuses it.
             out.push("9".into());
@@ -95,11 +101,8 @@ impl Game for Broken {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.stones == 0).then(|| Outcome {
-            winner: Some(self.seat),
-            scores: self.scores(),
-            reason: "took the last stone".into(),
-        })
+        (self.stones == 0)
+            .then(|| Outcome::decided(Some(self.seat), self.scores(), "took the last stone"))
     }
 
     fn scores(&self) -> Vec<i64> {
@@ -121,7 +124,7 @@ impl Game for Broken {
     }
 
     /// Taking n stones is a click on the n-th cell of the top row.
-    fn clicks(&self, mv: &String) -> Option<Clicks> {
+    fn clicks(&self, _seat: Seat, mv: &String) -> Option<Clicks> {
         let n: u16 = mv.parse().ok()?;
         match self.failing("clicks") {
             true => Some(Clicks::Cells(vec![[0, 0]])),
@@ -129,7 +132,7 @@ impl Game for Broken {
         }
     }
 
-    fn view(&self) -> View {
+    fn view(&self, _viewer: Viewer) -> View {
         let mut v = View::board(Grid::Cells, 7, 3);
         for i in 0..self.stones {
             v.piece((i % 7) as u16, (i / 7) as u16, Shape::Disc, None);

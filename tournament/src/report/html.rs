@@ -72,6 +72,9 @@ pub fn write_site_with(
         None => false,
     };
     write(&dir.join("index.html"), &index(r, lang))?;
+    for (name, page) in super::bracket::pages(r, lang) {
+        write(&dir.join(name), &page)?;
+    }
     write(&dir.join("standings.csv"), &r.standings_csv())?;
     write(&dir.join("games.csv"), &r.games_csv())?;
     write(&dir.join("report.json"), &serde_json::to_string_pretty(r)?)?;
@@ -193,7 +196,7 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-fn head(title: &str, lang: Lang) -> String {
+pub(crate) fn head(title: &str, lang: Lang) -> String {
     format!(
         "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         lang.tag(),
@@ -202,16 +205,16 @@ fn head(title: &str, lang: Lang) -> String {
 }
 
 /// A message of the report's language, escaped for HTML.
-fn t(lang: Lang, key: &str) -> String {
+pub(crate) fn t(lang: Lang, key: &str) -> String {
     esc(&lang.t(key))
 }
 
 /// A message with parameters, escaped for HTML.
-fn ta(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
+pub(crate) fn ta(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
     esc(&lang.ta(key, args))
 }
 
-fn title(r: &Report, lang: Lang) -> String {
+pub(crate) fn title(r: &Report, lang: Lang) -> String {
     r.name
         .clone()
         .unwrap_or_else(|| lang.t("report-tournament"))
@@ -240,6 +243,11 @@ fn index(r: &Report, lang: Lang) -> String {
         "<h1>{}</h1><p class=small>{summary} &middot; <a href=standings.csv>standings.csv</a> <a href=games.csv>games.csv</a> <a href=report.json>report.json</a></p>",
         esc(&title(r, lang)),
     );
+    if let Some(tables) = &r.tables {
+        h.push_str(&super::tables::html(tables, esc));
+        h.push_str("</body></html>\n");
+        return h;
+    }
     let _ = write!(
         h,
         "<h2>{}</h2><table><tr><th>#</th><th class=l>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>Elo</th><th>95%</th><th>Glicko-2</th><th>RD</th></tr>",
@@ -289,6 +297,7 @@ fn index(r: &Report, lang: Lang) -> String {
         let note = ta(lang, "report-judging", &[("note", note.into())]);
         let _ = write!(h, "<p class=small>{note}</p>");
     }
+    h.push_str(&super::bracket::section(r, lang));
     let _ = write!(h, "<h2>{}</h2>", t(lang, "report-ratings"));
     h.push_str(&rating_chart_in(r, lang));
     // Crosstable in standings order.
@@ -435,7 +444,11 @@ fn result_text(g: &GameRow, lang: Lang) -> String {
     };
     let scores = res
         .scores
-        .map(|s| format!(" {}-{}", s[0], s[1]))
+        .as_ref()
+        .map(|s| {
+            let each: Vec<String> = s.iter().map(i64::to_string).collect();
+            format!(" {}", each.join("-"))
+        })
         .unwrap_or_default();
     let reason = arbiter_i18n::verdict::in_table(lang, &res.reason_code, &res.reason);
     format!("{who}{scores} ({reason})")
@@ -764,7 +777,7 @@ fn game_page(
             if has_player {
                 let _ = write!(
                     h,
-                    "<iframe id=player src=\"../player.html?lang={}\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"{}\"></iframe>\
+                    "<iframe id=player src=\"../player.html?lang={}&amp;origins=self\" data-frame=\"{}\" style=\"width:100%;height:640px;border:1px solid #ccc\" title=\"{}\"></iframe>\
 <div class=ctl><button id=first title=\"{}\">|&lt;</button><button id=prev title=\"{}\">&lt;</button><button id=play>{}</button><button id=next title=\"{}\">&gt;</button><button id=last title=\"{}\">&gt;|</button> {} <span id=frame>-</span></div>\
 {}<script src=\"{}\"></script>{PLAYER_SCRIPT}",
                     lang.tag(),
@@ -934,7 +947,11 @@ fn game_result_in(g: &GameRow, rep: &Replay, lang: Lang) -> String {
     };
     let scores = rep
         .scores
-        .map(|s| format!(" {}-{}", s[0], s[1]))
+        .as_ref()
+        .map(|s| {
+            let each: Vec<String> = s.iter().map(i64::to_string).collect();
+            format!(" {}", each.join("-"))
+        })
         .unwrap_or_default();
     // A module's own words for how its game ended ("four in a row"), where it gives them.
     let reason = match (&rep.result.reason, &rep.meta.ending) {

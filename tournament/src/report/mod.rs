@@ -1,8 +1,10 @@
 //! Everything a report shows, computed once from the database, and its renderings: a terminal
 //! table, JSON, CSV and a static HTML site.
 
+pub mod bracket;
 pub mod html;
 pub mod publish;
+pub mod tables;
 pub mod terminal;
 
 use serde::Serialize;
@@ -47,6 +49,11 @@ pub struct Report {
     /// What happened to the judging: workers paused by quarantine, with why (tournaments
     /// played through the job queue).
     pub judging: Vec<String>,
+    /// A staged format's stages (Swiss tables, groups, brackets), in order; empty otherwise.
+    pub stages: Vec<crate::staged::StageReport>,
+    /// A game of N > 2 seats: its tables, places, points and Weng-Lin ratings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<tables::TablesReport>,
     /// The tournament's directories on this machine, the config's first: a published site
     /// shows paths relative to them, never them.
     #[serde(skip)]
@@ -122,21 +129,39 @@ impl Report {
             })
             .collect();
         let stats = stats::compute(&names, &done);
+        let seats = t.resolved.seats;
+        let tables = (seats > 2)
+            .then(|| -> anyhow::Result<tables::TablesReport> {
+                Ok(tables::TablesReport::build(
+                    &names,
+                    seats,
+                    crate::tables::games_per_table(&t.resolved.file, seats),
+                    &crate::tables::points_per_place(&t.resolved.file, seats),
+                    t.store.table_games(None)?,
+                ))
+            })
+            .transpose()?;
+        let (scheduled, done_count) = match &tables {
+            Some(x) => (x.games.len(), x.done()),
+            None => (games.len(), done.len()),
+        };
         Ok(Report {
             name: t.resolved.file.name.clone(),
             game: t.resolved.game.clone(),
             format: t.resolved.file.format,
             games_per_pairing: t.resolved.file.games_per_pairing,
             seed: t.resolved.file.seed,
-            scheduled: games.len(),
-            done: done.len(),
-            pending: games.len() - done.len(),
+            scheduled,
+            done: done_count,
+            pending: scheduled - done_count,
+            tables,
             bots,
             standings,
             ratings,
             los: fit.los,
             stats,
             games,
+            stages: crate::staged::report(&t.store, &t.resolved)?,
             judging: match t.store.meta(crate::queued::QUARANTINE_META)? {
                 Some(text) => serde_json::from_str(&text).unwrap_or_default(),
                 None => Vec::new(),

@@ -130,7 +130,7 @@ impl Publisher {
             .meta
             .stderr
             .take()
-            .map(|tails| tails.map(|t| self.text(&t)));
+            .map(|tails| tails.iter().map(|t| self.text(t)).collect());
         for m in &mut replay.moves {
             m.log = m.log.as_deref().map(|l| self.text(l));
         }
@@ -161,6 +161,11 @@ impl Publisher {
             v.dir = v.dir.as_deref().map(|d| self.text(d));
         }
         for g in &mut r.games {
+            if let Some(res) = &mut g.result {
+                res.reason = self.text(&res.reason);
+            }
+        }
+        for g in r.tables.iter_mut().flat_map(|t| t.games.iter_mut()) {
             if let Some(res) = &mut g.result {
                 res.reason = self.text(&res.reason);
             }

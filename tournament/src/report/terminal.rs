@@ -18,6 +18,10 @@ pub fn render(r: &Report) -> String {
         r.done,
         r.scheduled
     );
+    if let Some(t) = &r.tables {
+        out.push_str(&super::tables::terminal(t));
+        return out;
+    }
     out.push_str(&format!(
         "{:>4}  {:<width$}  {:>4}  {:>8}  {:>12}  {:>7}  {:>13}  failures\n",
         "rank", "bot", "MP", "matches", "games W-D-L", "points", "Elo (95%)"
@@ -55,6 +59,21 @@ pub fn render(r: &Report) -> String {
     }
     for note in &r.judging {
         out.push_str(&format!("judging: {note}\n"));
+    }
+    for s in &r.stages {
+        let what = serde_json::to_value(s.format)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        let state = match &s.order {
+            Some(order) => format!("final order: {}", order.join(", ")),
+            None => format!("{} round(s) stored, being played", s.rounds),
+        };
+        out.push_str(&format!(
+            "stage {} ({what}, {} entrants): {state}\n",
+            s.stage + 1,
+            s.entrants.len()
+        ));
     }
     out
 }

@@ -52,7 +52,8 @@ pub fn same_position<G: Game>(rules: &mut Rules, s: State, g: &G) -> Result<(), 
     let want_to_move = g.to_move().map(arbiter_engine::Seat::index);
     let want_forced = g.forced_move().map(|m| g.format_move(m));
     let want_scores = g.scores().to_vec();
-    if (st.to_move, &st.forced, &st.scores) != (want_to_move, &want_forced, &want_scores) {
+    let forced = st.forced_move().map(String::from);
+    if (st.to_move(), &forced, &st.scores) != (want_to_move, &want_forced, &want_scores) {
         return Err(format!(
             "status {st:?}, engine: to move {want_to_move:?}, forced {want_forced:?}, \
              scores {want_scores:?}"
@@ -61,7 +62,7 @@ pub fn same_position<G: Game>(rules: &mut Rules, s: State, g: &G) -> Result<(), 
     let want_end = g
         .outcome()
         .map(|o| o.winner.map(arbiter_engine::Seat::index));
-    let end = st.outcome.as_ref().map(|o| o.winner);
+    let end = st.outcome.as_ref().map(|o| o.winner());
     if end != want_end || st.outcome.as_ref().is_some_and(|o| o.scores != want_scores) {
         return Err(format!(
             "outcome {:?}, engine {:?}",
@@ -160,7 +161,7 @@ pub fn reversi_probes(g: &Reversi) -> Vec<reversi::Move> {
 /// Black's forbidden points under renju, and the last stone's point (taken).
 pub fn gomoku_probes(g: &Gomoku) -> Vec<Point> {
     let mut probes: Vec<Point> = match g.to_move() {
-        Some(Seat::First) => g.forbidden_points().into_iter().map(|(p, _)| p).collect(),
+        Some(Seat::FIRST) => g.forbidden_points().into_iter().map(|(p, _)| p).collect(),
         _ => Vec::new(),
     };
     probes.extend(g.history().last());
