@@ -1,6 +1,7 @@
 # The web player: controls, status lines, results, failures, accessibility labels, live modes.
 player-draw = Draw
 player-wins = { $who } wins
+player-share-first = { $who } share first place
 player-black = Black
 player-white = White
 player-first = First (+)

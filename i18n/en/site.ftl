@@ -430,3 +430,24 @@ game-rule-freestyle = freestyle
 game-rule-standard = standard
 game-rule-renju = renju
 game-rule-renju-gomocup = renju (Gomocup)
+
+## A contest on a game of more than two seats (tables)
+board-rules-tables = A game of { $seats } seats: every set of { $seats } students sits at one table (their latest ready submissions), which plays { $games } games, each student in every seat in turn. A table counts once all its games are done; 1st, 2nd, ... place give { $points } points. Rating: Weng-Lin mu ± its 95 % interval.
+board-places = Places
+board-places-title = games finished { $places }
+board-skill = Rating
+board-skill-title = Weng-Lin (OpenSkill) mu ± its 95 % interval, from the places of every counted game
+board-uncounted-table-title = games played at tables not finished yet: they count once every game of their table is played
+place-nth = { $n ->
+    [1] 1st
+    [2] 2nd
+    [3] 3rd
+   *[other] { $n }th
+}
+sub-table-with = At the table with
+sub-places = Places
+sub-table = Table
+sub-table-points = { $n } points
+sub-at-table = with { $names }:{" "}
+words-placed = { $place } of { $seats }
+game-seat-n = Seat { $n }

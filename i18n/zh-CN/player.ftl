@@ -1,6 +1,7 @@
 # 网页播放器：控制按钮、状态行、结果、失败说明、无障碍标签、直播模式。
 player-draw = 平局
 player-wins = { $who }获胜
+player-share-first = { $who }并列第一
 player-black = 黑方
 player-white = 白方
 player-first = 先手 (+)

@@ -427,3 +427,19 @@ game-rule-freestyle = 无禁手
 game-rule-standard = 标准规则
 game-rule-renju = 连珠
 game-rule-renju-gomocup = 连珠（Gomocup）
+
+## A contest on a game of more than two seats (tables)
+board-rules-tables = 每局 { $seats } 人：每 { $seats } 位同学最新一次编译通过的提交同坐一桌，每桌下 { $games } 局，每位同学轮流坐每个座位。一桌的所有对局下完后才计分：第 1、2……名分别得 { $points } 分。评分：Weng-Lin mu ± 其 95% 置信区间。
+board-places = 名次
+board-places-title = 获得{ $places }的局数
+board-skill = 评分
+board-skill-title = Weng-Lin（OpenSkill）mu ± 其 95% 置信区间，由每局计分对局的名次算出
+board-uncounted-table-title = 所在的桌还没有下完的对局：整桌下完后才计入
+place-nth = 第 { $n } 名
+sub-table-with = 同桌
+sub-places = 名次
+sub-table = 本桌
+sub-table-points = { $n } 分
+sub-at-table = 与 { $names } 同桌：
+words-placed = { $seats } 人中{ $place }
+game-seat-n = 第 { $n } 座

@@ -405,9 +405,14 @@ impl Session {
                 *t += m.time_ms.unwrap_or(0.0);
             }
         }
-        let result_head = match r.result.winner {
-            Some(s) => ta("player-wins", &[("who", seat_label(&seats, s).into())]),
-            None => crate::lang::t("player-draw"),
+        let result_head = match (r.result.winner, shared_first(r.result.places.as_deref())) {
+            (Some(s), _) => ta("player-wins", &[("who", seat_label(&seats, s).into())]),
+            // Places with several first (Dou Dizhu's peasants winning together): not a draw.
+            (None, Some(first)) => {
+                let who: Vec<String> = first.iter().map(|&s| seat_label(&seats, s)).collect();
+                ta("player-share-first", &[("who", who.join(", ").into())])
+            }
+            (None, None) => crate::lang::t("player-draw"),
         };
         let at = (r.moves.len() + 1) as u64;
         let result_text = match (&r.result.reason, r.result.reason.culprit()) {
@@ -565,6 +570,19 @@ fn unknown_game_name(text: &str) -> Option<String> {
 }
 
 /// The label of `seat`: the game's own for two seats, its number beyond.
+/// The seats sharing first place when not every seat does (all first is a draw).
+fn shared_first(places: Option<&[u32]>) -> Option<Vec<Seat>> {
+    let places = places?;
+    if places.iter().all(|&p| p == 1) {
+        return None;
+    }
+    let first: Vec<Seat> = (places.iter().enumerate())
+        .filter(|&(_, &p)| p == 1)
+        .filter_map(|(k, _)| Seat::from_index(k))
+        .collect();
+    (!first.is_empty()).then_some(first)
+}
+
 pub fn seat_label(labels: &[String], seat: Seat) -> String {
     match labels.get(seat.index()) {
         Some(l) => l.clone(),

@@ -548,3 +548,53 @@ fn four_snakes_show_one_frame_per_simultaneous_turn_with_every_move() {
     }
     assert_eq!(r.moves[0].with.len(), 3);
 }
+
+/// Dou Dizhu's peasants win together: both are first, which the player says as such, not as
+/// a draw; a landlord's win is a win.
+#[test]
+fn places_shared_at_the_top_are_not_a_draw() {
+    let bytes = game_bytes("game-dou-dizhu");
+    let module = load(&bytes, "game-dou-dizhu").unwrap();
+    let mut heads = std::collections::BTreeSet::new();
+    for seed in 0..12 {
+        let GameConfig::Module(mut m) = config(module.clone(), json!({})) else {
+            unreachable!()
+        };
+        m.seed = seed;
+        let config = GameConfig::Module(m);
+        let players = (0..3u8).map(|s| Player {
+            name: format!("p{s}"),
+            seat: Seat::try_from(s).unwrap(),
+            command: None,
+        });
+        let mut r = Replay::new(config.clone(), players.collect::<Vec<_>>());
+        let mut g = AnyGame::new(&config).unwrap();
+        let mut i = seed as usize + 3;
+        while let Some(seat) = g.to_move() {
+            let legal = g.legal_moves();
+            i = i.wrapping_mul(31).wrapping_add(7);
+            let mv = legal[i % legal.len()];
+            r.moves.push(MoveRecord::new(seat, g.format_move(mv)));
+            g.play(mv).unwrap();
+        }
+        r.result.places = g.places();
+        r.result.winner = g.outcome().and_then(|o| o.winner);
+        r.meta.ending = g.end_words();
+        let places = r.result.places.clone().expect("places");
+        let head = Session::load(&r.to_json()).unwrap().info().result_head;
+        let first: Vec<usize> = (0..3).filter(|&k| places[k] == 1).collect();
+        match first.len() {
+            1 => assert!(head.ends_with(" wins"), "{places:?}: {head}"),
+            _ => {
+                assert!(!head.contains("Draw"), "{places:?}: {head}");
+                assert!(head.ends_with("share first place"), "{places:?}: {head}");
+            }
+        }
+        heads.insert(first.len());
+    }
+    assert_eq!(
+        heads.len(),
+        2,
+        "both a landlord's and the peasants' win were seen"
+    );
+}

@@ -35,6 +35,7 @@ async fn run(name: &str, url: &str, jobs: usize, workers: usize) {
             kind: JobKind::Game,
             spec: format!("{{\"game\":{i}}}"),
             sides: [format!("s{}", i % 300), format!("s{}", (i + 1) % 300)],
+            seats: Vec::new(),
             priority: 0,
         })
         .collect();

@@ -64,6 +64,9 @@ pub struct NewJob {
     pub spec: String,
     /// What the job is about (e.g. the two submissions), for [`cancel_involving`].
     pub sides: [String; 2],
+    /// A game of more than two seats: every seat's side in seat order (the first two are
+    /// `sides`); empty otherwise.
+    pub seats: Vec<String>,
     /// Higher runs first within its lane.
     pub priority: i64,
 }
@@ -693,6 +696,11 @@ pub struct StoredResult {
     pub attempt: String,
 }
 
+/// The SQL condition "job `j` involves the side bound as `$2`": one of its first two sides, or
+/// any seat of a game of more than two seats (`job_seats`).
+pub const INVOLVES: &str = "(j.side0 = $2 OR j.side1 = $2 OR EXISTS \
+     (SELECT 1 FROM job_seats t WHERE t.job = j.id AND t.side = $2))";
+
 /// [`Queue::enqueue`] inside the caller's transaction.
 pub async fn enqueue(
     db: &Db,
@@ -735,6 +743,14 @@ pub async fn enqueue(
             .fetch_one(&mut **tx)
             .await?;
         ids.push(id);
+        for (seat, side) in job.seats.iter().enumerate() {
+            sqlx::query("INSERT INTO job_seats (job, seat, side) VALUES ($1, $2, $3)")
+                .bind(id)
+                .bind(seat as i64)
+                .bind(side)
+                .execute(&mut **tx)
+                .await?;
+        }
         match per_lane
             .iter_mut()
             .find(|(l, k, _)| *l == job.lane && *k == job.kind)
@@ -780,8 +796,8 @@ pub async fn cancel_involving(
     side: &str,
 ) -> Result<usize, sqlx::Error> {
     let sql = format!(
-        "UPDATE jobs SET state = 'cancelled', finished_at = {now} \
-         WHERE competition = $1 AND state = 'queued' AND (side0 = $2 OR side1 = $2) \
+        "UPDATE jobs AS j SET state = 'cancelled', finished_at = {now} \
+         WHERE competition = $1 AND state = 'queued' AND {INVOLVES} \
          RETURNING lane, kind",
         now = db.now()
     );

@@ -2,7 +2,7 @@
 //! [`crate::db::Db::ddl`]). Times are Unix milliseconds on the database's clock.
 
 /// Migration steps of the `queue` component: step k takes version k to k + 1.
-pub const STEPS: &[&str] = &[V1, V2, V3];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4];
 
 const V1: &str = "
 CREATE TABLE competitions (
@@ -155,4 +155,17 @@ const V3: &str = "
 ALTER TABLE workers ADD COLUMN trouble TEXT;
 ALTER TABLE workers ADD COLUMN trouble_ms BIGINT;
 ALTER TABLE workers ADD COLUMN trouble_until BIGINT
+";
+
+/// Every seat of a game of more than two seats: `side0` and `side1` hold its first two, as for
+/// every job, and `job_seats` all of them in seat order, so that a submission's games are
+/// found whatever seat it sat in ([`crate::jobs::INVOLVES`]).
+const V4: &str = "
+CREATE TABLE job_seats (
+    job         BIGINT NOT NULL REFERENCES jobs(id),
+    seat        BIGINT NOT NULL,
+    side        TEXT NOT NULL,
+    PRIMARY KEY (job, seat)
+);
+CREATE INDEX job_seats_side ON job_seats (side, job)
 ";

@@ -98,6 +98,7 @@ async fn enqueue(q: &Queue, name: &str, games: &[[JobBot; 2]], compile: bool) ->
             })
             .unwrap(),
             sides: [bots[0].name.clone(), bots[1].name.clone()],
+            seats: Vec::new(),
             priority: 0,
         })
         .collect();
@@ -118,6 +119,7 @@ async fn enqueue(q: &Queue, name: &str, games: &[[JobBot; 2]], compile: bool) ->
                 memory_mb: 512,
             })
             .unwrap(),
+            seats: Vec::new(),
             sides: ["student".into(), String::new()],
             priority: 0,
         });

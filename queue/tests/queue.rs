@@ -16,6 +16,7 @@ fn job(lane: &str, n: usize) -> NewJob {
         kind: JobKind::Game,
         spec: format!("{{\"n\":{n}}}"),
         sides: [format!("{lane}-a"), format!("{lane}-b")],
+        seats: Vec::new(),
         priority: 0,
     }
 }
@@ -323,6 +324,7 @@ async fn a_worker_whose_bots_fail_far_more_than_elsewhere_is_quarantined() {
                 lane: format!("l{}", n % 3),
                 kind: JobKind::Game,
                 spec: format!("{{\"n\":{n}}}"),
+                seats: Vec::new(),
                 sides: ["alice".to_string(), "bob".to_string()],
                 priority: 0,
             })

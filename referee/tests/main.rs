@@ -21,6 +21,7 @@ mod contest_init_bots;
 mod contest_ladder;
 mod contest_leagues;
 mod contest_restart;
+mod contest_tables;
 mod contest_workers;
 mod failures;
 mod game_builtin;

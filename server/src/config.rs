@@ -74,6 +74,64 @@ impl ContestFile {
         self.promotion.unwrap_or_default()
     }
 
+    /// The keys of a contest of tables checked against the game's `seats`.
+    fn check_tables(&self, origin: &str, seats: usize) -> anyhow::Result<()> {
+        let given = [
+            (
+                "submissions.games_per_table",
+                self.submissions.games_per_table.is_some(),
+            ),
+            (
+                "scoreboard.points_per_place",
+                self.scoreboard.points_per_place.is_some(),
+            ),
+        ];
+        if seats <= 2 {
+            if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+                anyhow::bail!(
+                    "{origin}: {key} is for games of more than two seats; this game has two \
+                     (students play pairings: submissions.games_per_pairing)"
+                );
+            }
+            return Ok(());
+        }
+        if seats > arbiter_tournament::tables::MAX_SEATS {
+            anyhow::bail!("{origin}: the game has {seats} seats: a table holds at most 8");
+        }
+        if self.schedule.format == ContestFormat::Ladder || !self.leagues.is_empty() {
+            anyhow::bail!(
+                "{origin}: the ladder and leagues pair two students; a game of {seats} seats \
+                 plays every table of {seats} students (leave [schedule] and [[leagues]] out)"
+            );
+        }
+        if self.game.openings.as_ref().is_some_and(|o| !o.is_empty()) {
+            anyhow::bail!(
+                "{origin}: game.openings: tables of {seats} start from the initial position"
+            );
+        }
+        let gpt = self.submissions.games_per_table.unwrap_or(seats as u32) as usize;
+        if gpt == 0 || gpt % seats != 0 || gpt > 100 {
+            anyhow::bail!(
+                "{origin}: submissions.games_per_table = {gpt}: a multiple of {seats} up to 100 \
+                 (every student of a table sits in every seat equally often)"
+            );
+        }
+        if let Some(p) = &self.scoreboard.points_per_place {
+            if p.len() != seats {
+                anyhow::bail!(
+                    "{origin}: scoreboard.points_per_place has {} values: give one per place ({seats})",
+                    p.len()
+                );
+            }
+            if p.iter().any(|x| !x.is_finite() || x.abs() > 1e9) {
+                anyhow::bail!(
+                    "{origin}: scoreboard.points_per_place: every value must be a finite number"
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// `[schedule]`, `[ladder]`, `[[leagues]]` and `[promotion]` checked together.
     fn check_schedule(&self, origin: &str) -> anyhow::Result<()> {
         let ladder = self.schedule.format == ContestFormat::Ladder;
@@ -109,6 +167,10 @@ pub struct SubmissionRules {
     pub daily_budget_s: u64,
     /// Games between two students' latest bots; even: colours are swapped in pairs.
     pub games_per_pairing: u32,
+    /// A game of N > 2 seats: games each table of N students plays, a multiple of N (the
+    /// seats rotate); default N (`crate::tables`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_per_table: Option<u32>,
 }
 
 impl Default for SubmissionRules {
@@ -118,6 +180,7 @@ impl Default for SubmissionRules {
             min_interval_s: 60,
             daily_budget_s: 3600,
             games_per_pairing: 2,
+            games_per_table: None,
         }
     }
 }
@@ -129,6 +192,10 @@ pub struct ScoreboardRules {
     pub public: bool,
     /// Keep bots' DEBUG output and standard error out of what other students see.
     pub private_logs: bool,
+    /// A game of N > 2 seats: the points of 1st, 2nd, ... place (N values); default N-1,
+    /// N-2, ..., 0 (`arbiter_tournament::tables::default_points`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points_per_place: Option<Vec<f64>>,
 }
 
 impl Default for ScoreboardRules {
@@ -136,6 +203,7 @@ impl Default for ScoreboardRules {
         ScoreboardRules {
             public: true,
             private_logs: true,
+            points_per_place: None,
         }
     }
 }
@@ -191,6 +259,8 @@ pub struct Contest {
     pub protocols: BTreeMap<String, ProtocolKind>,
     /// The site's default language (`language`).
     pub language: arbiter_i18n::Lang,
+    /// The game's seats: 2, or N for a contest of tables (`crate::tables`).
+    pub seats: usize,
 }
 
 impl Contest {
@@ -241,6 +311,10 @@ impl Contest {
             anyhow::bail!("{origin}: no [languages.*]: students could not submit anything");
         }
         file.check_schedule(origin)?;
+        let seats = arbiter_engine::AnyGame::new(&game.game)
+            .map_err(|e| anyhow::anyhow!("{origin}: [game] {e}"))?
+            .seats();
+        file.check_tables(origin, seats)?;
         let mut protocols = BTreeMap::new();
         for (key, lang) in &file.languages {
             let here = format!("{origin}: languages.{key}");
@@ -269,7 +343,22 @@ impl Contest {
             game,
             protocols,
             language,
+            seats,
         })
+    }
+
+    /// Games each table plays (a game of N > 2 seats): `games_per_table`, default N.
+    pub fn games_per_table(&self) -> usize {
+        (self.file.submissions.games_per_table).map_or(self.seats, |g| g as usize)
+    }
+
+    /// The points of 1st, 2nd, ... place (a game of N > 2 seats).
+    pub fn points_per_place(&self) -> Vec<f64> {
+        self.file
+            .scoreboard
+            .points_per_place
+            .clone()
+            .unwrap_or_else(|| arbiter_tournament::tables::default_points(self.seats))
     }
 
     /// The rules as contest.toml gives them.
@@ -368,6 +457,8 @@ max_bytes = 1048576               # the largest source file (1 MB)
 min_interval_s = 60               # seconds between two submissions of one student
 daily_budget_s = 3600             # thinking time of a student's games per day (UTC); 0 = no limit
 games_per_pairing = 2             # even: colours swapped in pairs
+# games_per_table = 3             # a game of N > 2 seats: games each table of N students plays,
+                                  # a multiple of N (seats rotate); default N
 
 [schedule]
 format = "round-robin"            # every pair; "ladder": a new bot plays opponents near its
@@ -395,6 +486,8 @@ format = "round-robin"            # every pair; "ladder": a new bot plays oppone
 [scoreboard]
 public = true                     # visitors who are not signed in see the scoreboard and games
 private_logs = true               # a bot's DEBUG output and stderr are shown only to its author
+# points_per_place = [2, 1, 0]    # a game of N > 2 seats: points of 1st, 2nd, ... place
+                                  # (default N-1, N-2, ..., 0; a shared place gives its points)
 
 [languages.c]
 name = "C (gcc, C11)"
@@ -475,5 +568,56 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("memory_mb = 1: from 16 to"));
+        let tables = base.replace("# games_per_table = 3", "games_per_table = 3");
+        assert!(Contest::parse(&tables, "c.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("games_per_table is for games of more than two seats"));
+    }
+
+    /// A contest of tables: Dou Dizhu, the carried module of three seats.
+    #[test]
+    fn a_game_of_three_seats_plays_tables_and_its_keys_are_checked() {
+        let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/dist");
+        let base = module_template("t", "dou-dizhu.wasm", "{}");
+        let parse = |text: &str| Contest::parse_in(text, "c.toml", &dist);
+        let c = parse(&base).expect("the template parses");
+        assert_eq!(c.seats, 3);
+        assert_eq!(c.games_per_table(), 3);
+        assert_eq!(c.points_per_place(), vec![2.0, 1.0, 0.0]);
+        let given = base
+            .replace("# games_per_table = 3", "games_per_table = 6")
+            .replace(
+                "# points_per_place = [2, 1, 0]",
+                "points_per_place = [3, 1, 0]",
+            );
+        let c = parse(&given).expect("given keys parse");
+        assert_eq!(c.games_per_table(), 6);
+        assert_eq!(c.points_per_place(), vec![3.0, 1.0, 0.0]);
+        for (from, to, named) in [
+            (
+                "# games_per_table = 3",
+                "games_per_table = 4",
+                "a multiple of 3",
+            ),
+            (
+                "# games_per_table = 3",
+                "games_per_table = 0",
+                "a multiple of 3",
+            ),
+            (
+                "# points_per_place = [2, 1, 0]",
+                "points_per_place = [1, 0]",
+                "has 2 values",
+            ),
+            (
+                "format = \"round-robin\"",
+                "format = \"ladder\"",
+                "the ladder and leagues",
+            ),
+        ] {
+            let err = parse(&base.replace(from, to)).unwrap_err().to_string();
+            assert!(err.contains(named), "{to}: {err}");
+        }
     }
 }

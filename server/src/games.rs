@@ -22,11 +22,14 @@ pub struct GameRow {
     /// The queue's job behind it (its replay's key), never shown.
     #[serde(skip)]
     pub job: i64,
-    /// Submission ids in seat order.
-    pub seats: [i64; 2],
+    /// Submission ids in seat order (two, or N at a table).
+    pub seats: Vec<i64>,
     /// `queued`, `running`, `done`, `cancelled`, `failed`.
     pub state: String,
     pub winner: Option<u8>,
+    /// At a table: each seat's place (1 = first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub places: Option<Vec<u32>>,
     pub verdict: Option<String>,
     pub reason: Option<String>,
     pub moves: Option<u32>,
@@ -70,6 +73,7 @@ impl Cutoff {
         for g in games.iter_mut().filter(|g| self.hides(g)) {
             g.state = FROZEN.into();
             g.winner = None;
+            g.places = None;
             g.verdict = None;
             g.reason = None;
             g.moves = None;
@@ -84,6 +88,8 @@ pub const FROZEN: &str = "frozen";
 #[derive(Deserialize)]
 struct OutcomeView {
     winner: Option<u8>,
+    #[serde(default)]
+    places: Option<Vec<u32>>,
     verdict: String,
     reason: String,
     moves: u32,
@@ -94,36 +100,63 @@ struct OutcomeView {
 /// Every game a submission takes part in, oldest first.
 pub async fn of_submission(state: &Shared, submission: i64) -> Result<Vec<GameRow>, AppError> {
     let side = Submission::side(submission);
-    let rows = sqlx::query(
+    let rows = sqlx::query(&format!(
         "SELECT j.number, j.side0, j.side1, j.state, r.outcome, r.seq, j.id FROM jobs j \
          LEFT JOIN results r ON r.job = j.id \
-         WHERE j.competition = $1 AND j.kind = 'game' AND (j.side0 = $2 OR j.side1 = $2) \
+         WHERE j.competition = $1 AND j.kind = 'game' AND {} \
          ORDER BY j.id LIMIT 20000",
-    )
+        arbiter_queue::jobs::INVOLVES
+    ))
     .bind(state.competition)
     .bind(&side)
     .fetch_all(state.db.pool())
     .await?;
+    let mut tables = crate::tables::seats_of_jobs(state, &side, "").await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
-        let s0: String = r.try_get(1)?;
-        let s1: String = r.try_get(2)?;
-        let outcome: Option<String> = r.try_get(4)?;
-        let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
-        out.push(GameRow {
-            id: r.try_get::<Option<i64>, _>(0)?.unwrap_or(0),
-            job: r.try_get(6)?,
-            seats: [side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)],
-            state: r.try_get(3)?,
-            winner: view.as_ref().and_then(|v| v.winner),
-            verdict: view.as_ref().map(|v| v.verdict.clone()),
-            reason: view.as_ref().map(|v| v.reason.clone()),
-            moves: view.as_ref().map(|v| v.moves),
-            culprit: view.as_ref().and_then(|v| v.culprit),
-            seq: r.try_get(5)?,
-        });
+        let job: i64 = r.try_get(6)?;
+        let seats = match tables.remove(&job) {
+            Some(seats) => seats,
+            None => pair_seats(r.try_get(1)?, r.try_get(2)?),
+        };
+        out.push(row(
+            r.try_get::<Option<i64>, _>(0)?.unwrap_or(0),
+            job,
+            seats,
+            r.try_get(3)?,
+            (r.try_get(4)?, r.try_get(5)?),
+        ));
     }
     Ok(out)
+}
+
+/// The two seats of a pairing's game, from its sides.
+fn pair_seats(s0: String, s1: String) -> Vec<i64> {
+    vec![side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)]
+}
+
+/// A game's row from its job and its result (outcome and sequence number), if any.
+fn row(
+    id: i64,
+    job: i64,
+    seats: Vec<i64>,
+    state: String,
+    (outcome, seq): (Option<String>, Option<i64>),
+) -> GameRow {
+    let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
+    GameRow {
+        id,
+        job,
+        seats,
+        state,
+        winner: view.as_ref().and_then(|v| v.winner),
+        places: view.as_ref().and_then(|v| v.places.clone()),
+        verdict: view.as_ref().map(|v| v.verdict.clone()),
+        reason: view.as_ref().map(|v| v.reason.clone()),
+        moves: view.as_ref().map(|v| v.moves),
+        culprit: view.as_ref().and_then(|v| v.culprit),
+        seq,
+    }
 }
 
 /// Game number `id` of the contest: its two submissions and state, or `NotFound`.
@@ -137,22 +170,23 @@ pub async fn game(state: &Shared, id: i64) -> Result<GameRow, AppError> {
     .fetch_optional(state.db.pool())
     .await?
     .ok_or_else(|| AppError::NotFound(crate::lang::ta("err-game", &[("id", id.to_string().into())])))?;
-    let s0: String = row.try_get(0)?;
-    let s1: String = row.try_get(1)?;
-    let outcome: Option<String> = row.try_get(3)?;
-    let view = outcome.and_then(|o| serde_json::from_str::<OutcomeView>(&o).ok());
-    Ok(GameRow {
+    let job: i64 = row.try_get(5)?;
+    let at_table: Vec<String> =
+        sqlx::query_scalar("SELECT side FROM job_seats WHERE job = $1 ORDER BY seat")
+            .bind(job)
+            .fetch_all(state.db.pool())
+            .await?;
+    let seats = match at_table.is_empty() {
+        true => pair_seats(row.try_get(0)?, row.try_get(1)?),
+        false => at_table.iter().map(|s| side_id(s).unwrap_or(0)).collect(),
+    };
+    Ok(self::row(
         id,
-        job: row.try_get(5)?,
-        seats: [side_id(&s0).unwrap_or(0), side_id(&s1).unwrap_or(0)],
-        state: row.try_get(2)?,
-        winner: view.as_ref().and_then(|v| v.winner),
-        verdict: view.as_ref().map(|v| v.verdict.clone()),
-        reason: view.as_ref().map(|v| v.reason.clone()),
-        moves: view.as_ref().map(|v| v.moves),
-        culprit: view.as_ref().and_then(|v| v.culprit),
-        seq: row.try_get(4)?,
-    })
+        job,
+        seats,
+        row.try_get(2)?,
+        (row.try_get(3)?, row.try_get(4)?),
+    ))
 }
 
 /// The number of the game that is job `job` (0 if it has none).
@@ -191,14 +225,15 @@ async fn own_seats(
     state: &Shared,
     g: &GameRow,
     viewer: Option<&Session>,
-) -> Result<[bool; 2], AppError> {
+) -> Result<Vec<bool>, AppError> {
+    let n = g.seats.len();
     let Some(s) = viewer else {
-        return Ok([false; 2]);
+        return Ok(vec![false; n]);
     };
     if s.user.admin || !state.rules().scoreboard.private_logs {
-        return Ok([true; 2]);
+        return Ok(vec![true; n]);
     }
-    let mut own = [false; 2];
+    let mut own = vec![false; n];
     for (i, sub) in g.seats.iter().enumerate() {
         if let Some(sub) = store::submission(&state.db, *sub).await? {
             own[i] = sub.user_id == s.user.id;
@@ -231,9 +266,9 @@ pub async fn replay_for(
     let mut replay = Replay::from_json(&text)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("stored replay of game {id}: {e}")))?;
     let own = own_seats(state, &g, viewer).await?;
-    redact(&mut replay, own);
+    redact(&mut replay, &own);
     if let Some(f) = &mut replay.failure {
-        let sub = g.seats[f.seat.index()];
+        let sub = g.seats.get(f.seat.index()).copied().unwrap_or(0);
         if let Some(s) = store::submission(&state.db, sub).await? {
             let build = crate::routes::submissions::build_file(state, &s.language);
             for text in [&mut f.stderr, &mut f.log].into_iter().flatten() {
@@ -279,25 +314,31 @@ fn hide(text: &mut Option<String>) {
 
 /// Removes what a viewer may not see: other seats' logs and stderr (saying they are hidden);
 /// every command line (it holds paths of the judging machine).
-pub fn redact(replay: &mut Replay, own: [bool; 2]) {
+pub fn redact(replay: &mut Replay, own: &[bool]) {
+    let own = |seat: Seat| own.get(seat.index()).copied().unwrap_or(false);
     for p in &mut replay.players {
         p.command = None;
     }
     for m in &mut replay.moves {
-        if !own[m.seat.index()] {
+        if !own(m.seat) {
             hide(&mut m.log);
         }
+        // A simultaneous turn's other moves.
+        for w in m.with.iter_mut().filter(|w| !own(w.seat)) {
+            hide(&mut w.log);
+        }
     }
-    if let Some(f) = &mut replay.failure {
-        if !own[f.seat.index()] {
+    let retired = replay.retired.iter_mut().filter_map(|r| r.failure.as_mut());
+    for f in replay.failure.iter_mut().chain(retired) {
+        if !own(f.seat) {
             hide(&mut f.log);
             f.stderr = Some(HIDDEN_OUTPUT.into());
         }
     }
     if let Some(tails) = &mut replay.meta.stderr {
-        for seat in Seat::BOTH {
-            if !own[seat.index()] {
-                tails[seat.index()].clear();
+        for (k, tail) in tails.iter_mut().enumerate() {
+            if !Seat::from_index(k).is_some_and(own) {
+                tail.clear();
             }
         }
         if tails.iter().all(String::is_empty) {
@@ -306,18 +347,40 @@ pub fn redact(replay: &mut Replay, own: [bool; 2]) {
     }
 }
 
-/// The games of a submission by opponent submission.
-pub fn by_opponent(submission: i64, games: &[GameRow]) -> BTreeMap<i64, Vec<&GameRow>> {
-    let mut map: BTreeMap<i64, Vec<&GameRow>> = BTreeMap::new();
+/// The games of a submission by the other submissions of the game: its opponent in a
+/// pairing, the others at its table (ascending).
+pub fn by_opponent(submission: i64, games: &[GameRow]) -> BTreeMap<Vec<i64>, Vec<&GameRow>> {
+    let mut map: BTreeMap<Vec<i64>, Vec<&GameRow>> = BTreeMap::new();
     for g in games {
-        let other = if g.seats[0] == submission {
-            g.seats[1]
-        } else {
-            g.seats[0]
-        };
-        map.entry(other).or_default().push(g);
+        let mut others = g.others(submission);
+        others.sort_unstable();
+        map.entry(others).or_default().push(g);
     }
     map
+}
+
+impl GameRow {
+    /// The seat `submission` sat in (the first if it is not in the game).
+    pub fn seat_of(&self, submission: i64) -> usize {
+        self.seats
+            .iter()
+            .position(|&s| s == submission)
+            .unwrap_or(0)
+    }
+
+    /// The other seats' submissions, in seat order.
+    pub fn others(&self, submission: i64) -> Vec<i64> {
+        let me = self.seat_of(submission);
+        (self.seats.iter().enumerate())
+            .filter(|&(k, _)| k != me)
+            .map(|(_, &s)| s)
+            .collect()
+    }
+
+    /// `submission`'s place in a finished game at a table.
+    pub fn place_of(&self, submission: i64) -> Option<u32> {
+        self.places.as_ref()?.get(self.seat_of(submission)).copied()
+    }
 }
 
 /// The submission's own output in its finished games: DEBUG lines move by move and the
@@ -340,28 +403,26 @@ pub async fn logs_text(
         let Ok(replay) = Replay::from_json(&text) else {
             continue;
         };
-        let me = if g.seats[0] == submission {
-            Seat::FIRST
-        } else {
-            Seat::SECOND
-        };
-        let opponent = replay
-            .players
-            .get(me.other().index())
-            .map_or("?", |p| p.name.as_str());
+        let me = Seat::from_index(g.seat_of(submission)).unwrap_or(Seat::FIRST);
+        let others: Vec<&str> = (replay.players.iter())
+            .filter(|p| p.seat != me)
+            .map(|p| p.name.as_str())
+            .collect();
+        let opponent = others.join(", ");
         let seat = lang.t(seat_words(&replay.game, me));
         let head = lang.ta(
             "logs-game",
             &[
                 ("game", g.id.into()),
                 ("seat", seat.as_str().into()),
-                ("opponent", opponent.into()),
+                ("opponent", opponent.as_str().into()),
                 ("outcome", in_words(g, submission).into()),
             ],
         );
         out.push_str(&format!("=== {head}\n"));
-        for (i, m) in replay.moves.iter().enumerate() {
-            if m.seat == me {
+        for (i, ply) in replay.moves.iter().enumerate() {
+            // A simultaneous turn: this seat's move may be one played with the first.
+            if let Some(m) = ply.records().find(|m| m.seat == me) {
                 if let Some(log) = &m.log {
                     let label = lang.ta(
                         "logs-move",
@@ -422,15 +483,22 @@ fn seat_words(game: &arbiter_engine::any::GameConfig, seat: Seat) -> &'static st
 /// bot)", "won: normal end after 60 moves", "being played".
 pub fn in_words(g: &GameRow, submission: i64) -> String {
     let lang = crate::lang::current();
-    let me = if g.seats[0] == submission { 0 } else { 1 };
-    let outcome = match (g.state.as_str(), g.winner) {
-        ("done", None) => "words-drawn",
-        ("done", Some(w)) if w == me => "words-won",
-        ("done", Some(_)) => "words-lost",
-        ("queued", _) => return lang.t("words-queued"),
-        ("running", _) => return lang.t("words-running"),
-        (FROZEN, _) => return lang.t("words-frozen"),
-        (other, _) => return crate::pages::closed(lang, "status", other),
+    let me = g.seat_of(submission) as u8;
+    let outcome = match (g.state.as_str(), g.winner, g.place_of(submission)) {
+        ("done", _, Some(place)) => lang.ta(
+            "words-placed",
+            &[
+                ("place", lang.ta("place-nth", &[("n", place.into())]).into()),
+                ("seats", g.seats.len().into()),
+            ],
+        ),
+        ("done", None, None) => lang.t("words-drawn"),
+        ("done", Some(w), None) if w == me => lang.t("words-won"),
+        ("done", Some(_), None) => lang.t("words-lost"),
+        ("queued", ..) => return lang.t("words-queued"),
+        ("running", ..) => return lang.t("words-running"),
+        (FROZEN, ..) => return lang.t("words-frozen"),
+        (other, ..) => return crate::pages::closed(lang, "status", other),
     };
     let verdict = match &g.verdict {
         Some(v) => {
@@ -463,7 +531,7 @@ pub fn in_words(g: &GameRow, submission: i64) -> String {
     lang.ta(
         line,
         &[
-            ("outcome", lang.t(outcome).as_str().into()),
+            ("outcome", outcome.as_str().into()),
             ("how", how.as_str().into()),
         ],
     )
@@ -478,9 +546,10 @@ mod words_tests {
         let g = GameRow {
             id: 3,
             job: 9,
-            seats: [7, 8],
+            seats: vec![7, 8],
             state: "done".into(),
             winner: Some(1),
+            places: None,
             verdict: Some("crashed (signal 11)".into()),
             reason: Some("crash".into()),
             moves: Some(8),

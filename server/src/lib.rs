@@ -38,6 +38,7 @@ pub mod security;
 pub mod state;
 pub mod store;
 pub mod submissions;
+pub mod tables;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

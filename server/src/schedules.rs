@@ -308,6 +308,7 @@ fn boss_job(
         kind: JobKind::Game,
         spec: serde_json::to_string(&spec).map_err(anyhow::Error::from)?,
         sides,
+        seats: Vec::new(),
         priority: 0,
     })
 }

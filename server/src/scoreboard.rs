@@ -32,6 +32,12 @@ pub struct Board {
     pub leagues: Vec<arbiter_tournament::league::League>,
     /// The last result it includes.
     pub seq: i64,
+    /// A contest of tables (a game of N > 2 seats): N, and the points of each place; 0 and
+    /// empty for pairings.
+    #[serde(default)]
+    pub seats: usize,
+    #[serde(default)]
+    pub points_per_place: Vec<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -59,6 +65,10 @@ pub struct BoardRow {
     /// With leagues: the student's league and where they stand against its boss.
     #[serde(default)]
     pub league: Option<crate::schedules::LeagueStatus>,
+    /// At tables: `places[k]` is the games finished in place k + 1 (`game_points` the points
+    /// they gave, `elo` and `elo_ci95` the Weng-Lin mu and its 95 % half-interval).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<u32>,
 }
 
 /// One finished game between two submissions.
@@ -185,6 +195,7 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
                 elo_ci95: fit.as_ref().map_or(0.0, |f| f.ci95[i]),
                 pending: pending[i],
                 league: None,
+                places: Vec::new(),
             })
         })
         .collect();
@@ -197,6 +208,8 @@ pub fn rank(current: &[(Submission, String)], games: &[Played], games_per_pairin
         seq: 0,
         by_rating: false,
         leagues: Vec::new(),
+        seats: 0,
+        points_per_place: Vec::new(),
     }
 }
 
@@ -219,6 +232,9 @@ pub fn rank_by_rating(current: &[(Submission, String)], games: &[Played]) -> Boa
 
 /// Recomputes the board from the database.
 pub async fn compute(state: &Shared) -> Result<Board, sqlx::Error> {
+    if state.contest.seats > 2 {
+        return crate::tables::compute_board(state).await;
+    }
     let gpp = state.contest.file.submissions.games_per_pairing as usize;
     let ladder = state.contest.file.schedule.format == crate::config::ContestFormat::Ladder;
     // 0 games a pairing: ranked by rating (a ladder).

@@ -86,7 +86,7 @@ async fn allowance_on(
 
 #[derive(Deserialize)]
 struct ThinkOnly {
-    think_ms: [f64; 2],
+    think_ms: Vec<f64>,
 }
 
 /// Thinking time of a user's bots in games finished since `since` (Unix ms), plus their
@@ -98,10 +98,11 @@ async fn used_today(
     since: i64,
 ) -> Result<f64, AppError> {
     let rows = sqlx::query(
-        "SELECT j.side0, j.side1, r.outcome FROM results r JOIN jobs j ON j.id = r.job \
+        "SELECT j.side0, j.side1, r.outcome, j.id FROM results r JOIN jobs j ON j.id = r.job \
          WHERE r.competition = $1 AND r.created_at >= $2 AND j.kind = 'game' AND EXISTS \
          (SELECT 1 FROM submissions s WHERE s.user_id = $3 AND \
-          (j.side0 = 's' || CAST(s.id AS TEXT) OR j.side1 = 's' || CAST(s.id AS TEXT)))",
+          (j.side0 = 's' || CAST(s.id AS TEXT) OR j.side1 = 's' || CAST(s.id AS TEXT) OR EXISTS \
+           (SELECT 1 FROM job_seats t WHERE t.job = j.id AND t.side = 's' || CAST(s.id AS TEXT))))",
     )
     .bind(state.competition)
     .bind(since)
@@ -117,9 +118,25 @@ async fn used_today(
     .into_iter()
     .map(Submission::side)
     .collect();
+    // Every seat of today's games at tables, in one query.
+    let mut tables: HashMap<i64, Vec<String>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT t.job, t.side FROM job_seats t JOIN results r ON r.job = t.job \
+         WHERE r.competition = $1 AND r.created_at >= $2 ORDER BY t.job, t.seat",
+    )
+    .bind(state.competition)
+    .bind(since)
+    .fetch_all(&mut *conn)
+    .await?
+    {
+        tables.entry(r.try_get(0)?).or_default().push(r.try_get(1)?);
+    }
     let mut ms = 0.0;
     for row in rows {
-        let sides: [String; 2] = [row.try_get(0)?, row.try_get(1)?];
+        let sides = match tables.remove(&row.try_get::<i64, _>(3)?) {
+            Some(seats) => seats,
+            None => vec![row.try_get(0)?, row.try_get(1)?],
+        };
         let Ok(o) = serde_json::from_str::<ThinkOnly>(&row.try_get::<String, _>(2)?) else {
             continue;
         };
@@ -283,6 +300,7 @@ async fn queue_compile(
             kind: JobKind::Compile,
             spec,
             sides: [Submission::side(id), String::new()],
+            seats: Vec::new(),
             priority,
         }],
     )
@@ -411,6 +429,9 @@ async fn ready(state: &Shared, sub: &Submission, o: &CompileOutcome) -> Result<(
 /// has no games with yet (cancelled ones do not count). Safe to call again: after a restart,
 /// or when a disqualified student is reinstated.
 pub async fn schedule_missing(state: &Shared, sub: &Submission) -> Result<(), AppError> {
+    if state.contest.seats > 2 {
+        return crate::tables::schedule_missing(state, sub).await;
+    }
     if state.contest.file.schedule.format == crate::config::ContestFormat::Ladder {
         // The ladder queues a submission's games a batch at a time (crate::schedules).
         state.wake_reconciler.notify_one();
@@ -539,6 +560,7 @@ pub(crate) fn games_between(
                 Submission::side(seats[0].0.id),
                 Submission::side(seats[1].0.id),
             ],
+            seats: Vec::new(),
             priority: 0,
         });
     }
@@ -604,10 +626,11 @@ pub async fn rejudge(state: &Shared, id: i64) -> Result<usize, AppError> {
         return Ok(1);
     }
     let side = Submission::side(id);
-    let done: Vec<i64> = sqlx::query_scalar(
-        "SELECT id FROM jobs WHERE competition = $1 AND kind = 'game' AND state = 'done' \
-         AND (side0 = $2 OR side1 = $2)",
-    )
+    let done: Vec<i64> = sqlx::query_scalar(&format!(
+        "SELECT j.id FROM jobs j WHERE j.competition = $1 AND j.kind = 'game' AND j.state = 'done' \
+         AND {}",
+        jobs::INVOLVES
+    ))
     .bind(state.competition)
     .bind(&side)
     .fetch_all(state.db.pool())

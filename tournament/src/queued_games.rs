@@ -195,6 +195,7 @@ impl Games {
             kind: JobKind::Game,
             spec: serde_json::to_string(&spec)?,
             sides: [super::queued::side_of(p.id), p.seats.join(" - ")],
+            seats: Vec::new(),
             // Higher first: the schedule's order.
             priority: -p.order,
         })

@@ -20,6 +20,8 @@ struct BoardPage {
     frozen: bool,
     updated: String,
     games_per_pairing: u32,
+    /// A contest of tables: the games each table plays.
+    games_per_table: usize,
     languages: std::collections::BTreeMap<String, String>,
     /// Just after the first sign-in's password change: say it worked, and what is next.
     welcome: bool,
@@ -39,6 +41,40 @@ impl BoardPage {
             .get(key)
             .cloned()
             .unwrap_or_else(|| key.to_string())
+    }
+
+    /// A contest of tables: how its games are scheduled and scored.
+    fn table_rules(&self) -> String {
+        let points: Vec<String> = self
+            .board
+            .points_per_place
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        self.l.lang.ta(
+            "board-rules-tables",
+            &[
+                ("seats", self.board.seats.into()),
+                ("games", self.games_per_table.into()),
+                ("points", points.join(" / ").into()),
+            ],
+        )
+    }
+
+    /// A row's places as "1st-2nd-3rd" counts: "4-1-1".
+    fn places(&self, r: &BoardRow) -> String {
+        let counts: Vec<String> = r.places.iter().map(u32::to_string).collect();
+        counts.join("-")
+    }
+
+    /// The places column's title: "games finished 1st-2nd-3rd".
+    fn places_title(&self) -> String {
+        let names: Vec<String> = (1..=self.board.seats)
+            .map(|k| self.l.lang.ta("place-nth", &[("n", k.into())]))
+            .collect();
+        self.l
+            .lang
+            .ta("board-places-title", &[("places", names.join("-").into())])
     }
 
     /// An Elo difference as a person reads it: "+12", "-7", and 0 (never "-0" or "+0").
@@ -221,6 +257,7 @@ pub async fn page(
         board,
         frozen,
         games_per_pairing: state.contest.file.submissions.games_per_pairing,
+        games_per_table: state.contest.games_per_table(),
         welcome: q.welcome.is_some(),
         promotion: state.contest.file.promotion_rule(),
     })

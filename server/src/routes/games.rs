@@ -19,11 +19,9 @@ use crate::store;
 struct GamePage {
     l: Layout,
     id: i64,
-    /// What the seats are called in this game: Black and White on a board, else first and
-    /// second.
-    labels: [String; 2],
-    seat0: String,
-    seat1: String,
+    /// Each seat: what it is called in this game (Black and White on a board, else first,
+    /// second, seat 3 ...) and who sat in it.
+    seats: Vec<(String, String)>,
     /// Why there is no result to show (not played yet, frozen); `None` for a finished game,
     /// whose result the player states (once, on the last frame the page opens at).
     verdict: Option<String>,
@@ -72,7 +70,7 @@ pub async fn page(
         .await?
         .apply(std::slice::from_mut(&mut g));
     let mut names = Vec::new();
-    for sub in g.seats {
+    for &sub in &g.seats {
         let name = match store::submission(&state.db, sub).await? {
             Some(s) => match store::user_by_id(&state.db, s.user_id).await? {
                 Some(u) => format!("{} #{}", u.display(), s.id),
@@ -104,9 +102,10 @@ pub async fn page(
         ),
         id,
         players_json: crate::pages::script_json(&names),
-        labels: seat_labels(&state, lang),
-        seat0: names[0].clone(),
-        seat1: names[1].clone(),
+        seats: seat_labels(&state, lang, names.len())
+            .into_iter()
+            .zip(names.iter().cloned())
+            .collect(),
         verdict,
         player: state.player.clone(),
         start_frame: -1,
@@ -115,12 +114,18 @@ pub async fn page(
 }
 
 /// The seats' names on a game page: "Black / first" where the game has colours (Reversi,
-/// Gomoku), "First" and "Second" where it has none (the 2048 duel, a game module).
-fn seat_labels(state: &Shared, lang: Lang) -> [String; 2] {
+/// Gomoku), "First" and "Second" where it has none (the 2048 duel, a game module of two
+/// seats), "Seat 1", "Seat 2" ... at a table.
+fn seat_labels(state: &Shared, lang: Lang, seats: usize) -> Vec<String> {
     use arbiter_engine::platform::SeatNaming;
+    if seats > 2 {
+        return (1..=seats)
+            .map(|n| lang.ta("game-seat-n", &[("n", n.into())]))
+            .collect();
+    }
     match state.contest.game.game.seat_naming() {
-        SeatNaming::Colours => [lang.t("game-first"), lang.t("game-second")],
-        SeatNaming::Order => [lang.t("game-first-seat"), lang.t("game-second-seat")],
+        SeatNaming::Colours => vec![lang.t("game-first"), lang.t("game-second")],
+        SeatNaming::Order => vec![lang.t("game-first-seat"), lang.t("game-second-seat")],
     }
 }
 

@@ -303,7 +303,10 @@ pub async fn status(state: &Shared, s: &Submission) -> Result<String, AppError> 
 }
 
 pub struct OpponentRow {
+    /// The opponent, or the others at the table.
     pub name: String,
+    /// At a table: games finished in each place ("2-1-0") and the points they gave.
+    pub places: Option<(String, f64)>,
     pub won: usize,
     pub drawn: usize,
     pub lost: usize,
@@ -341,6 +344,8 @@ struct ShowPage {
     flash: Option<String>,
     /// Games still to play or being played: the page refreshes itself until they are done.
     playing: bool,
+    /// A contest of tables: the rows are tables, their games' marks places.
+    tables: bool,
 }
 
 pub async fn show(
@@ -368,70 +373,7 @@ pub async fn show(
     games::Cutoff::of(&state, Some(&session))
         .await?
         .apply(&mut games);
-    let mut opponents = Vec::new();
-    for (other, list) in games::by_opponent(id, &games) {
-        let name = match store::submission(&state.db, other).await? {
-            Some(o) => format!(
-                "{} #{}",
-                users.get(&o.user_id).map_or("?", |u| u.display()),
-                o.id
-            ),
-            None => format!("#{other}"),
-        };
-        let mut row = OpponentRow {
-            name,
-            won: 0,
-            drawn: 0,
-            lost: 0,
-            pending: 0,
-            hidden: 0,
-            verdict: "drawn",
-            games: Vec::new(),
-        };
-        for g in list {
-            let my_seat = if g.seats[0] == id { 0 } else { 1 };
-            let mark = match (g.state.as_str(), g.winner) {
-                ("done", None) => {
-                    row.drawn += 1;
-                    "½"
-                }
-                ("done", Some(w)) if w == my_seat => {
-                    row.won += 1;
-                    "sub-mark-won"
-                }
-                ("done", Some(_)) => {
-                    row.lost += 1;
-                    "sub-mark-lost"
-                }
-                ("queued" | "running", _) => {
-                    row.pending += 1;
-                    "·"
-                }
-                (games::FROZEN, _) => {
-                    row.hidden += 1;
-                    "?"
-                }
-                _ => "×",
-            };
-            row.games.push(GameMark {
-                id: g.id,
-                // A result's letter in the page's language ("W" / "胜"); the other marks
-                // are signs, the same in every language.
-                mark: match mark {
-                    key if key.starts_with("sub-mark-") => crate::lang::t(key),
-                    sign => sign.to_string(),
-                },
-                words: games::in_words(g, id),
-                title: game_title(g),
-            });
-        }
-        row.verdict = match row.won.cmp(&row.lost) {
-            std::cmp::Ordering::Greater => "won",
-            std::cmp::Ordering::Less => "lost",
-            std::cmp::Ordering::Equal => "drawn",
-        };
-        opponents.push(row);
-    }
+    let opponents = opponent_rows(&state, id, &games, &users).await?;
     let compile_log: Option<String> = if owner {
         sqlx::query_scalar("SELECT compile_log FROM submissions WHERE id = $1")
             .bind(id)
@@ -474,8 +416,102 @@ pub async fn show(
         total: games.iter().filter(|g| g.state != "cancelled").count(),
         opponents,
         flash: None,
+        tables: state.contest.seats > 2,
         sub,
     })
+}
+
+/// A submission's games by opponent (or the others at its table), with each game's mark:
+/// won, lost, drawn ("½"), its place at a table, to play ("·"), frozen ("?").
+async fn opponent_rows(
+    state: &Shared,
+    id: i64,
+    games: &[games::GameRow],
+    users: &std::collections::HashMap<i64, store::User>,
+) -> Result<Vec<OpponentRow>, AppError> {
+    let per_place = state.contest.points_per_place();
+    let lang = crate::lang::current();
+    let mut opponents = Vec::new();
+    for (others, list) in games::by_opponent(id, games) {
+        let mut names = Vec::new();
+        for other in others {
+            names.push(match store::submission(&state.db, other).await? {
+                Some(o) => format!(
+                    "{} #{}",
+                    users.get(&o.user_id).map_or("?", |u| u.display()),
+                    o.id
+                ),
+                None => format!("#{other}"),
+            });
+        }
+        let mut row = OpponentRow {
+            name: names.join(", "),
+            places: None,
+            won: 0,
+            drawn: 0,
+            lost: 0,
+            pending: 0,
+            hidden: 0,
+            verdict: "drawn",
+            games: Vec::new(),
+        };
+        let mut places = vec![0u32; per_place.len()];
+        let mut points = 0.0;
+        for g in list {
+            let my_seat = g.seat_of(id) as u8;
+            let mark = match (g.state.as_str(), g.winner, g.place_of(id)) {
+                ("done", _, Some(p)) => {
+                    if let Some(x) = places.get_mut((p as usize).saturating_sub(1)) {
+                        *x += 1;
+                    }
+                    points += per_place
+                        .get((p as usize).saturating_sub(1))
+                        .unwrap_or(&0.0);
+                    lang.ta("place-nth", &[("n", p.into())])
+                }
+                ("done", None, None) => {
+                    row.drawn += 1;
+                    "½".into()
+                }
+                ("done", Some(w), None) if w == my_seat => {
+                    row.won += 1;
+                    // A result's letter in the page's language ("W" / "胜"); the other marks
+                    // are signs, the same in every language.
+                    lang.t("sub-mark-won")
+                }
+                ("done", Some(_), None) => {
+                    row.lost += 1;
+                    lang.t("sub-mark-lost")
+                }
+                ("queued" | "running", ..) => {
+                    row.pending += 1;
+                    "·".into()
+                }
+                (games::FROZEN, ..) => {
+                    row.hidden += 1;
+                    "?".into()
+                }
+                _ => "×".into(),
+            };
+            row.games.push(GameMark {
+                id: g.id,
+                mark,
+                words: games::in_words(g, id),
+                title: game_title(g),
+            });
+        }
+        if state.contest.seats > 2 {
+            let counts: Vec<String> = places.iter().map(u32::to_string).collect();
+            row.places = Some((counts.join("-"), points));
+        }
+        row.verdict = match row.won.cmp(&row.lost) {
+            std::cmp::Ordering::Greater => "won",
+            std::cmp::Ordering::Less => "lost",
+            std::cmp::Ordering::Equal => "drawn",
+        };
+        opponents.push(row);
+    }
+    Ok(opponents)
 }
 
 /// The author's (or course staff's) access to a submission; others get 403 whether or not
