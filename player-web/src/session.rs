@@ -405,15 +405,7 @@ impl Session {
                 *t += m.time_ms.unwrap_or(0.0);
             }
         }
-        let result_head = match (r.result.winner, shared_first(r.result.places.as_deref())) {
-            (Some(s), _) => ta("player-wins", &[("who", seat_label(&seats, s).into())]),
-            // Places with several first (Dou Dizhu's peasants winning together): not a draw.
-            (None, Some(first)) => {
-                let who: Vec<String> = first.iter().map(|&s| seat_label(&seats, s)).collect();
-                ta("player-share-first", &[("who", who.join(", ").into())])
-            }
-            (None, None) => crate::lang::t("player-draw"),
-        };
+        let result_head = outcome_words(&seats, r.result.winner, r.result.places.as_deref());
         let at = (r.moves.len() + 1) as u64;
         let result_text = match (&r.result.reason, r.result.reason.culprit()) {
             (Reason::Normal, _) => {
@@ -570,6 +562,19 @@ fn unknown_game_name(text: &str) -> Option<String> {
 }
 
 /// The label of `seat`: the game's own for two seats, its number beyond.
+/// Who won, in words: "Black wins", "Draw", or "#1, #3 share first place" where places put
+/// several first (Dou Dizhu's peasants winning together is not a draw).
+pub fn outcome_words(labels: &[String], winner: Option<Seat>, places: Option<&[u32]>) -> String {
+    match (winner, shared_first(places)) {
+        (Some(s), _) => ta("player-wins", &[("who", seat_label(labels, s).into())]),
+        (None, Some(first)) => {
+            let who: Vec<String> = first.iter().map(|&s| seat_label(labels, s)).collect();
+            ta("player-share-first", &[("who", who.join(", ").into())])
+        }
+        (None, None) => crate::lang::t("player-draw"),
+    }
+}
+
 /// The seats sharing first place when not every seat does (all first is a draw).
 fn shared_first(places: Option<&[u32]>) -> Option<Vec<Seat>> {
     let places = places?;

@@ -139,13 +139,7 @@ pub fn frame_view_as(
     }
     v.status = match (after.outcome(), after.to_move()) {
         (Some(o), _) => {
-            let who = match o.winner {
-                Some(s) => ta(
-                    "player-wins",
-                    &[("who", crate::session::seat_label(&labels, s).into())],
-                ),
-                None => crate::lang::t("player-draw"),
-            };
+            let who = crate::session::outcome_words(&labels, o.winner, v.places.as_deref());
             let why = match o.reason {
                 arbiter_engine::EndReason::Module => after.end_words().unwrap_or_default(),
                 r => crate::session::end_reason_text(&r),

@@ -581,7 +581,14 @@ fn places_shared_at_the_top_are_not_a_draw() {
         r.result.winner = g.outcome().and_then(|o| o.winner);
         r.meta.ending = g.end_words();
         let places = r.result.places.clone().expect("places");
-        let head = Session::load(&r.to_json()).unwrap().info().result_head;
+        let session = Session::load(&r.to_json()).unwrap();
+        let head = session.info().result_head;
+        let last = session.frame(session.frame_count() - 1).unwrap();
+        assert!(
+            last.status.contains(&head),
+            "{head} in the last frame: {}",
+            last.status
+        );
         let first: Vec<usize> = (0..3).filter(|&k| places[k] == 1).collect();
         match first.len() {
             1 => assert!(head.ends_with(" wins"), "{places:?}: {head}"),

@@ -3,6 +3,8 @@
 //! colours (the duel's: the seats are First and Second), the highlights, the text lines
 //! under the board; and, while a person builds a move, the places a click may go next.
 
+use alloc::string::String;
+use alloc::vec::Vec;
 use core::f64::consts::PI;
 
 use wasm_bindgen::JsValue;
@@ -10,7 +12,7 @@ use web_sys::CanvasRenderingContext2d;
 
 use super::{circle, cross, fill, font, round, stroke, text, Geom, Palette};
 use crate::kit::clicks::{Grid, Spot, HEX_R, HEX_ROW};
-use crate::kit::view::{Kind, Mark, ModuleView, Shape};
+use crate::kit::view::{wrap, Kind, Mark, ModuleView, Shape};
 
 /// Where the board goes in a canvas `w` wide.
 struct Layout {
@@ -18,8 +20,14 @@ struct Layout {
     /// The margin that holds the labels.
     m: f64,
     text_px: f64,
+    /// The text lines under the board, wrapped to the canvas's width.
+    text: Vec<String>,
     total: f64,
 }
+
+/// A character's width in the text under the board, in font sizes: a little over the mean
+/// of system-ui's letters, so that a wrapped line never runs off the canvas.
+const CHAR_EM: f64 = 0.58;
 
 impl Layout {
     fn new(w: f64, v: &ModuleView) -> Layout {
@@ -30,18 +38,26 @@ impl Layout {
         } else {
             round(w * 0.025).max(10.0)
         };
+        // Row labels are words too ("landlord"): the left margin holds the longest, at the
+        // largest size they are drawn in (board() draws them at most m * 0.55 high).
+        let longest = v.row_labels.iter().map(|l| l.chars().count()).max();
+        let left = m.max(round(
+            longest.unwrap_or(0) as f64 * m * 0.55 * CHAR_EM + m * 0.5,
+        ));
         let (cols, rows) = Grid::extent(v.kind, v.cols, v.rows);
         // A tall board is kept about as tall as the canvas is wide.
-        let cell = ((w - 2.0 * m) / cols).min((w * 1.1 - 2.0 * m) / rows);
+        let cell = ((w - left - m) / cols).min((w * 1.1 - 2.0 * m) / rows);
         let text_px = round((w * 0.032).clamp(12.0, 16.0));
-        let lines = v.text.len() as f64;
+        let per_line = ((w - m) / (text_px * CHAR_EM)).max(8.0) as usize;
+        let text = wrap(&v.text, per_line);
+        let lines = text.len() as f64;
         let text_h = if lines > 0.0 {
             (lines + 0.5) * text_px * 1.4
         } else {
             0.0
         };
         let grid = Grid {
-            ox: round((w - cell * cols) / 2.0),
+            ox: round(left + (w - left - m - cell * cols) / 2.0),
             oy: m,
             cell,
             cols: v.cols,
@@ -52,6 +68,7 @@ impl Layout {
             grid,
             m,
             text_px,
+            text,
             total: round(m * 2.0 + cell * rows + text_h),
         }
     }
@@ -120,8 +137,13 @@ pub(super) fn draw(
     ctx.set_text_align("left");
     ctx.set_text_baseline("middle");
     let top = g.oy + g.cell * Grid::extent(g.kind, g.cols, g.rows).1 + l.m;
-    for (i, line) in v.text.iter().enumerate() {
-        text(ctx, line, g.ox, top + (i as f64 + 0.5) * l.text_px * 1.4);
+    for (i, line) in l.text.iter().enumerate() {
+        text(
+            ctx,
+            line,
+            l.m / 2.0,
+            top + (i as f64 + 0.5) * l.text_px * 1.4,
+        );
     }
     Geom {
         ox: g.ox,
@@ -154,9 +176,11 @@ fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout
     } else {
         g.centre([0, 0]).0 - g.ox
     };
+    // Right-aligned against the board: a word label runs into the margin, not the board.
+    ctx.set_text_align("right");
     for (r, label) in v.row_labels.iter().enumerate() {
         let (x, y) = g.centre([0, r as u16]);
-        text(ctx, label, x - left - l.m / 2.0, y);
+        text(ctx, label, x - left - l.m * 0.25, y);
     }
 }
 

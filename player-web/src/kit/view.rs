@@ -325,6 +325,31 @@ fn show(v: Option<&Value>) -> String {
     text.chars().take(40).collect()
 }
 
+/// `lines` wrapped at spaces to at most `width` characters each (a longer word is cut).
+pub fn wrap(lines: &[String], width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in lines {
+        let mut cur = String::new();
+        for word in line.split(' ') {
+            let (have, more) = (cur.chars().count(), word.chars().count());
+            if have > 0 && have + 1 + more > width {
+                out.push(core::mem::take(&mut cur));
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+            while cur.chars().count() > width {
+                let cut = cur.char_indices().nth(width).map_or(cur.len(), |(i, _)| i);
+                let rest = cur.split_off(cut);
+                out.push(core::mem::replace(&mut cur, rest));
+            }
+        }
+        out.push(cur);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,5 +476,21 @@ mod tests {
             v.text_lines(),
             ["  a b c", "1 X . .", "2  . . .", "3   . . O"]
         );
+    }
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap;
+    use alloc::string::String;
+
+    #[test]
+    fn lines_wrap_at_spaces_and_long_words_are_cut() {
+        let lines = [String::from("to play: click your cards, lowest rank first")];
+        let out = wrap(&lines, 16);
+        assert!(out.iter().all(|l| l.chars().count() <= 16), "{out:?}");
+        assert_eq!(out.join(" "), lines[0]);
+        assert_eq!(wrap(&["abcdefghij".into()], 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap(&["".into(), "a b".into()], 8), ["", "a b"]);
     }
 }
