@@ -174,12 +174,22 @@ pub struct MatchArgs {
     pub live_spectators: LiveSpectators,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LiveSpectators {
     /// The public view: no hand, no sealed bid
+    #[default]
     Public,
     /// The full view, every hand
     Full,
+}
+
+impl From<LiveSpectators> for arbiter_live::game::Spectators {
+    fn from(s: LiveSpectators) -> Self {
+        match s {
+            LiveSpectators::Public => arbiter_live::game::Spectators::Public,
+            LiveSpectators::Full => arbiter_live::game::Spectators::Full,
+        }
+    }
 }
 
 /// Contest limits; defaults come from the seeds (see docs/protocols.md).

@@ -43,6 +43,30 @@ pub struct ContestFile {
     /// How a boss is beaten (with `[[leagues]]`).
     #[serde(default)]
     pub promotion: Option<arbiter_tournament::league::Promotion>,
+    /// The live games' page.
+    #[serde(default)]
+    pub live: LiveSection,
+}
+
+/// `[live]`: what spectators of a game in progress see.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LiveSection {
+    #[serde(default)]
+    pub spectators: LiveSpectators,
+}
+
+/// What the spectators of a game that hides something (hands, sealed bids) see while it
+/// runs; once it is over, everyone sees everything.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum LiveSpectators {
+    /// What a table of people sees: no hand, no sealed bid.
+    #[default]
+    Public,
+    /// Every hand: the staff's choice for a contest where no student could be helped by it
+    /// (the bots cannot see the page).
+    Full,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
@@ -483,6 +507,10 @@ format = "round-robin"            # every pair; "ladder": a new bot plays oppone
 # games = 10                      # or rule = "sprt" with elo0, elo1, alpha, beta, max_games
 # share = 0.6
 
+[live]
+spectators = "public"             # a game that hides something (hands, bids) shows spectators
+                                  # what a table of people sees; "full": every hand
+
 [scoreboard]
 public = true                     # visitors who are not signed in see the scoreboard and games
 private_logs = true               # a bot's DEBUG output and stderr are shown only to its author
@@ -568,6 +596,14 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("memory_mb = 1: from 16 to"));
+        let live = base.replace("spectators = \"public\"", "spectators = \"full\"");
+        let c = Contest::parse(&live, "c.toml").expect("spectators = full");
+        assert_eq!(c.file.live.spectators, LiveSpectators::Full);
+        let peek = base.replace("spectators = \"public\"", "spectators = \"hands\"");
+        assert!(Contest::parse(&peek, "c.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown variant `hands`"));
         let tables = base.replace("# games_per_table = 3", "games_per_table = 3");
         assert!(Contest::parse(&tables, "c.toml")
             .unwrap_err()

@@ -246,7 +246,17 @@ async fn build_state(opts: &ServeOptions, clock: Arc<clock::Clock>) -> anyhow::R
         &arbiter_tournament::player::load(opts.player.as_deref())?.0,
     )));
     // The site's frame goes on each request to /live (routes::live_gate), for its viewer.
-    let hub = arbiter_live::Hub::new(arbiter_live::HubOptions::default(), player.clone());
+    let spectators = match contest.file.live.spectators {
+        config::LiveSpectators::Public => arbiter_live::game::Spectators::Public,
+        config::LiveSpectators::Full => arbiter_live::game::Spectators::Full,
+    };
+    let hub = arbiter_live::Hub::new(
+        arbiter_live::HubOptions {
+            spectators,
+            ..arbiter_live::HubOptions::default()
+        },
+        player.clone(),
+    );
     let rules = admin_rules(&db, &contest).await?;
     let player_hashes = player
         .as_deref()

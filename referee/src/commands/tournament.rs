@@ -42,6 +42,17 @@ pub struct RunFlags {
     /// With --live: spectators get moves at least MS apart (the games are not slowed)
     #[arg(long, value_name = "MS", default_value_t = 0, requires = "live")]
     pub live_delay: u64,
+    /// With --live, a game that hides something (hands, sealed bids): what its spectators
+    /// see while it runs. `public`: what a table of people sees; `full`: everything (bots
+    /// alone play a tournament). Once a game is over, everyone sees everything
+    #[arg(
+        long,
+        value_name = "WHAT",
+        value_enum,
+        default_value_t,
+        requires = "live"
+    )]
+    pub live_spectators: crate::cli::LiveSpectators,
     /// Play the games through the job queue in this database (postgres://...), on every
     /// `arbiter worker` attached to it; remembered, so `resume` needs it only to change it
     #[arg(long, value_name = "URL", conflicts_with = "live")]
@@ -265,7 +276,7 @@ fn play(t: &mut Tournament, flags: &RunFlags) -> anyhow::Result<ExitCode> {
         Some(addr) => Some(super::live::LiveServer::start(
             addr,
             std::time::Duration::from_millis(flags.live_delay),
-            arbiter_live::game::Spectators::Public,
+            flags.live_spectators.into(),
         )?),
         None => None,
     };
