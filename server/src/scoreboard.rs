@@ -255,21 +255,7 @@ pub async fn compute(state: &Shared) -> Result<Board, sqlx::Error> {
 
 /// [`compute`] from a database alone (the benchmark's entry point); `gpp` 0 ranks by rating.
 pub async fn compute_from(db: &Db, competition: i64, gpp: usize) -> Result<Board, sqlx::Error> {
-    let current = store::current_submissions(db).await?;
-    let users: HashMap<i64, User> = store::users(db)
-        .await?
-        .into_iter()
-        .map(|u| (u.id, u))
-        .collect();
-    let named: Vec<(Submission, String)> = current
-        .into_iter()
-        .map(|s| {
-            let name = users
-                .get(&s.user_id)
-                .map_or_else(|| "?".into(), |u| u.display().to_string());
-            (s, name)
-        })
-        .collect();
+    let named = named_current(db).await?;
     let (games, seq) = played(db, competition).await?;
     let now = db.now_ms().await?;
     let mut board = tokio::task::spawn_blocking(move || match gpp {
@@ -281,6 +267,25 @@ pub async fn compute_from(db: &Db, competition: i64, gpp: usize) -> Result<Board
     board.computed_at = now;
     board.seq = seq;
     Ok(board)
+}
+
+/// The current submissions, each with its student's name as the board shows it.
+pub async fn named_current(db: &Db) -> Result<Vec<(Submission, String)>, sqlx::Error> {
+    let current = store::current_submissions(db).await?;
+    let users: HashMap<i64, User> = store::users(db)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    Ok(current
+        .into_iter()
+        .map(|s| {
+            let name = users
+                .get(&s.user_id)
+                .map_or_else(|| "?".into(), |u| u.display().to_string());
+            (s, name)
+        })
+        .collect())
 }
 
 /// The frozen board, when the TA froze it.
@@ -356,10 +361,11 @@ pub async fn visible(state: &Shared, admin: bool) -> Result<(Arc<Board>, bool), 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn sub(id: i64) -> (Submission, String) {
+    /// A ready submission of student `id`, named `u<id>`.
+    pub(crate) fn sub(id: i64) -> (Submission, String) {
         let s = Submission {
             id,
             user_id: id,

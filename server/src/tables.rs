@@ -350,21 +350,7 @@ pub fn rank(
 
 /// The board of a contest of tables, from the database.
 pub async fn compute_board(state: &Shared) -> Result<crate::scoreboard::Board, sqlx::Error> {
-    let current = store::current_submissions(&state.db).await?;
-    let users: HashMap<i64, User> = store::users(&state.db)
-        .await?
-        .into_iter()
-        .map(|u| (u.id, u))
-        .collect();
-    let named: Vec<(Submission, String)> = current
-        .into_iter()
-        .map(|s| {
-            let name = users
-                .get(&s.user_id)
-                .map_or_else(|| "?".into(), |u| u.display().to_string());
-            (s, name)
-        })
-        .collect();
+    let named = crate::scoreboard::named_current(&state.db).await?;
     let (games, seq) = played(&state.db, state.competition).await?;
     let now = state.db.now_ms().await?;
     let (gpt, per_place) = (
@@ -382,24 +368,7 @@ pub async fn compute_board(state: &Shared) -> Result<crate::scoreboard::Board, s
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sub(id: i64) -> (Submission, String) {
-        let s = Submission {
-            id,
-            user_id: id,
-            language: "c".into(),
-            file_name: "main.c".into(),
-            size: 1,
-            status: "ready".into(),
-            compile_job: None,
-            artefact: None,
-            run: None,
-            compile_ms: None,
-            created_at: 0,
-            ready_at: None,
-        };
-        (s, format!("u{id}"))
-    }
+    use crate::scoreboard::tests::sub;
 
     fn game(seats: [i64; 3], places: [u32; 3]) -> PlayedTable {
         PlayedTable {
