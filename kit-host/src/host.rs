@@ -533,11 +533,9 @@ impl DynRules for ModuleGame {
         self.with(|r, s| r.clicks_of(s, Some(seat.index())))
             .flatten()
             .map(|clicks| {
-                let list: Vec<Value> = clicks
-                    .iter()
-                    .map(|c| serde_json::json!({"move": c.mv, "cells": c.cells, "line": c.line}))
-                    .collect();
-                Value::Array(list).to_string()
+                // As the module said it: `cells` or `line`, never the other as null (the
+                // player took `"line": null` for an answer that is not a list of clicks).
+                serde_json::to_string(&clicks).unwrap_or_default()
             })
     }
 

@@ -63,6 +63,19 @@ fn a_module_game_plays_like_a_built_in_one() {
     assert_eq!(view["board"]["cols"], 7);
     let wide = AnyGame::new(&game(config_module(&config), r#"{"cols": 9, "rows": 7}"#)).unwrap();
     assert_eq!(wide.legal_moves().len(), 9);
+    // Its clicks as the live hub sends them: the module's list, each move with `cells` and
+    // no `line` key (a null one made the player list the moves instead of offering clicks).
+    let text = wide
+        .as_module()
+        .unwrap()
+        .clicks(Seat::FIRST)
+        .expect("clicks");
+    let clicks: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    assert_eq!(clicks.len(), 9);
+    for c in &clicks {
+        let keys: Vec<&String> = c.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["cells", "move"], "{c}");
+    }
 }
 
 fn config_module(c: &GameConfig) -> ModuleRef {

@@ -480,6 +480,12 @@ fn a_module_without_clicks_gives_none_and_goes_on() {
     assert!(clicks::read(&json!({"error": "unknown op"})).is_none());
     assert!(clicks::read(&json!([{"move": "a", "cells": []}])).is_none());
     assert!(clicks::read(&json!([{"move": "a", "cells": [[1, 2]]}])).is_some());
+    // A key given as null is absent (the referee's host sent `"line": null` with every move).
+    assert!(clicks::read(&json!([{"move": "a", "cells": [[1, 2]], "line": null}])).is_some());
+    assert!(
+        clicks::read(&json!([{"move": "a", "cells": [[1, 2]], "line": [[0, 0], [0, 1]]}]))
+            .is_none()
+    );
 }
 
 /// A four-snake game (a simultaneous turn a ply) read as the referee saves it: four seats

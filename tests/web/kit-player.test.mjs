@@ -438,6 +438,52 @@ describe("a person plays a module game by clicks on the real hub", () => {
     await page.close();
   });
 
+  // The first six of Ada's turns only: at the end of such a game the page says "Cannot show
+  // the game: replay result contradicts the moves" (the end's check reads places [1, 1, 1]
+  // off the final position the hub sent), an open bug (issue 35's closing note).
+  test("Dou Dizhu against two builtin:random by clicks: bids and cards clicked, Ada sees only her hand, a spectator no hand", async () => {
+    const m = await startMatch(path.join(ROOT, "games/dist/dou-dizhu.wasm"), ["builtin:random"]);
+    const { page, frame } = await livePage(m.play);
+    const watchAt = await until(() => m.output().match(/watch it at (\S+)/)?.[1], "the watch address", 30000);
+    const watch = await livePage(watchAt);
+    // Cards shown in each seat's row of the board text: its 15 rank columns ("." is none).
+    const cards = (f) => f.evaluate(() => {
+      const lines = document.getElementById("board-text").textContent.split("\n").slice(1, 4);
+      return lines.map((l) => l.trim().split(/\s+/).slice(-16, -1).filter((t) => t !== ".").length);
+    });
+    try {
+      for (let turn = 0; turn < 6; turn++) {
+        const s = await myTurn(frame);
+        if (s.over) break;
+        const mine = await cards(frame);
+        assert.ok(mine[0] > 0, `Ada sees her own hand: ${mine}`);
+        assert.deepEqual(mine.slice(1), [0, 0], `Ada sees no other hand: ${mine}`);
+        assert.deepEqual(await cards(watch.frame), [0, 0, 0], "the spectator sees no hand while the game runs");
+        const entries = JSON.parse(s.clicks);
+        // Clicks, not a list: the hub's clicks carry no null keys.
+        assert.equal(s.pick, null, "the moves are offered by clicks");
+        const pick = entries[(turn * 7 + 3) % entries.length];
+        for (const cell of pick.cells) await clickAt(frame, s.geom, cell);
+        const sent = await until(async () => {
+          const now = await liveState(frame);
+          return now.sent.length > s.sent.length ? now.sent : null;
+        }, `the action ${pick.move} to be sent`);
+        assert.equal(JSON.parse(sent.at(-1)).content, pick.move, "the clicks are the move");
+        await until(async () => (await liveState(frame)).frames > s.frames, "the move to come back");
+        if (turn === 1) {
+          await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dou-dizhu-seat.png") });
+          await watch.page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dou-dizhu-spectator.png") });
+        }
+      }
+      assert.deepEqual(page.errors, []);
+      assert.deepEqual(watch.page.errors, []);
+    } finally {
+      m.proc.kill();
+      await page.close();
+      await watch.page.close();
+    }
+  });
+
   test("Amazons against builtin:random: a move is queen, target, arrow, with only what continues a legal move highlighted", async () => {
     const m = await startMatch("amazons");
     const { page, frame } = await livePage(m.play);

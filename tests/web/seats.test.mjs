@@ -113,11 +113,11 @@ describe("N seats in the player", () => {
   test("Dou Dizhu: the replay shows every hand, and View as shows one seat's", async () => {
     const page = await open("ddz", "#frame=1");
     assert.equal((await status(page)).error, null);
-    // Cards shown in a seat's row of the board text: its 15 columns (the row label first may
-    // have spaces), a count in the last.
+    // Cards shown in a seat's row of the board text: its 15 rank columns (the row label first
+    // may have spaces), a count in the last.
     const cards = () => page.evaluate(() => {
       const lines = document.getElementById("board-text").textContent.split("\n").slice(1, 4);
-      return lines.map((l) => l.trim().split(/\s+/).slice(-15, -1).filter((t) => t !== ".").length);
+      return lines.map((l) => l.trim().split(/\s+/).slice(-16, -1).filter((t) => t !== ".").length);
     });
     const choices = await page.evaluate(() => {
       const opt = document.getElementById("viewas-opt");

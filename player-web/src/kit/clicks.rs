@@ -54,7 +54,9 @@ pub fn read(answer: &Value) -> Option<Vec<Entry>> {
 fn entry(v: &Value) -> Option<Entry> {
     let mv = String::from(v.get("move")?.as_str()?);
     let mut spots = Vec::new();
-    match (v.get("cells"), v.get("line")) {
+    // A key given as null is as good as absent.
+    let key = |k: &str| v.get(k).filter(|x| !x.is_null());
+    match (key("cells"), key("line")) {
         (Some(cells), None) => {
             for c in cells.as_array()?.iter().take(16) {
                 spots.push(Spot::Cell(place(c)?));
