@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use contest_support::{api_token, arbiter, every_replay_reads_back, free_port, fresh_pg, wait_up};
+use contest_support::{api_token, arbiter, every_replay_reads_back, fresh_pg, serve_on_pg};
 use serde_json::Value;
 use sqlx::Row;
 
@@ -204,35 +204,12 @@ async fn four_students_at_tables_of_three_on_two_workers() {
             "private_logs = true\npoints_per_place = [3, 1, 0]",
         );
     std::fs::write(dir.join("contest.toml"), toml).unwrap();
-    let roster = tmp.path().join("roster.csv");
-    std::fs::write(
-        &roster,
+    let (mut server, base, pool) = serve_on_pg(
+        &dir,
+        &url,
         "login,name\ns1,Ada\ns2,Alan\ns3,Grace\ns4,Edsger\n",
     )
-    .unwrap();
-    assert!(ok(arbiter()
-        .args(["contest", "users"])
-        .arg(&dir)
-        .arg(&roster)
-        .args(["--db", &url])));
-    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
-    sqlx::query("UPDATE users SET must_change = 0")
-        .execute(&pool)
-        .await
-        .unwrap();
-
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let mut server = arbiter()
-        .args(["contest", "serve"])
-        .arg(&dir)
-        .args(["--workers", "0", "--db", &url])
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_up(&base).await;
+    .await;
     let mut workers = [worker(&url, "w1"), worker(&url, "w2")];
     let mut subs = BTreeSet::new();
     for login in STUDENTS {

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use contest_support::{
-    arbiter, every_replay_reads_back, free_port, fresh_pg, submit_fixture_bot, wait_up, CONFIG,
+    arbiter, every_replay_reads_back, fresh_pg, serve_on_pg, submit_fixture_bot, CONFIG,
 };
 use serde_json::Value;
 use sqlx::Row;
@@ -62,31 +62,8 @@ async fn games_spread_over_workers_survive_a_killed_and_a_frozen_one() {
         .arg(&dir)
         .args(["--game", "reversi", "--size", "8", "--db", &url])));
     std::fs::write(dir.join("contest.toml"), CONFIG).unwrap();
-    let roster = tmp.path().join("roster.csv");
-    std::fs::write(&roster, "login,name\ns1,A\ns2,B\ns3,C\ns4,D\ns5,E\n").unwrap();
-    assert!(ok(arbiter()
-        .args(["contest", "users"])
-        .arg(&dir)
-        .arg(&roster)
-        .args(["--db", &url])));
-    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
-    sqlx::query("UPDATE users SET must_change = 0")
-        .execute(&pool)
-        .await
-        .unwrap();
-
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let mut server = arbiter()
-        .args(["contest", "serve"])
-        .arg(&dir)
-        .args(["--workers", "0", "--db", &url])
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_up(&base).await;
+    let (mut server, base, pool) =
+        serve_on_pg(&dir, &url, "login,name\ns1,A\ns2,B\ns3,C\ns4,D\ns5,E\n").await;
     let mut workers = [worker(&url, "w1"), worker(&url, "w2"), worker(&url, "w3")];
     submit_fixture_bot(&base, &STUDENTS).await;
 

@@ -94,6 +94,44 @@ pub async fn init_contest(dir: &Path, config: &str, roster: &str) -> sqlx::AnyPo
     pool
 }
 
+/// Imports `roster` (a CSV text) into the contest in `dir` on PostgreSQL `url`, lets its
+/// students sign in with their login as password at once, and serves it with no local
+/// worker (workers on other machines play). Returns the server, its address and the database.
+pub async fn serve_on_pg(
+    dir: &Path,
+    url: &str,
+    roster: &str,
+) -> (std::process::Child, String, sqlx::AnyPool) {
+    let roster_file = dir.join("roster.csv");
+    std::fs::write(&roster_file, roster).unwrap();
+    assert!(arbiter()
+        .args(["contest", "users"])
+        .arg(dir)
+        .arg(&roster_file)
+        .args(["--db", url])
+        .status()
+        .unwrap()
+        .success());
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    sqlx::query("UPDATE users SET must_change = 0")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let server = arbiter()
+        .args(["contest", "serve"])
+        .arg(dir)
+        .args(["--workers", "0", "--db", url])
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_up(&base).await;
+    (server, base, pool)
+}
+
 pub fn arbiter() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arbiter"))
 }
