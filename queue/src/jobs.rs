@@ -64,8 +64,9 @@ pub struct NewJob {
     pub spec: String,
     /// What the job is about (e.g. the two submissions), for [`cancel_involving`].
     pub sides: [String; 2],
-    /// A game of more than two seats: every seat's side in seat order (the first two are
-    /// `sides`); empty otherwise.
+    /// Every seat's side in seat order, when `sides` do not name each seat: a game of more
+    /// than two seats (on the contest site its first two are `sides`), a tournament's game
+    /// (whose sides are its number and its pairing); empty otherwise.
     pub seats: Vec<String>,
     /// Higher runs first within its lane.
     pub priority: i64,

@@ -60,7 +60,9 @@ pub struct Suspect {
 struct Played {
     job: i64,
     worker: String,
-    sides: [String; 2],
+    /// The bot of each seat: the job's two sides, or its `job_seats` when it has them (a
+    /// table of more than two seats, a tournament's game).
+    sides: Vec<String>,
     failed: Option<usize>,
 }
 
@@ -163,6 +165,21 @@ fn void_suspects(counts: &[(String, usize, usize)], policy: &Policy) -> Vec<Susp
     out
 }
 
+/// The seats of every committed game that has them, in seat order.
+async fn seats_of_games(queue: &Queue) -> Result<HashMap<i64, Vec<String>>, crate::Error> {
+    let rows = sqlx::query(
+        "SELECT s.job, s.side FROM job_seats s JOIN results r ON r.job = s.job \
+         ORDER BY s.job, s.seat",
+    )
+    .fetch_all(queue.db().pool())
+    .await?;
+    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
+    for r in rows {
+        out.entry(r.try_get(0)?).or_default().push(r.try_get(1)?);
+    }
+    Ok(out)
+}
+
 async fn committed_games(queue: &Queue) -> Result<Vec<Played>, crate::Error> {
     let rows = sqlx::query(
         "SELECT r.job, r.worker, j.side0, j.side1, r.outcome FROM results r \
@@ -170,6 +187,7 @@ async fn committed_games(queue: &Queue) -> Result<Vec<Played>, crate::Error> {
     )
     .fetch_all(queue.db().pool())
     .await?;
+    let mut seats = seats_of_games(queue).await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let outcome: String = r.try_get(4)?;
@@ -177,15 +195,20 @@ async fn committed_games(queue: &Queue) -> Result<Vec<Played>, crate::Error> {
         let Ok(outcome) = serde_json::from_str::<GameOutcome>(&outcome) else {
             continue;
         };
+        let job: i64 = r.try_get(0)?;
+        let sides = match seats.remove(&job) {
+            Some(list) if list.len() >= 2 => list,
+            _ => vec![r.try_get(2)?, r.try_get(3)?],
+        };
         let failed = outcome
             .culprit
             .filter(|_| MACHINE_FAILURES.contains(&outcome.reason.as_str()))
             .map(usize::from)
-            .filter(|&seat| seat < 2);
+            .filter(|&seat| seat < sides.len());
         out.push(Played {
-            job: r.try_get(0)?,
+            job,
             worker: r.try_get(1)?,
-            sides: [r.try_get(2)?, r.try_get(3)?],
+            sides,
             failed,
         });
     }
@@ -260,11 +283,11 @@ fn poisson_tail(lambda: f64, k: usize) -> f64 {
 mod tests {
     use super::*;
 
-    fn game(job: i64, worker: &str, sides: [&str; 2], failed: Option<usize>) -> Played {
+    fn game(job: i64, worker: &str, sides: &[&str], failed: Option<usize>) -> Played {
         Played {
             job,
             worker: worker.into(),
-            sides: sides.map(String::from),
+            sides: sides.iter().map(|s| s.to_string()).collect(),
             failed,
         }
     }
@@ -281,9 +304,9 @@ mod tests {
     fn a_worker_failing_bots_that_do_not_fail_elsewhere_is_a_suspect() {
         let mut games = Vec::new();
         for i in 0..40 {
-            games.push(game(i, "good-a", ["x", "y"], None));
-            games.push(game(100 + i, "good-b", ["x", "y"], (i == 7).then_some(0)));
-            games.push(game(200 + i, "bad", ["x", "y"], (i % 2 == 0).then_some(1)));
+            games.push(game(i, "good-a", &["x", "y"], None));
+            games.push(game(100 + i, "good-b", &["x", "y"], (i == 7).then_some(0)));
+            games.push(game(200 + i, "bad", &["x", "y"], (i % 2 == 0).then_some(1)));
         }
         let found = suspects(&games, &Policy::default());
         assert_eq!(found.len(), 1);
@@ -317,8 +340,29 @@ mod tests {
         for i in 0..40 {
             for (k, w) in ["a", "b", "c"].iter().enumerate() {
                 let id = i * 3 + k as i64;
-                games.push(game(id, w, ["slow", "y"], (i % 2 == 0).then_some(0)));
+                games.push(game(id, w, &["slow", "y"], (i % 2 == 0).then_some(0)));
             }
+        }
+        assert!(suspects(&games, &Policy::default()).is_empty());
+    }
+
+    #[test]
+    fn a_table_s_third_seat_counts_as_the_first_two_do() {
+        let mut games = Vec::new();
+        for i in 0..40 {
+            games.push(game(i, "good-a", &["x", "y", "z"], None));
+            games.push(game(100 + i, "good-b", &["y", "z", "x"], None));
+            // z fails only on this worker, always from the third seat.
+            let failed = (i % 2 == 0).then_some(2);
+            games.push(game(200 + i, "bad", &["x", "y", "z"], failed));
+        }
+        let found = suspects(&games, &Policy::default());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].worker.as_str(), found[0].failures), ("bad", 20));
+        // The same failures by z on every worker accuse none.
+        for g in games.iter_mut().filter(|g| g.worker != "bad") {
+            let z = g.sides.iter().position(|s| s == "z");
+            g.failed = z.filter(|_| g.job % 2 == 0);
         }
         assert!(suspects(&games, &Policy::default()).is_empty());
     }

@@ -157,9 +157,10 @@ ALTER TABLE workers ADD COLUMN trouble_ms BIGINT;
 ALTER TABLE workers ADD COLUMN trouble_until BIGINT
 ";
 
-/// Every seat of a game of more than two seats: `side0` and `side1` hold its first two, as for
-/// every job, and `job_seats` all of them in seat order, so that a submission's games are
-/// found whatever seat it sat in ([`crate::jobs::INVOLVES`]).
+/// Every seat of a game of more than two seats (`side0` and `side1` hold its first two on the
+/// contest site) or of a tournament's game, in seat order: a submission's games are found
+/// whatever seat it sat in ([`crate::jobs::INVOLVES`]), and the quarantine judges each seat's
+/// bot.
 const V4: &str = "
 CREATE TABLE job_seats (
     job         BIGINT NOT NULL REFERENCES jobs(id),

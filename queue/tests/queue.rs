@@ -307,7 +307,7 @@ async fn a_job_that_keeps_killing_workers_is_given_up() {
 /// An outcome as a worker commits it: `reason` with `culprit` at fault.
 fn outcome(reason: &str, culprit: Option<u8>) -> String {
     serde_json::json!({
-        "winner": culprit.map(|c| 1 - c), "reason": reason, "verdict": reason,
+        "winner": culprit.map(|c| u8::from(c == 0)), "reason": reason, "verdict": reason,
         "culprit": culprit, "moves": 30, "think_ms": [1.0, 1.0], "moves_by": [15, 15],
         "wall_ms": 100.0
     })
@@ -316,6 +316,19 @@ fn outcome(reason: &str, culprit: Option<u8>) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_worker_whose_bots_fail_far_more_than_elsewhere_is_quarantined() {
+    quarantined_for(&[], 1).await;
+}
+
+/// As for pairs, at tables of three: the failing bot sits in the third seat, which the jobs'
+/// two sides do not name (their `job_seats` do).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_worker_whose_bots_fail_from_a_table_s_third_seat_is_quarantined() {
+    quarantined_for(&["alice", "bob", "carol"], 2).await;
+}
+
+/// 90 games on three workers, `seats` their seats (none: a pair of alice and bob); on "bad"
+/// every other game is lost on time by seat `culprit`, which never loses on time elsewhere.
+async fn quarantined_for(seats: &[&str], culprit: u8) {
     for db in support::databases().await {
         let q = support::queue(&db.url).await;
         let c = q.competition("tournament", "t", "{}").await.unwrap();
@@ -324,8 +337,12 @@ async fn a_worker_whose_bots_fail_far_more_than_elsewhere_is_quarantined() {
                 lane: format!("l{}", n % 3),
                 kind: JobKind::Game,
                 spec: format!("{{\"n\":{n}}}"),
-                seats: Vec::new(),
-                sides: ["alice".to_string(), "bob".to_string()],
+                seats: seats.iter().map(|s| s.to_string()).collect(),
+                // A tournament's table names its game and its bots in the sides.
+                sides: match seats {
+                    [] => ["alice".to_string(), "bob".to_string()],
+                    _ => [format!("game {n}"), seats.join(" - ")],
+                },
                 priority: 0,
             })
             .collect();
@@ -343,7 +360,7 @@ async fn a_worker_whose_bots_fail_far_more_than_elsewhere_is_quarantined() {
             let fails = worker == "bad" && n % 2 == 0;
             let o = if fails {
                 bad_failed.push(job.id);
-                outcome("move_time", Some(1))
+                outcome("move_time", Some(culprit))
             } else {
                 outcome("normal", None)
             };

@@ -195,7 +195,8 @@ impl Games {
             kind: JobKind::Game,
             spec: serde_json::to_string(&spec)?,
             sides: [super::queued::side_of(p.id), p.seats.join(" - ")],
-            seats: Vec::new(),
+            // Each seat's bot, for the quarantine: the sides name the game and the pairing.
+            seats: p.seats.clone(),
             // Higher first: the schedule's order.
             priority: -p.order,
         })
