@@ -446,7 +446,7 @@ impl LiveGame {
                 if end && !st.revealed {
                     // Over: nothing is hidden any more, and everyone is shown everything.
                     st.revealed = true;
-                    self.remake(st);
+                    self.reveal(st);
                 }
             }
         }
@@ -470,9 +470,8 @@ impl LiveGame {
     }
 
     /// Who `to` sees the positions as.
-    fn viewer(&self, to: Audience, revealed: bool) -> Viewer {
+    fn viewer(&self, to: Audience) -> Viewer {
         match to {
-            _ if revealed => Viewer::All,
             Audience::All => Viewer::Public,
             Audience::Spectators if self.spectators == Spectators::Full => Viewer::All,
             Audience::Spectators => Viewer::Public,
@@ -481,7 +480,7 @@ impl LiveGame {
     }
 
     /// The position `to` is sent: its view, and its choices when a person of it is to move.
-    fn position_for(&self, g: Option<&AnyGame>, to: Audience, revealed: bool) -> Value {
+    fn position_for(&self, g: Option<&AnyGame>, to: Audience) -> Value {
         let Some(g) = g else {
             return Value::Null;
         };
@@ -490,7 +489,7 @@ impl LiveGame {
             Audience::Seat(s) if !g.turn().is_over() => Some(s),
             _ => None,
         };
-        shown::position(g, self.viewer(to, revealed), chooser)
+        shown::position(g, self.viewer(to), chooser)
     }
 
     /// A private game's start position for each audience (by seat; the spectators' last).
@@ -501,7 +500,7 @@ impl LiveGame {
                 Audience::Seat(s) => s.index(),
                 _ => Seat::MAX,
             };
-            st.start_positions[at] = Some(self.position_for(g, to, st.revealed));
+            st.start_positions[at] = Some(self.position_for(g, to));
         }
     }
 
@@ -533,7 +532,7 @@ impl LiveGame {
             self.start_positions(st, g.as_ref());
             st.game = g;
         } else if matches!(shown, Shown::Positions) {
-            start["position"] = self.position_for(st.game.as_ref(), Audience::All, false);
+            start["position"] = self.position_for(st.game.as_ref(), Audience::All);
         } else if skeleton.game.as_module().is_some() {
             // The player runs the stand-in's rules: the start carries the module.
             arbiter_kit_host::host::embed_module(&mut skeleton);
@@ -584,17 +583,17 @@ impl LiveGame {
         to: Audience,
         positions: bool,
     ) -> Arc<str> {
-        let viewer = self.viewer(to, st.revealed);
+        let viewer = self.viewer(to);
         let record = before.map_or_else(|| record.clone(), |b| shown::masked(b, record, viewer));
         let mut content = json!({"type": "move", "move": record});
         if positions {
-            content["position"] = self.position_for(st.game.as_ref(), to, st.revealed);
+            content["position"] = self.position_for(st.game.as_ref(), to);
         }
         Arc::from(content.to_string())
     }
 
-    /// Makes every content again from the start, with positions (the stand-in differed, or a
-    /// private game ended and everything is shown): connections get the history again.
+    /// Makes every content again from the start, with positions (a public game whose
+    /// stand-in differed: a die, a deal): connections get the history again.
     fn remake(&self, st: &mut State) {
         let Some(replay) = st.real.clone() else {
             return;
@@ -603,38 +602,21 @@ impl LiveGame {
         let played = std::mem::replace(&mut st.game, replay.start_position().ok());
         let mut skeleton = shown::skeleton(&replay, 0);
         skeleton.module_wasm = None;
+        let p = self.position_for(st.game.as_ref(), Audience::All);
         if let Some(start) = st.start.as_mut() {
             start["replay"] = serde_json::to_value(&skeleton).unwrap_or(Value::Null);
-        }
-        if st.private {
-            let g = st.game.take();
-            self.start_positions(st, g.as_ref());
-            st.game = g;
-        } else {
-            let p = self.position_for(st.game.as_ref(), Audience::All, false);
-            if let Some(start) = st.start.as_mut() {
-                start["position"] = p;
-            }
+            start["position"] = p;
         }
         st.start_texts = Default::default();
         st.rest.clear();
-        st.seat_rest = Default::default();
-        let audiences = match st.revealed {
-            // Everyone sees the same: one content for all.
-            true => vec![Audience::All],
-            false => self.audiences(st.private),
-        };
         for item in &items {
             match item {
                 Item::Move(record) => {
-                    let before = st.game.clone().filter(|_| st.private);
                     if let Some(g) = st.game.as_mut() {
                         shown::play_record(g, record);
                     }
-                    for &to in &audiences {
-                        let content = self.move_content(st, before.as_ref(), record, to, true);
-                        self.keep(st, to, content);
-                    }
+                    let content = self.move_content(st, None, record, Audience::All, true);
+                    self.keep(st, Audience::All, content);
                 }
                 Item::Other(text) => self.keep(st, Audience::All, Arc::clone(text)),
                 Item::Start { .. } => {}
@@ -642,6 +624,43 @@ impl LiveGame {
         }
         st.shown_items = items;
         st.game = played;
+        let _ = self.events.send(Event::Reset);
+    }
+
+    /// A private game is over: every content is made again as the game's replay shows it,
+    /// for everyone alike: its real configuration (seed too) and its module, every move as
+    /// played, no positions. The player then runs the module itself, which can show the game
+    /// as any seat saw it ("View as"), as for a saved replay.
+    fn reveal(&self, st: &mut State) {
+        let Some(replay) = st.real.clone() else {
+            return;
+        };
+        let seed = replay.game.as_module().map_or(0, |m| m.seed);
+        let mut whole = shown::skeleton(&replay, seed);
+        arbiter_kit_host::host::embed_module(&mut whole);
+        if let Some(start) = st.start.as_mut() {
+            start["replay"] = serde_json::to_value(&whole).unwrap_or(Value::Null);
+            if let Some(map) = start.as_object_mut() {
+                map.remove("position");
+            }
+        }
+        // From now on one stream for all: the start without positions, then every content.
+        st.private = false;
+        st.shown = Some(Shown::Moves { stand_in: None });
+        st.start_texts = Default::default();
+        st.start_positions = Default::default();
+        st.seat_rest = Default::default();
+        st.rest.clear();
+        for item in &st.shown_items {
+            let text = match item {
+                Item::Move(record) => {
+                    Arc::from(json!({"type": "move", "move": record}).to_string())
+                }
+                Item::Other(text) => Arc::clone(text),
+                Item::Start { .. } => continue,
+            };
+            st.rest.push(text);
+        }
         let _ = self.events.send(Event::Reset);
     }
 
@@ -696,7 +715,11 @@ impl LiveGame {
 
     /// A person's move: checked against the seat, the turn and the rules, then passed to the
     /// referee. `Err` says why not, for the player.
-    pub fn act(&self, seat: Seat, content: &str) -> Result<(), String> {
+    /// A person's move for `seat`; `ply`, when the page names it, is the position it was
+    /// chosen in (the plies it had seen): a move chosen in a position the game has left (a
+    /// game taken up after a restart runs through its earlier plies at once) is refused, not
+    /// kept for a later turn.
+    pub fn act(&self, seat: Seat, content: &str, ply: Option<u64>) -> Result<(), String> {
         let text = content.trim();
         if text.is_empty() || text.len() > 64 {
             // In no game's words: the hub serves module games too (their moves may be `c3`,
@@ -711,6 +734,12 @@ impl LiveGame {
             let Some(game) = st.game.as_ref() else {
                 return Err("the game has not started yet".into());
             };
+            if let Some(p) = ply.filter(|&p| p != st.shown_moves as u64) {
+                return Err(format!(
+                    "that move was chosen at ply {p}, and the game has moved on to ply {}",
+                    st.shown_moves
+                ));
+            }
             let canonical = checked_move(game, seat, text)?;
             if st.acted_at[seat.index()] == Some(st.shown_moves) {
                 return Err("your move is already on its way".into());

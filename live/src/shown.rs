@@ -65,7 +65,7 @@ pub struct Face {
     to_move: Option<Seat>,
     forced: Option<String>,
     scores: Vec<i64>,
-    outcome: Option<(Option<Seat>, Option<String>)>,
+    outcome: Option<(Vec<u32>, Option<String>)>,
     view: String,
     told: Vec<String>,
 }
@@ -79,7 +79,7 @@ impl Face {
             to_move: g.to_move(),
             forced: g.forced_move().map(|m| g.format_move(m)),
             scores: g.scores(),
-            outcome: g.outcome().map(|o| (o.winner, g.end_words())),
+            outcome: g.places().map(|p| (p, g.end_words())),
             // What everyone may see: the hub's positions reach spectators too.
             view: rules.view(Viewer::Public),
             told: Seat::all(g.seats()).map(|s| rules.tell(s)).collect(),
@@ -105,8 +105,14 @@ pub fn position(g: &AnyGame, viewer: Viewer, chooser: Option<Seat>) -> Value {
         .as_module()
         .and_then(|r| serde_json::from_str::<Value>(&r.view(viewer)).ok())
         .unwrap_or(Value::Null);
+    // Places, not only the winner: in a game of N seats several may share first place
+    // (Dou Dizhu's peasants), and the player checks the end's result against them.
     let outcome = g.outcome().map(|o| {
-        json!({"winner": o.winner.map(Seat::index), "reason": g.end_words().unwrap_or_default()})
+        json!({
+            "winner": o.winner.map(Seat::index),
+            "places": g.places(),
+            "reason": g.end_words().unwrap_or_default(),
+        })
     });
     let mut p = json!({
         "to_move": g.to_move().map(Seat::index),

@@ -484,7 +484,7 @@ fn request(game: &LiveGame, seat: Option<Seat>, target: &Target, text: &str) -> 
             let Some(content) = v["content"].as_str() else {
                 return Some("an action's content is the move, as a string".into());
             };
-            game.act(seat, content).err()
+            game.act(seat, content, v["ply"].as_u64()).err()
         }
         Some(other) => Some(format!(
             "unknown request {:?}",

@@ -434,7 +434,7 @@ async fn load(text: String, frame: usize, answer: bool) {
     }
     let more = with_app(|app| {
         app.adopt_names(identity);
-        app.open_session(session, frame, false);
+        app.open_session(session, frame, false, true);
         if answer {
             let frames = app.loaded.as_ref().map_or(0, |l| l.frames);
             let msg = protocol::message(
@@ -890,18 +890,26 @@ impl App {
 
     /// A live game's frames so far: the frame shown before (`back`: it and the frames then)
     /// stays shown when the viewer stepped back, else the newest. Until the end there is no
-    /// result to say (the live bar says who plays).
-    pub fn show_live(&mut self, session: Session, back: Option<(usize, usize)>, ended: bool) {
+    /// result to say (the live bar says who plays). `positions`: the frames are the hub's
+    /// positions, not the module's rules (they show one view only).
+    pub fn show_live(
+        &mut self,
+        session: Session,
+        back: Option<(usize, usize)>,
+        ended: bool,
+        positions: bool,
+    ) {
         let k = match back {
             Some((k, frames)) if k + 1 < frames => k,
             _ => usize::MAX,
         };
-        self.open_session(session, k, !ended);
+        self.open_session(session, k, !ended, !positions);
     }
 
     /// Shows a replay read (clamping `frame`); `in_progress`: a live game not over yet, whose
-    /// replay's result is only a placeholder.
-    fn open_session(&mut self, session: Session, frame: usize, in_progress: bool) {
+    /// replay's result is only a placeholder; `own_rules`: the frames are the game's rules'
+    /// (which can show them as any seat sees them).
+    fn open_session(&mut self, session: Session, frame: usize, in_progress: bool, own_rules: bool) {
         self.stop();
         self.seen_end = false;
         let info = session.info();
@@ -913,9 +921,9 @@ impl App {
         d.progress.set_hidden(session.done() || session.is_live());
         d.view.set_hidden(false);
         d.numbers_opt.set_hidden(info.game != "gomoku");
-        // A finished module game: its full view, or a seat's (a live game shows what its
-        // hub sent, and no more).
-        let viewas = info.game != arbiter_engine::any::MODULE || in_progress || session.is_live();
+        // A finished module game: its full view, or a seat's (from the hub's positions, a
+        // live game shows what its hub sent, and no more).
+        let viewas = info.game != arbiter_engine::any::MODULE || in_progress || !own_rules;
         d.viewas_opt.set_hidden(viewas);
         if !viewas {
             self.fill_view_as(&info);

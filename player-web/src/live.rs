@@ -361,7 +361,7 @@ fn refresh() {
             let choosers = feed::choosers(&session);
             let n = session.position(0).map_or(2, |g| g.seats());
             let seats = crate::view::seat_labels(session.replay().game.name(), n);
-            app.show_live(session, back, l.feed.ended);
+            app.show_live(session, back, l.feed.ended, l.feed.positions.is_some());
             Some((drained, choosers, seats, l.feed.seat, l.feed.ended))
         })
         .flatten()
@@ -489,7 +489,7 @@ fn submit(text: &str) -> bool {
     let checked = with_app(|app| {
         let l = app.loaded.as_ref()?;
         let frames = l.frames;
-        let out = feed::check_move(&l.session, seat, text);
+        let out = feed::check_move(&l.session, seat, text).map(|mv| (mv, frames - 1));
         if out.is_ok() {
             app.go(frames as i64 - 1);
         }
@@ -502,9 +502,11 @@ fn submit(text: &str) -> bool {
             note(&l.ui, &crate::lang::t("live-on-its-way"), true);
             false
         }
-        Ok(mv) => {
+        Ok((mv, ply)) => {
+            // The ply names the position the move was chosen in: the hub refuses it if the
+            // game has moved on since.
             let msg = format!(
-                r#"{{"request":"action","token":{},"content":{}}}"#,
+                r#"{{"request":"action","token":{},"content":{},"ply":{ply}}}"#,
                 quote(&l.token),
                 quote(&mv)
             );

@@ -45,6 +45,11 @@ fn module_match(
 
 /// The key of the play link of `seat` in live game 1, from the command's stderr.
 fn seat_key(rx: &std::sync::mpsc::Receiver<String>, seat: usize) -> String {
+    seat_link(rx, seat).0
+}
+
+/// The key of the play link of `seat` in live game 1, and the lines before it.
+fn seat_link(rx: &std::sync::mpsc::Receiver<String>, seat: usize) -> (String, Vec<String>) {
     let wanted = format!("/live/1/play?seat={seat}&key=");
     let mut seen = Vec::new();
     loop {
@@ -52,7 +57,7 @@ fn seat_key(rx: &std::sync::mpsc::Receiver<String>, seat: usize) -> String {
             .recv_timeout(Duration::from_secs(120))
             .unwrap_or_else(|_| panic!("no play link for seat {seat} in {seen:#?}"));
         if let Some(at) = line.find(&wanted) {
-            return line[at + wanted.len()..].trim().to_string();
+            return (line[at + wanted.len()..].trim().to_string(), seen);
         }
         seen.push(line);
     }
@@ -85,11 +90,19 @@ fn contents(m: &Value) -> Vec<Value> {
 /// given (with its token), plays it: the first legal move whenever its position lists them
 /// (a turn of its own, or a simultaneous turn it is a mover of).
 async fn follow(ws: &mut Socket, seat: Option<(usize, &str)>) -> Seen {
+    follow_for(ws, seat, usize::MAX).await
+}
+
+/// [`follow`] until `plies` plies are shown (or the end).
+async fn follow_for(ws: &mut Socket, seat: Option<(usize, &str)>, plies: usize) -> Seen {
     let mut seen = Seen::default();
     let mut acted_at = usize::MAX;
     let mut ended = false;
     loop {
         let Some(m) = next(ws).await else { break };
+        if m["request"] == "error" && is_moved_on(&m) {
+            continue;
+        }
         if m["request"] == "error" {
             let kinds: Vec<String> = seen
                 .before_end
@@ -121,6 +134,9 @@ async fn follow(ws: &mut Socket, seat: Option<(usize, &str)>) -> Seen {
                 other => panic!("unknown content {other:?}"),
             }
         }
+        if seen.moves.len() >= plies {
+            break;
+        }
         let (Some((me, tok)), Some(p)) = (seat, seen.positions.last()) else {
             continue;
         };
@@ -137,15 +153,44 @@ async fn follow(ws: &mut Socket, seat: Option<(usize, &str)>) -> Seen {
             p["clicks"].is_array(),
             "a person's position says how to click: {p}"
         );
+        // The ply it was chosen at, as the player sends it: a position the game has left
+        // (a game taken up runs through its earlier plies) refuses it.
         send(
             ws,
-            json!({"request": "action", "token": tok, "content": mv}),
+            json!({"request": "action", "token": tok, "content": mv, "ply": ply}),
         )
         .await;
         seen.sent.push(mv);
         acted_at = ply;
     }
     seen
+}
+
+/// Reads `ws` until at least `plies` plies are shown and the newest position lists `seat`'s
+/// choices; the plies seen then.
+async fn until_seat_to_move(ws: &mut Socket, seat: usize, at_least: usize) -> usize {
+    let mut plies = 0;
+    loop {
+        let m = next(ws).await.expect("the game goes on");
+        if m["request"] == "history" {
+            plies = 0;
+        }
+        let mut last = Value::Null;
+        for c in contents(&m) {
+            plies += usize::from(c["type"] == "move");
+            last = c["position"].clone();
+        }
+        if plies >= at_least && last["to_move"] == seat && last["legal"].is_array() {
+            return plies;
+        }
+    }
+}
+
+/// The hub's refusal of a move chosen in a position the game has left.
+fn is_moved_on(m: &Value) -> bool {
+    m["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("the game has moved on"))
 }
 
 /// The view of ply `k` of `saved` as `viewer` sees it.
@@ -178,15 +223,6 @@ fn chosen_by(saved: &Replay, seat: usize) -> Vec<String> {
         .flat_map(|m| m.records())
         .filter(|r| r.seat.index() == seat && r.time_ms.is_some())
         .map(|r| r.mv.clone())
-        .collect()
-}
-
-/// The positions of a history, one a ply.
-fn history_positions(history: &Value) -> Vec<Value> {
-    contents(history)
-        .into_iter()
-        .filter(|c| c["type"] != "end")
-        .map(|c| c["position"].clone())
         .collect()
 }
 
@@ -292,15 +328,115 @@ async fn a_person_on_seat_two_of_dou_dizhu_sees_only_their_own_hand() {
         // Only the person's own position lists choices; the spectators' never.
         assert!(watched.positions[k]["legal"].is_null(), "ply {k}");
     }
-    // Once over, every follower is sent the game again with everything shown.
+    // The last position's places are the result's: peasants who win together share first
+    // place, which the winner alone cannot say (the player checks the end against them).
+    let places = saved.result.places(3).expect("a finished game");
+    for seen in [&ada, &watched] {
+        let end = &seen.positions[plies - 1]["outcome"];
+        assert_eq!(end["places"], json!(places), "{end}");
+    }
+    // Once over, every follower is sent the game again as its replay shows it: the real
+    // configuration (its seed too) and the module, every move as played, no positions; the
+    // player runs the module, which shows any seat's view.
     for after in [&watched.after_end, &ada.after_end] {
         let after = after.as_ref().expect("the full history after the end");
-        let full = history_positions(after);
-        assert_eq!(full.len(), plies);
-        for (k, p) in full.iter().enumerate() {
-            assert_eq!(p["view"], view_at(&saved, k, Viewer::All), "ply {k}");
+        let whole = contents(after);
+        let start = &whole[0];
+        assert!(start["position"].is_null(), "no positions after the end");
+        let replay: Replay = serde_json::from_value(start["replay"].clone()).unwrap();
+        assert_eq!(replay.game, saved.game, "the game's own configuration");
+        assert!(replay.module_wasm.is_some(), "the module comes with it");
+        assert!(replay.players.iter().all(|p| p.command.is_none()));
+        assert_eq!(replay.meta.seed, None, "no bot's seed");
+        let moves: Vec<&Value> = whole.iter().filter(|c| c["type"] == "move").collect();
+        assert_eq!(moves.len(), saved.moves.len());
+        for (k, c) in moves.iter().enumerate() {
+            assert_eq!(c["move"]["move"], saved.moves[k].mv.as_str(), "ply {k}");
+            assert!(c["position"].is_null(), "ply {k}");
         }
+        assert_eq!(whole.last().unwrap()["type"], "end");
     }
+}
+
+/// Issue 33 on a game of three seats with hidden hands: `match --live` of Dou Dizhu with Ada
+/// on the third seat, killed (SIGKILL) once 4 plies are played, and run again with the same
+/// command, takes the game up where it was: the same deal, Ada's link still valid, she is told
+/// the game goes on, her positions still show only her hand, and the saved replay is the
+/// whole game, its first plies those played before the kill.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_killed_dou_dizhu_live_game_is_taken_up_with_the_person_s_link() {
+    let module = arbiter_kit_host::build::game_module("game-dou-dizhu").unwrap();
+    arbiter_kit_host::host::register_file(&module).unwrap();
+    arbiter_kit_host::host::install();
+    let (port, out) = (free_port(), tempfile::tempdir().unwrap());
+    let seats = ["builtin:random", "builtin:random", "human:Ada"];
+    let (mut child, rx) = module_match(&module, "{}", &seats, port, out.path(), &[]);
+    let key = seat_key(&rx, 2);
+    let (mut ws, tok) = seat_socket(port, &key, 2).await;
+    let before = follow_for(&mut ws, Some((2, &tok)), 4).await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let played: Vec<Value> = before.moves.iter().take(4).cloned().collect();
+    assert_eq!(played.len(), 4, "{:?}", before.moves);
+    let journal = std::fs::read_to_string(out.path().join("live-journal.jsonl")).unwrap();
+    let journaled = journal.lines().filter(|l| l.contains("\"move\"")).count();
+    assert!(
+        journaled >= 4,
+        "each ply is journaled as it is played:\n{journal}"
+    );
+
+    let (mut child, rx) = module_match(&module, "{}", &seats, port, out.path(), &[]);
+    let (again, lines) = seat_link(&rx, 2);
+    let taken = format!("game 1: taken up after move {journaled}");
+    assert!(lines.iter().any(|l| l.contains(&taken)), "{lines:#?}");
+    assert_eq!(again, key, "the person's link stays valid");
+    // A first tab opens the game: it runs through the earlier plies and waits for Ada. A
+    // move chosen at the deal (ply 0, Ada's turn when the game began) is refused: the
+    // game has moved on.
+    let (mut tab, tab_tok) = seat_socket(port, &key, 2).await;
+    let now = until_seat_to_move(&mut tab, 2, journaled).await;
+    send(
+        &mut tab,
+        json!({"request": "action", "token": tab_tok, "content": "pass", "ply": 0}),
+    )
+    .await;
+    let refused = next_error(&mut tab).await;
+    assert!(is_moved_on(&refused), "at ply {now}: {refused}");
+    drop(tab);
+    let (mut ws, tok) = seat_socket(port, &key, 2).await;
+    let after = follow(&mut ws, Some((2, &tok))).await;
+    assert!(child.wait().unwrap().success());
+    let told = after
+        .before_end
+        .iter()
+        .filter_map(|m| serde_json::from_str::<Value>(m).ok())
+        .filter(|m| m["request"] == "notice")
+        .filter_map(|m| m["content"].as_str().map(String::from))
+        .collect::<Vec<_>>();
+    let goes_on = format!("goes on from where it was ({journaled} moves played)");
+    assert!(told.iter().any(|n| n.contains(&goes_on)), "{told:?}");
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    assert!(saved.result.places(3).is_some(), "{:?}", saved.result);
+    assert!(saved.moves.len() > journaled);
+    for (k, m) in played.iter().enumerate() {
+        assert_eq!(m["move"], saved.moves[k].mv.as_str(), "ply {k}");
+    }
+    // The hub's positions after the restart are still Ada's view of the same deal.
+    let ada = Viewer::Seat(Seat::from_index(2).unwrap());
+    assert_eq!(after.positions.len(), saved.moves.len() + 1);
+    for k in [0, journaled, saved.moves.len()] {
+        assert_eq!(
+            after.positions[k]["view"],
+            view_at(&saved, k, ada),
+            "ply {k}"
+        );
+    }
+    assert_eq!(
+        before.positions[0]["view"], after.positions[0]["view"],
+        "the same deal"
+    );
+    assert!(!out.path().join("live-journal.jsonl").exists());
 }
 
 /// Goofspiel of three seats with sealed bids (`imp_info`), Ada on the middle seat: each turn

@@ -438,10 +438,10 @@ describe("a person plays a module game by clicks on the real hub", () => {
     await page.close();
   });
 
-  // The first six of Ada's turns only: at the end of such a game the page says "Cannot show
-  // the game: replay result contradicts the moves" (the end's check reads places [1, 1, 1]
-  // off the final position the hub sent), an open bug (issue 35's closing note).
-  test("Dou Dizhu against two builtin:random by clicks: bids and cards clicked, Ada sees only her hand, a spectator no hand", async () => {
+  // The bar of issue 35: a person plays a whole Dou Dizhu game against two bots by clicks and
+  // sees only their own hand; a spectator sees no hand until it ends; the finished game shows
+  // every hand, and "View as" one seat's.
+  test("Dou Dizhu against two builtin:random by clicks, a whole game: Ada sees only her hand, a spectator none until the end, then every hand and View as", async () => {
     const m = await startMatch(path.join(ROOT, "games/dist/dou-dizhu.wasm"), ["builtin:random"]);
     const { page, frame } = await livePage(m.play);
     const watchAt = await until(() => m.output().match(/watch it at (\S+)/)?.[1], "the watch address", 30000);
@@ -452,7 +452,8 @@ describe("a person plays a module game by clicks on the real hub", () => {
       return lines.map((l) => l.trim().split(/\s+/).slice(-16, -1).filter((t) => t !== ".").length);
     });
     try {
-      for (let turn = 0; turn < 6; turn++) {
+      let turns = 0;
+      for (; turns < 60; turns++) {
         const s = await myTurn(frame);
         if (s.over) break;
         const mine = await cards(frame);
@@ -462,18 +463,51 @@ describe("a person plays a module game by clicks on the real hub", () => {
         const entries = JSON.parse(s.clicks);
         // Clicks, not a list: the hub's clicks carry no null keys.
         assert.equal(s.pick, null, "the moves are offered by clicks");
-        const pick = entries[(turn * 7 + 3) % entries.length];
+        const pick = entries[(turns * 7 + 3) % entries.length];
         for (const cell of pick.cells) await clickAt(frame, s.geom, cell);
         const sent = await until(async () => {
           const now = await liveState(frame);
           return now.sent.length > s.sent.length ? now.sent : null;
         }, `the action ${pick.move} to be sent`);
         assert.equal(JSON.parse(sent.at(-1)).content, pick.move, "the clicks are the move");
-        await until(async () => (await liveState(frame)).frames > s.frames, "the move to come back");
-        if (turn === 1) {
+        await until(async () => {
+          const now = await liveState(frame);
+          return now.frames > s.frames || now.over;
+        }, "the move to come back");
+        if (turns === 1) {
           await page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dou-dizhu-seat.png") });
           await watch.page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dou-dizhu-spectator.png") });
         }
+      }
+      assert.ok(turns >= 2, `Ada played ${turns} turns`);
+      assert.equal(await m.exited, 0, m.output());
+      const saved = JSON.parse(readFileSync(path.join(m.dir, "game-0001.json"), "utf8"));
+      for (const [who, f] of [["Ada", frame], ["the spectator", watch.frame]]) {
+        // The end came, with the full game: no error, every frame, every hand at the deal,
+        // and those left holding cards at the end.
+        const s = await until(async () => {
+          const now = await liveState(f);
+          if (now.error || /Cannot show/.test(now.msg)) throw new Error(`${who}: ${now.error ?? now.msg}`);
+          const whole = await f.evaluate(() => !document.getElementById("viewas-opt").hidden);
+          return now.over && now.frames === saved.moves.length + 1 && whole ? now : null;
+        }, `${who}'s page to show the whole game, from the module (View as shown)`);
+        assert.equal(s.k, s.frames - 1, `${who} sees the last frame`);
+        const atEnd = await cards(f);
+        assert.ok(atEnd.filter((n) => n > 0).length >= 2, `${who} sees the hands left at the end: ${atEnd}`);
+        await f.evaluate(() => { location.hash = "#frame=1"; });
+        await until(async () => (await liveState(f)).k === 1 || null, "frame 1");
+        const all = await cards(f);
+        assert.ok(all.every((n) => n >= 5), `${who} sees every hand at the deal: ${all}`);
+        const values = await f.evaluate(() => document.getElementById("viewas-opt").hidden ? null : [...document.querySelectorAll("#viewas option")].map((o) => o.value));
+        assert.deepEqual(values, ["all", "0", "1", "2"], `${who} has View as`);
+        await f.selectOption("#viewas", "1");
+        const seen = await until(async () => {
+          const now = await cards(f);
+          return now[0] === 0 ? now : null;
+        }, "the view as seat 1");
+        assert.deepEqual(seen, [0, all[1], 0], `as seat 1, only its hand: ${seen}`);
+        if (who === "the spectator") await watch.page.screenshot({ path: path.join(ARTIFACTS, "kit-live-dou-dizhu-as-seat.png") });
+        await f.selectOption("#viewas", "all");
       }
       assert.deepEqual(page.errors, []);
       assert.deepEqual(watch.page.errors, []);

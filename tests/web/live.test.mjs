@@ -363,7 +363,9 @@ describe("protocol conformance (seed 002) against a judger stub", () => {
     const first = JSON.parse(contentsOf(server)[0][0]);
     assert.deepEqual(first, { request: "connect", token });
     const action = JSON.parse(contentsOf(server)[0][1]);
-    assert.deepEqual(action, { request: "action", token, content: "d3" });
+    // Seed 002's fields, and arbiter's `ply` (docs/live.md: the position the move was chosen
+    // in; a judger that does not know it ignores it).
+    assert.deepEqual(action, { request: "action", token, content: "d3", ply: 0 });
     // The stub closes the socket: the player opens it again with the same token.
     stubConns(server)[0].socket.destroy();
     await until(() => stubConns(server).length === 2 && stubConns(server)[1].got.length > 0, "a reconnection", 10000);

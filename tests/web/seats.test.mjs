@@ -140,6 +140,27 @@ describe("N seats in the player", () => {
     await page.selectOption("#viewas", "all");
     await page.waitForTimeout(100);
     assert.deepEqual(await cards(), all, "back to the full view");
+    // A piece's label is centred on it: the white digits of seat 0's card count (its disc in
+    // the count column, 15) lie as much left of the disc's centre as right of it (they were
+    // drawn right-aligned to it after the row labels, running out of the disc).
+    const spread = await page.evaluate(() => {
+      const [ox, oy, cell] = window.__arbiter.state.geom;
+      const canvas = document.getElementById("board"), ctx = canvas.getContext("2d");
+      const k = canvas.width / canvas.getBoundingClientRect().width;
+      const [cx, cy] = [ox + 15.5 * cell, oy + 0.5 * cell];
+      const half = Math.round(0.35 * cell * k);
+      const d = ctx.getImageData(Math.round(cx * k) - half, Math.round(cy * k) - half, 2 * half, 2 * half).data;
+      let [left, right] = [0, 0];
+      // Inside the disc only (its colour is the seat's): white there is the label.
+      for (let i = 0; i < d.length; i += 4) {
+        const [x, y] = [(i / 4) % (2 * half) - half, Math.floor(i / 4 / (2 * half)) - half];
+        if (x * x + y * y > half * half) continue;
+        if (d[i] > 230 && d[i + 1] > 230 && d[i + 2] > 230) (x < 0 ? left++ : right++);
+      }
+      return { left, right };
+    });
+    assert.ok(spread.left > 5 && spread.right > 5, `the count's digits on both sides of the centre: ${JSON.stringify(spread)}`);
+    assert.ok(Math.min(spread.left, spread.right) / Math.max(spread.left, spread.right) > 0.4, `centred: ${JSON.stringify(spread)}`);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

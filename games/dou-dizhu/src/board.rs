@@ -94,7 +94,7 @@ pub fn view(g: &DouDizhu, viewer: Viewer) -> View {
         }
     }
     buttons(g, &mut v);
-    v.text = text(g);
+    v.text = text(g, viewer);
     v
 }
 
@@ -117,7 +117,7 @@ fn buttons(g: &DouDizhu, v: &mut View) {
     }
 }
 
-fn text(g: &DouDizhu) -> Vec<String> {
+fn text(g: &DouDizhu, viewer: Viewer) -> Vec<String> {
     let mut lines = vec![status(g)];
     let (rank, holder) = g.faceup;
     lines.push(format!(
@@ -142,10 +142,14 @@ fn text(g: &DouDizhu) -> Vec<String> {
     if !recent.is_empty() {
         lines.push(format!("last plays: {}", recent.join(", ")));
     }
-    lines.push(match g.rules {
-        Rules::Standard => "to play: click your cards, lowest rank first, one click per card, then play (or pass); to bid: bid1, bid2, bid3 or pass".into(),
-        Rules::OpenSpiel => "OpenSpiel rules: the same cards can be several plays, so moves are picked from the list".into(),
-    });
+    // How to play, for whoever may: a seat's view while the game runs (spectators and the
+    // replay's full view have no cards to click).
+    if matches!(viewer, Viewer::Seat(_)) && g.to_move().is_some() {
+        lines.push(match g.rules {
+            Rules::Standard => "to play: click your cards, lowest rank first, one click per card, then play (or pass); to bid: bid1, bid2, bid3 or pass".into(),
+            Rules::OpenSpiel => "OpenSpiel rules: the same cards can be several plays, so moves are picked from the list".into(),
+        });
+    }
     lines
 }
 

@@ -401,7 +401,12 @@ fn views_show_a_hand_only_to_its_seat() {
     }
     let text = g.view(Viewer::Public).text.join("\n");
     assert!(text.contains(&format!("seat {landlord} leads")), "{text}");
-    assert!(text.contains("one click per card, then play"), "{text}");
+    assert!(
+        !text.contains("click"),
+        "spectators have no cards to click: {text}"
+    );
+    let seat = g.view(Viewer::Seat(landlord)).text.join("\n");
+    assert!(seat.contains("one click per card, then play"), "{seat}");
 }
 
 #[test]

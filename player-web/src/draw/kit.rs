@@ -182,6 +182,8 @@ fn board(ctx: &CanvasRenderingContext2d, p: &Palette, v: &ModuleView, l: &Layout
         let (x, y) = g.centre([0, r as u16]);
         text(ctx, label, x - left - l.m * 0.25, y);
     }
+    // What is drawn next (the pieces' labels) is centred on its place.
+    ctx.set_text_align("center");
 }
 
 /// A hex board: each hexagon filled (in its owner's colour too) and outlined.
