@@ -75,7 +75,7 @@ fn spec(move_ms: u64) -> GameSpec {
 }
 
 /// A hub served on a free loopback port; returns it and its websocket base.
-async fn hub(options: HubOptions) -> (Arc<Hub>, String) {
+pub(crate) async fn hub(options: HubOptions) -> (Arc<Hub>, String) {
     let hub = Hub::new(options, None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -253,17 +253,27 @@ async fn next_error(ws: &mut Socket) -> Value {
     }
 }
 
+/// Two bots and Ada on the third seat.
+const ADA_ON_SEAT_TWO: [&str; 3] = ["builtin:random", "builtin:random", "human:Ada"];
+
+/// The Dou Dizhu module, built, and known to this process's host (for the saved replay's
+/// views).
+fn dou_dizhu() -> std::path::PathBuf {
+    let module = arbiter_kit_host::build::game_module("game-dou-dizhu").unwrap();
+    arbiter_kit_host::host::register_file(&module).unwrap();
+    arbiter_kit_host::host::install();
+    module
+}
+
 /// Dou Dizhu, three seats, Ada on the third (seat 2) against two bots: her stream shows her
 /// own hand and the others' counts only (the module's view for her seat, ply by ply), the
 /// spectators' no hand while the game runs and every hand in the history sent after the end;
 /// no seed is sent; a seat taken from a frame's token or another seat's path is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_person_on_seat_two_of_dou_dizhu_sees_only_their_own_hand() {
-    let module = arbiter_kit_host::build::game_module("game-dou-dizhu").unwrap();
-    arbiter_kit_host::host::register_file(&module).unwrap();
-    arbiter_kit_host::host::install();
+    let module = dou_dizhu();
     let (port, out) = (free_port(), tempfile::tempdir().unwrap());
-    let seats = ["builtin:random", "builtin:random", "human:Ada"];
+    let seats = ADA_ON_SEAT_TWO;
     let (mut child, rx) = module_match(&module, "{}", &seats, port, out.path(), &[]);
     let key = seat_key(&rx, 2);
     // The game waits for Ada: the spectator is there from the start.
@@ -365,11 +375,9 @@ async fn a_person_on_seat_two_of_dou_dizhu_sees_only_their_own_hand() {
 /// whole game, its first plies those played before the kill.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_killed_dou_dizhu_live_game_is_taken_up_with_the_person_s_link() {
-    let module = arbiter_kit_host::build::game_module("game-dou-dizhu").unwrap();
-    arbiter_kit_host::host::register_file(&module).unwrap();
-    arbiter_kit_host::host::install();
+    let module = dou_dizhu();
     let (port, out) = (free_port(), tempfile::tempdir().unwrap());
-    let seats = ["builtin:random", "builtin:random", "human:Ada"];
+    let seats = ADA_ON_SEAT_TWO;
     let (mut child, rx) = module_match(&module, "{}", &seats, port, out.path(), &[]);
     let key = seat_key(&rx, 2);
     let (mut ws, tok) = seat_socket(port, &key, 2).await;
@@ -535,6 +543,69 @@ fn full_spectators_are_refused_when_a_person_plays() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("public"));
+}
+
+/// The hub's spectators, public (the default) and full, on the first plies of a Dou Dizhu
+/// game fed to it as the referee does (the contest site's `[live] spectators` and `match
+/// --live-spectators` set this): public spectators see no hand while the game runs, full
+/// ones every hand, each ply the module's view for them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn full_spectators_see_every_hand_while_the_game_runs_and_public_ones_none() {
+    use arbiter_live::game::Spectators;
+    use arbiter_match::live::Observer;
+    let module = dou_dizhu();
+    let out = tempfile::tempdir().unwrap();
+    let played = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("match")
+        .arg(&module)
+        .args(["builtin:random", "builtin:random", "builtin:random"])
+        .args(["--games", "1", "--quiet", "--seed", SEED, "-o"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(played.success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let saved = Replay::from_json(&text).unwrap();
+    let limits = arbiter_match::game::LimitOverrides::default().apply(&saved.game);
+    for (spectators, viewer) in [
+        (Spectators::Public, Viewer::Public),
+        (Spectators::Full, Viewer::All),
+    ] {
+        let options = arbiter_live::HubOptions {
+            spectators,
+            ..Default::default()
+        };
+        let (hub, base) = crate::live::hub(options).await;
+        let game = hub.open("a game fed by hand");
+        let mut observer = game.observer();
+        let mut fed = saved.clone();
+        fed.moves.clear();
+        observer.started(&fed, &limits);
+        for record in saved.moves.iter().take(3) {
+            fed.moves.push(record.clone());
+            observer.moved(&fed);
+        }
+        let mut ws = connect(&format!("{base}/_{}", game.id)).await;
+        let tok = token::spectator(&base, game.id);
+        send(&mut ws, json!({"request": "connect", "token": tok})).await;
+        let seen = follow_for(&mut ws, None, 3).await;
+        assert_eq!(seen.positions.len(), 4, "{spectators:?}");
+        for (k, p) in seen.positions.iter().enumerate() {
+            assert_eq!(
+                p["view"],
+                view_at(&saved, k, viewer),
+                "{spectators:?} ply {k}"
+            );
+            assert!(p["legal"].is_null(), "no choices for spectators");
+        }
+        // The check can fail: the two views differ at the deal.
+        assert_ne!(
+            view_at(&saved, 0, Viewer::Public),
+            view_at(&saved, 0, Viewer::All)
+        );
+        assert_no_seed(&seen.before_end, &saved);
+    }
 }
 
 /// Two people and a bot: each person has their own link, and the game starts only once both
