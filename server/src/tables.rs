@@ -62,13 +62,12 @@ async fn tables_of(state: &Shared, sub: i64) -> Result<HashSet<Vec<i64>>, AppErr
         .collect())
 }
 
-/// The (N-1)-sets of `others` (indices) `sub` is to sit with: all of them, or a seeded draw
-/// of [`MAX_TABLES_PER_SUBMISSION`] when there are more.
-fn companions(state: &Shared, sub: i64, others: usize, n: usize) -> Vec<Vec<usize>> {
+/// The (N-1)-sets of `others` (indices) a submission is to sit with: all of them, or a draw
+/// of [`MAX_TABLES_PER_SUBMISSION`] seeded by `seed` when there are more.
+fn companions(seed: u64, others: usize, n: usize) -> Vec<Vec<usize>> {
     if binomial(others, n - 1) <= MAX_TABLES_PER_SUBMISSION as u128 {
         return combinations(others, n - 1);
     }
-    let seed = crate::auth::secret_u64(&state.secret, &format!("tables of {sub}"));
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut picked = BTreeSet::new();
     for _ in 0..MAX_TABLES_PER_SUBMISSION * 20 {
@@ -80,6 +79,18 @@ fn companions(state: &Shared, sub: i64, others: usize, n: usize) -> Vec<Vec<usiz
         picked.insert(set);
     }
     picked.into_iter().collect()
+}
+
+/// Of `tables` (each its submission ids, ascending), those not in `have`, so many that the
+/// submission sits at no more than [`MAX_TABLES_PER_SUBMISSION`] in all: a draw made again
+/// after others submitted picks other sets, and must not add 500 more each time.
+fn missing(tables: Vec<Vec<i64>>, have: &HashSet<Vec<i64>>) -> Vec<Vec<i64>> {
+    let room = MAX_TABLES_PER_SUBMISSION.saturating_sub(have.len());
+    tables
+        .into_iter()
+        .filter(|t| !have.contains(t))
+        .take(room)
+        .collect()
 }
 
 /// Queues the tables a ready submission is missing (module docs). Safe to call again.
@@ -102,17 +113,20 @@ pub async fn schedule_missing(state: &Shared, sub: &Submission) -> Result<(), Ap
         return Ok(());
     }
     let have = tables_of(state, sub.id).await?;
+    let seed = crate::auth::secret_u64(&state.secret, &format!("tables of {}", sub.id));
+    let tables = companions(seed, others.len(), n).into_iter().map(|set| {
+        let mut ids: Vec<i64> = set.iter().map(|&k| others[k].id).collect();
+        ids.push(sub.id);
+        ids.sort_unstable();
+        ids
+    });
+    let by_id: HashMap<i64, &Submission> = others.iter().chain([sub]).map(|s| (s.id, s)).collect();
     let mut new_jobs = Vec::new();
-    for set in companions(state, sub.id, others.len(), n) {
-        let mut table: Vec<&Submission> = set.iter().map(|&k| &others[k]).collect();
-        table.push(sub);
-        table.sort_by_key(|s| s.id);
-        let ids: Vec<i64> = table.iter().map(|s| s.id).collect();
-        if have.contains(&ids) {
-            continue;
-        }
-        let seated: Vec<(&Submission, &User)> =
-            table.iter().map(|s| (*s, &users[&s.user_id])).collect();
+    for ids in missing(tables.collect(), &have) {
+        let seated: Vec<(&Submission, &User)> = ids
+            .iter()
+            .map(|id| (by_id[id], &users[&by_id[id].user_id]))
+            .collect();
         new_jobs.extend(table_jobs(state, sub.user_id, &seated)?);
     }
     if new_jobs.is_empty() {
@@ -375,6 +389,44 @@ mod tests {
             seats: seats.to_vec(),
             places: Some(places.to_vec()),
         }
+    }
+
+    #[test]
+    fn a_large_course_draws_500_tables_a_submission_over_everyone() {
+        // 17 others at tables of 4: C(17, 3) = 680 sets, more than the 500 drawn.
+        let drawn = companions(7, 17, 4);
+        assert_eq!(drawn.len(), MAX_TABLES_PER_SUBMISSION);
+        let distinct: HashSet<&Vec<usize>> = drawn.iter().collect();
+        assert_eq!(distinct.len(), drawn.len(), "no table twice");
+        assert!(drawn
+            .iter()
+            .all(|t| t.len() == 3 && t.windows(2).all(|w| w[0] < w[1]) && t[2] < 17));
+        // Everyone is drawn about equally: 500 x 3 / 17 = 88 tables each.
+        let mut count = [0usize; 17];
+        for k in drawn.iter().flatten() {
+            count[*k] += 1;
+        }
+        assert!(count.iter().all(|&c| (60..=120).contains(&c)), "{count:?}");
+        assert_eq!(companions(7, 17, 4), drawn, "the same draw on a restart");
+        assert_ne!(
+            companions(8, 17, 4),
+            drawn,
+            "another submission, another draw"
+        );
+        // Under the bound, every set.
+        assert_eq!(companions(7, 10, 4).len(), 120);
+    }
+
+    #[test]
+    fn a_submission_never_sits_at_more_than_500_tables() {
+        let table = |k: i64| vec![k, 1000];
+        let have: HashSet<Vec<i64>> = (0..450).map(table).collect();
+        // A draw made again after others submitted: 500 sets, 250 of them new.
+        let drawn: Vec<Vec<i64>> = (200..700).map(table).collect();
+        let added = missing(drawn, &have);
+        assert_eq!(added.len(), 50, "up to 500 in all");
+        assert!(added.iter().all(|t| !have.contains(t)));
+        assert!(missing((0..10).map(table).collect(), &have).is_empty());
     }
 
     #[test]
