@@ -388,7 +388,7 @@ impl LiveGame {
                 let Ok(mut record) = serde_json::from_value::<MoveRecord>(v["move"].clone()) else {
                     return;
                 };
-                record.log = None;
+                drop_logs(&mut record);
                 st.moves += 1;
                 st.pending.push_back(Item::Move(record));
             }
@@ -808,6 +808,15 @@ impl State {
 }
 
 /// `text` as `seat`'s move in `game`: the move in the game's canonical notation, or why not.
+/// A ply as the hub keeps it: without the bots' logs (their DEBUG lines are theirs and the
+/// staff's), of the moves played with it too (a simultaneous turn's).
+fn drop_logs(record: &mut MoveRecord) {
+    record.log = None;
+    for m in &mut record.with {
+        drop_logs(m);
+    }
+}
+
 fn checked_move(game: &AnyGame, seat: Seat, text: &str) -> Result<String, String> {
     let movers = game.turn().movers();
     if !movers.contains(seat) {
@@ -879,10 +888,8 @@ impl Observer for GameObserver {
         let Some(last) = replay.moves.last() else {
             return;
         };
-        let record = MoveRecord {
-            log: None,
-            ..last.clone()
-        };
+        let mut record = last.clone();
+        drop_logs(&mut record);
         self.game.lock().moves += 1;
         self.record(Item::Move(record));
     }

@@ -608,6 +608,70 @@ async fn full_spectators_see_every_hand_while_the_game_runs_and_public_ones_none
     }
 }
 
+/// No bot's log reaches the hub's followers: not a ply's, not those of the moves played with
+/// it in a simultaneous turn (Goofspiel of three seats, every record given a log), not with
+/// full spectators, not in the history sent after the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn no_bot_log_reaches_the_followers_of_a_simultaneous_game() {
+    use arbiter_live::game::Spectators;
+    use arbiter_match::live::Observer;
+    let module = arbiter_kit_host::build::game_module("game-goofspiel").unwrap();
+    arbiter_kit_host::host::register_file(&module).unwrap();
+    arbiter_kit_host::host::install();
+    let out = tempfile::tempdir().unwrap();
+    let played = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("match")
+        .arg(&module)
+        .args(["--config", r#"{"num_cards": 4, "imp_info": true}"#])
+        .args(["builtin:random", "builtin:random", "builtin:random"])
+        .args(["--games", "1", "--quiet", "-o"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(played.success());
+    let text = std::fs::read_to_string(out.path().join("game-0001.json")).unwrap();
+    let mut saved = Replay::from_json(&text).unwrap();
+    for (k, m) in saved.moves.iter_mut().enumerate() {
+        m.log = Some(format!("SECRET-LOG {k}"));
+        for w in &mut m.with {
+            w.log = Some(format!("SECRET-WITH {k}"));
+        }
+    }
+    assert!(
+        saved.moves.iter().all(|m| m.with.len() == 2),
+        "3 bids a turn"
+    );
+    let options = arbiter_live::HubOptions {
+        spectators: Spectators::Full,
+        ..Default::default()
+    };
+    let (hub, base) = crate::live::hub(options).await;
+    let game = hub.open("a game fed by hand");
+    let mut ws = connect(&format!("{base}/_{}", game.id)).await;
+    let tok = token::spectator(&base, game.id);
+    send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    let mut observer = game.observer();
+    let limits = arbiter_match::game::LimitOverrides::default().apply(&saved.game);
+    let mut fed = saved.clone();
+    fed.moves.clear();
+    observer.started(&fed, &limits);
+    for record in &saved.moves {
+        fed.moves.push(record.clone());
+        observer.moved(&fed);
+    }
+    observer.ended(&saved);
+    let seen = follow(&mut ws, None).await;
+    let after = seen
+        .after_end
+        .expect("the history after the end")
+        .to_string();
+    assert_eq!(seen.moves.len(), saved.moves.len());
+    for m in seen.before_end.iter().chain([&after]) {
+        assert!(!m.contains("SECRET"), "a bot's log was sent: {m}");
+    }
+}
+
 /// Two people and a bot: each person has their own link, and the game starts only once both
 /// have opened their seats (the command says whom it waits for).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
