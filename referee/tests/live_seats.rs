@@ -651,6 +651,10 @@ async fn no_bot_log_reaches_the_followers_of_a_simultaneous_game() {
     let mut ws = connect(&format!("{base}/_{}", game.id)).await;
     let tok = token::spectator(&base, game.id);
     send(&mut ws, json!({"request": "connect", "token": tok})).await;
+    // Connected before the game starts (its empty history came): it then sees the game as it
+    // is fed, the end, and the history sent after the end.
+    let first = next(&mut ws).await.unwrap();
+    assert_eq!(first, json!({"request": "history", "content": []}));
     let mut observer = game.observer();
     let limits = arbiter_match::game::LimitOverrides::default().apply(&saved.game);
     let mut fed = saved.clone();
