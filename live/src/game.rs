@@ -479,12 +479,16 @@ impl LiveGame {
         }
     }
 
-    /// The position `to` is sent: its view, and its choices when a person of it is to move.
-    fn position_for(&self, g: Option<&AnyGame>, to: Audience) -> Value {
+    /// The position `to` is sent: its view, and its choices when a person of it is to move
+    /// (not in a ply a game taken up runs through: nobody is asked for those).
+    fn position_for(&self, st: &State, g: Option<&AnyGame>, to: Audience) -> Value {
         let Some(g) = g else {
             return Value::Null;
         };
+        let replayed =
+            matches!(st.notice, Some(Notice::Resumed { moves }) if st.shown_moves < moves);
         let chooser = match to {
+            _ if replayed => None,
             Audience::All => g.to_move().filter(|s| self.is_person(Some(*s))),
             Audience::Seat(s) if !g.turn().is_over() => Some(s),
             _ => None,
@@ -500,7 +504,8 @@ impl LiveGame {
                 Audience::Seat(s) => s.index(),
                 _ => Seat::MAX,
             };
-            st.start_positions[at] = Some(self.position_for(g, to));
+            let p = self.position_for(st, g, to);
+            st.start_positions[at] = Some(p);
         }
     }
 
@@ -532,7 +537,7 @@ impl LiveGame {
             self.start_positions(st, g.as_ref());
             st.game = g;
         } else if matches!(shown, Shown::Positions) {
-            start["position"] = self.position_for(st.game.as_ref(), Audience::All);
+            start["position"] = self.position_for(st, st.game.as_ref(), Audience::All);
         } else if skeleton.game.as_module().is_some() {
             // The player runs the stand-in's rules: the start carries the module.
             arbiter_kit_host::host::embed_module(&mut skeleton);
@@ -587,7 +592,7 @@ impl LiveGame {
         let record = before.map_or_else(|| record.clone(), |b| shown::masked(b, record, viewer));
         let mut content = json!({"type": "move", "move": record});
         if positions {
-            content["position"] = self.position_for(st.game.as_ref(), to);
+            content["position"] = self.position_for(st, st.game.as_ref(), to);
         }
         Arc::from(content.to_string())
     }
@@ -602,7 +607,7 @@ impl LiveGame {
         let played = std::mem::replace(&mut st.game, replay.start_position().ok());
         let mut skeleton = shown::skeleton(&replay, 0);
         skeleton.module_wasm = None;
-        let p = self.position_for(st.game.as_ref(), Audience::All);
+        let p = self.position_for(st, st.game.as_ref(), Audience::All);
         if let Some(start) = st.start.as_mut() {
             start["replay"] = serde_json::to_value(&skeleton).unwrap_or(Value::Null);
             start["position"] = p;

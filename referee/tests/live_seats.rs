@@ -430,6 +430,14 @@ async fn a_killed_dou_dizhu_live_game_is_taken_up_with_the_person_s_link() {
     for (k, m) in played.iter().enumerate() {
         assert_eq!(m["move"], saved.moves[k].mv.as_str(), "ply {k}");
     }
+    // The plies the game ran through on taking up offered Ada no choices (nobody asks for
+    // them); the first position after them that is hers does.
+    for k in 0..journaled {
+        assert!(
+            after.positions[k]["legal"].is_null(),
+            "ply {k} offered choices"
+        );
+    }
     // The hub's positions after the restart are still Ada's view of the same deal.
     let ada = Viewer::Seat(Seat::from_index(2).unwrap());
     assert_eq!(after.positions.len(), saved.moves.len() + 1);
