@@ -28,5 +28,6 @@ live-you-play-seat = { $title } — you play seat { $seat }
 live-result-wins = { $name } wins: { $reason }
 live-result-draw = draw: { $reason }
 machine-game-title = Game { $n }: { $players }
+machine-test-game-title = Test game { $n }: { $players }
 live-resumed = The referee's program stopped and started again: your game goes on from where it was ({ $moves } moves played), with the same link.
 live-ended-restart = The referee's program stopped and started again, and could not take your game up where it was: it ended after { $moves } moves with no result.

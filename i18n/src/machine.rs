@@ -19,18 +19,18 @@ pub fn void_reason(lang: Lang, why: &str) -> String {
     in_lang(lang, why, void_said)
 }
 
-/// A live game's title as a contest makes it, "Game 12: ada #3 vs alan #2", in `lang`; any
-/// other title (a tournament's, a match's) as it was written.
+/// A live game's title as a contest makes it, "Game 12: ada #3 vs alan #2" (or "Test game 3:
+/// ..."), in `lang`; any other title (a tournament's, a match's) as it was written.
 pub fn game_title(lang: Lang, title: &str) -> String {
-    let said = title.strip_prefix("Game ").and_then(|rest| {
+    let said = |prefix: &str, key: &str| {
+        let rest = title.strip_prefix(prefix)?;
         let (number, players) = rest.split_once(": ")?;
         let number: u64 = number.parse().ok()?;
-        Some(lang.ta(
-            "machine-game-title",
-            &[("n", number.into()), ("players", players.into())],
-        ))
-    });
-    said.unwrap_or_else(|| title.to_string())
+        Some(lang.ta(key, &[("n", number.into()), ("players", players.into())]))
+    };
+    said("Game ", "machine-game-title")
+        .or_else(|| said("Test game ", "machine-test-game-title"))
+        .unwrap_or_else(|| title.to_string())
 }
 
 /// The judging held up: what holds it up (one of the queue's troubles, "database locked") and

@@ -28,5 +28,6 @@ live-you-play-seat = { $title } — 你执第 { $seat } 座
 live-result-wins = { $name } 获胜：{ $reason }
 live-result-draw = 平局：{ $reason }
 machine-game-title = 第 { $n } 局：{ $players }
+machine-test-game-title = 测试对局 { $n }：{ $players }
 live-resumed = 裁判程序曾中断并已重新启动：你的对局从中断处继续（已走 { $moves } 步），链接不变。
 live-ended-restart = 裁判程序曾中断并已重新启动，但无法从中断处继续你的对局：对局在第 { $moves } 步后结束，不计结果。

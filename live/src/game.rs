@@ -148,6 +148,8 @@ pub struct LiveGame {
     spectators: Spectators,
     /// The hub's feeder, told when this game has something to show.
     feeder: Sender<Arc<LiveGame>>,
+    /// Left out of the hub's list (a student's test game: theirs to follow, nobody else's).
+    pub(crate) unlisted: bool,
 }
 
 /// How the followers rebuild the positions.
@@ -218,6 +220,7 @@ impl LiveGame {
         title: String,
         feeder: Sender<Arc<LiveGame>>,
         spectators: Spectators,
+        unlisted: bool,
     ) -> LiveGame {
         LiveGame {
             id,
@@ -229,6 +232,7 @@ impl LiveGame {
             joined: (Mutex::new([false; Seat::MAX]), Condvar::new()),
             spectators,
             feeder,
+            unlisted,
         }
     }
 

@@ -154,11 +154,34 @@ impl Hub {
     /// again after a restart). A game already under that number (played again) gives way: its
     /// connections close, and their players connect again to this one.
     pub fn open_as(&self, id: u64, title: impl Into<String>) -> Arc<LiveGame> {
+        self.add(id, title.into(), self.options.spectators, false)
+    }
+
+    /// [`Hub::open_as`] for a game left out of the list ([`Hub::summaries`]): whoever may
+    /// follow it is told its number (the contest site gates who that is). With `people`, its
+    /// spectators see only the public view whatever the hub's setting: a person could
+    /// watch their own game's spectator page.
+    pub fn open_unlisted(&self, id: u64, title: impl Into<String>, people: bool) -> Arc<LiveGame> {
+        let spectators = match people {
+            true => game::Spectators::Public,
+            false => self.options.spectators,
+        };
+        self.add(id, title.into(), spectators, true)
+    }
+
+    fn add(
+        &self,
+        id: u64,
+        title: String,
+        spectators: game::Spectators,
+        unlisted: bool,
+    ) -> Arc<LiveGame> {
         let game = Arc::new(LiveGame::new(
             id,
-            title.into(),
+            title,
             self.feeder.clone(),
-            self.options.spectators,
+            spectators,
+            unlisted,
         ));
         self.next.fetch_max(id.saturating_add(1), Ordering::Relaxed);
         let mut games = self.games.write().unwrap_or_else(|p| p.into_inner());
@@ -181,6 +204,7 @@ impl Hub {
         games
             .values()
             .rev()
+            .filter(|(g, _)| !g.unlisted)
             .map(|(g, _)| {
                 let st = g.lock();
                 Summary {

@@ -49,6 +49,9 @@ pub struct GameLimits {
     pub max_line_bytes: usize,
     /// The disk quota of each bot: the size of its scratch tmpfs in a jail.
     pub scratch_bytes: u64,
+    /// The clocks of a seat a person plays ([`crate::live::RemoteSeat`]), where they are not
+    /// the bots' (a contest's test game by clicks: a second a move is a bot's, not a person's).
+    pub person_time: Option<TimeControl>,
 }
 
 /// The default disk quota of a bot (issue 21: 64 MB a game).
@@ -73,6 +76,7 @@ impl GameLimits {
             max_output_bytes: 64 << 20,
             max_line_bytes: 64 * 1024,
             scratch_bytes: DEFAULT_DISK_MB << 20,
+            person_time: None,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::game::{
     both_failed, charged, shake_hands, spawn_all, unwritable_scratch, Ending, GameLimits, Request,
     Side, Table, Timing, Voided,
 };
-use crate::live::Live;
+use crate::live::{Endpoint, Live};
 use crate::protocol::{Ask, News, Reply};
 use crate::verdict::{failure_record, illegal_move, millis, verdict, Phase};
 
@@ -473,6 +473,17 @@ fn ask(
     ply: usize,
     opponent_left: Option<Duration>,
 ) -> Result<Answer, Missed> {
+    let person;
+    let limits = match (&side.wire, limits.person_time) {
+        (Some(w), Some(time)) if matches!(w.process, Endpoint::Remote(_)) => {
+            person = GameLimits {
+                time,
+                ..limits.clone()
+            };
+            &person
+        }
+        _ => limits,
+    };
     let Some(wire) = side.wire.as_mut() else {
         return Err(Missed::Aborted("a bot has no process".into()));
     };

@@ -29,6 +29,12 @@ pub enum JobKind {
     Game,
     /// Compile a submission into an artefact.
     Compile,
+    /// A game a student asked for to try their bot (never counted in standings), judged after
+    /// the competition's own games.
+    TestGame,
+    /// A test game with a seat a person plays in the browser: only a worker that hosts the
+    /// live hub the person connects to takes it (the contest server's own).
+    PersonGame,
 }
 
 impl JobKind {
@@ -36,6 +42,8 @@ impl JobKind {
         match self {
             JobKind::Game => "game",
             JobKind::Compile => "compile",
+            JobKind::TestGame => "test_game",
+            JobKind::PersonGame => "person_game",
         }
     }
 
@@ -43,7 +51,25 @@ impl JobKind {
         match s {
             "game" => Some(JobKind::Game),
             "compile" => Some(JobKind::Compile),
+            "test_game" => Some(JobKind::TestGame),
+            "person_game" => Some(JobKind::PersonGame),
             _ => None,
+        }
+    }
+}
+
+impl JobKind {
+    /// Whether a job of this kind plays a game.
+    pub fn is_game(self) -> bool {
+        self != JobKind::Compile
+    }
+
+    /// The kind whose numbers this kind's jobs take: test games share one sequence, with or
+    /// without a person, so that a student's test games are 1, 2, 3 ... whoever plays them.
+    fn numbered_as(self) -> JobKind {
+        match self {
+            JobKind::PersonGame => JobKind::TestGame,
+            other => other,
         }
     }
 }
@@ -534,7 +560,7 @@ impl Queue {
         side: &str,
     ) -> Result<usize, sqlx::Error> {
         let mut tx = self.db.begin().await?;
-        let n = cancel_involving(&self.db, &mut tx, competition, side).await?;
+        let n = cancel_involving(&self.db, &mut tx, competition, side, None).await?;
         tx.commit().await?;
         Ok(n)
     }
@@ -713,8 +739,8 @@ pub async fn enqueue(
     // all, so two adders never get the same number and never wait for each other in a cycle
     // (only adders lock `job_numbers`).
     let mut next = Vec::new();
-    for kind in [JobKind::Compile, JobKind::Game] {
-        let n = jobs.iter().filter(|j| j.kind == kind).count() as i64;
+    for kind in [JobKind::Compile, JobKind::Game, JobKind::TestGame] {
+        let n = jobs.iter().filter(|j| j.kind.numbered_as() == kind).count() as i64;
         if n > 0 {
             next.push((kind, reserve_numbers(tx, competition, kind, n).await?));
         }
@@ -728,7 +754,7 @@ pub async fn enqueue(
     let mut per_lane: Vec<(&str, JobKind, i64)> = Vec::new();
     for job in jobs {
         let mut number = None;
-        if let Some((_, n)) = next.iter_mut().find(|(k, _)| *k == job.kind) {
+        if let Some((_, n)) = next.iter_mut().find(|(k, _)| *k == job.kind.numbered_as()) {
             number = Some(*n);
             *n += 1;
         }
@@ -789,16 +815,22 @@ async fn reserve_numbers(
     Ok(last - n + 1)
 }
 
-/// [`Queue::cancel_involving`] inside the caller's transaction.
+/// [`Queue::cancel_involving`] inside the caller's transaction, of one kind of job only where
+/// `kind` is given.
 pub async fn cancel_involving(
     db: &Db,
     tx: &mut Transaction<'static, Any>,
     competition: i64,
     side: &str,
+    kind: Option<JobKind>,
 ) -> Result<usize, sqlx::Error> {
+    let of_kind = match kind {
+        Some(k) => format!("AND j.kind = '{}'", k.as_str()),
+        None => String::new(),
+    };
     let sql = format!(
         "UPDATE jobs AS j SET state = 'cancelled', finished_at = {now} \
-         WHERE competition = $1 AND state = 'queued' AND {INVOLVES} \
+         WHERE competition = $1 AND state = 'queued' AND {INVOLVES} {of_kind} \
          RETURNING lane, kind",
         now = db.now()
     );
@@ -837,12 +869,14 @@ async fn claim(
         .map(|k| format!("'{}'", k.as_str()))
         .collect::<Vec<_>>()
         .join(", ");
-    // Compiles first (a student waits for them), then the least-served competition and lane.
+    // Compiles and people's games first (a student waits for them), then the competitions'
+    // games, then test games; within each, the least-served competition and lane.
     let candidates = sqlx::query(&format!(
         "SELECT l.competition, l.lane, l.kind FROM lanes l \
          JOIN competitions c ON c.id = l.competition \
          WHERE l.queued > 0 AND c.paused = 0 AND l.kind IN ({kind_list}) \
-         ORDER BY CASE WHEN l.kind = 'compile' THEN 0 ELSE 1 END, c.vtime, l.vtime \
+         ORDER BY CASE l.kind WHEN 'compile' THEN 0 WHEN 'person_game' THEN 0 \
+         WHEN 'game' THEN 1 ELSE 2 END, c.vtime, l.vtime \
          LIMIT 16"
     ))
     .fetch_all(&mut **tx)

@@ -64,6 +64,9 @@ pub enum Run {
     },
     /// arbiter's own sparring bot: `builtin`, `builtin:random`, `builtin:N`.
     Builtin { spec: String },
+    /// A seat a person plays in the browser, through the live hub of the worker that takes
+    /// the game ([`crate::worker::Followed::remote`]); no process is run for it.
+    Person,
 }
 
 /// A source file to turn into a runnable artefact.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use arbiter_engine::any::GameConfig;
 use arbiter_match::game::{self, BotSpec, GameSpec, Seats};
-use arbiter_match::live::{Live, Observer};
+use arbiter_match::live::{Live, Observer, RemoteSeat};
 use arbiter_sandbox::Containment;
 use tokio::sync::{mpsc, watch, Mutex, Notify};
 
@@ -54,7 +54,7 @@ impl WorkerOptions {
             slots,
             lease: Duration::from_secs(60),
             poll: Duration::from_millis(500),
-            kinds: vec![JobKind::Compile, JobKind::Game],
+            kinds: vec![JobKind::Compile, JobKind::Game, JobKind::TestGame],
             cache_dir: base.join("artefacts"),
             scratch_dir: base.join("scratch"),
             version: crate::VERSION.to_string(),
@@ -127,9 +127,42 @@ impl Unready {
     }
 }
 
-/// Makes an observer for a game a worker is about to play (a live hub's), or none.
-pub type Observe =
-    Arc<dyn Fn(&Claimed, &GameSpec, &[BotSpec]) -> Option<Box<dyn Observer>> + Send + Sync>;
+/// Makes what follows a game a worker is about to play: a live hub's observer, the seats
+/// people play through it.
+pub type Observe = Arc<dyn Fn(&Claimed, &GameSpec, &[BotSpec]) -> Followed + Send + Sync>;
+
+/// The command of a person's seat (never run; `arbiter match` names such seats the same).
+pub const PERSON: &str = "human";
+
+/// What follows one game ([`Observe`]).
+#[derive(Default)]
+pub struct Followed {
+    pub observer: Option<Box<dyn Observer>>,
+    /// One entry per seat: `Some` for a seat a person plays ([`Run::Person`]).
+    pub remote: Vec<Option<RemoteSeat>>,
+    /// Called on the game's thread before the game starts: waits for the people to come, so
+    /// that no clock runs while nobody is there to play.
+    pub ready: Option<Box<dyn FnOnce() + Send>>,
+}
+
+impl From<Option<Box<dyn Observer>>> for Followed {
+    fn from(observer: Option<Box<dyn Observer>>) -> Followed {
+        Followed {
+            observer,
+            ..Followed::default()
+        }
+    }
+}
+
+/// The clocks of a person's seat: a minute a move, half an hour a game.
+pub fn person_time() -> arbiter_match::game::TimeControl {
+    arbiter_match::game::TimeControl {
+        handshake: Duration::from_secs(5),
+        per_move: Some(Duration::from_secs(60)),
+        per_game: Some(Duration::from_secs(30 * 60)),
+        tolerance: Duration::from_millis(500),
+    }
+}
 
 /// Why a worker cannot join a queue.
 #[derive(Debug, thiserror::Error)]
@@ -407,7 +440,7 @@ impl Worker {
 
     async fn run_job(&self, slot: usize, job: &Claimed) -> Result<Step, sqlx::Error> {
         let prepared = match job.kind {
-            JobKind::Game => self
+            JobKind::Game | JobKind::TestGame | JobKind::PersonGame => self
                 .prepare_game(slot, job)
                 .await
                 .map(|g| Prepared::Game(Box::new(g))),
@@ -564,7 +597,15 @@ impl Worker {
         crate::modules::fetch(&self.cache, self.queue.db(), &config)
             .await
             .map_err(|e| Unready::of(e, "the game"))?;
-        let limits = competition.limits.apply(&config);
+        let mut limits = competition.limits.apply(&config);
+        let people: Vec<bool> = spec
+            .bots
+            .iter()
+            .map(|b| matches!(b.run, Run::Person))
+            .collect();
+        if people.contains(&true) {
+            limits.person_time = Some(person_time());
+        }
         let mut bots = Vec::with_capacity(spec.bots.len());
         for bot in &spec.bots {
             bots.push(self.bot_spec(bot, &config).await?);
@@ -581,7 +622,20 @@ impl Worker {
             ),
             max_plies: arbiter_match::game::MAX_PLIES,
         };
-        let observer = self.observe.as_ref().and_then(|f| f(job, &spec, &bots));
+        let followed = match &self.observe {
+            Some(f) => f(job, &spec, &bots),
+            None => Followed::default(),
+        };
+        for (i, person) in people.iter().enumerate() {
+            let played = followed.remote.get(i).is_some_and(Option::is_some);
+            if *person && !played {
+                return Err(Unready::Job(format!(
+                    "job {}: seat {} is a person's, and this worker hosts no live game for them",
+                    job.id,
+                    i + 1
+                )));
+            }
+        }
         let cores = slot_seat_cores(&self.opts.slots[slot], bots.len());
         Ok(PreparedGame {
             spec,
@@ -590,7 +644,9 @@ impl Worker {
                 cores,
                 scratch_root: self.opts.scratch_dir.join(format!("slot{slot}")),
             },
-            observer,
+            observer: followed.observer,
+            remote: followed.remote,
+            ready: followed.ready,
             voided: voided
                 .into_iter()
                 .map(|why| format!("voided: {why}"))
@@ -615,6 +671,8 @@ impl Worker {
                 (command.replace("{file}", &quoted), None, Some(vec![path]))
             }
             Run::Command { command, dir } => (command.clone(), dir.clone(), None),
+            // Never run: the seat is played through the live hub (`Followed::remote`).
+            Run::Person => (PERSON.to_string(), None, None),
             Run::Builtin { spec } => {
                 let s = arbiter_match::spec::bot_spec(
                     spec,
@@ -685,6 +743,8 @@ struct PreparedGame {
     bots: Vec<BotSpec>,
     seats: Seats,
     observer: Option<Box<dyn Observer>>,
+    remote: Vec<Option<RemoteSeat>>,
+    ready: Option<Box<dyn FnOnce() + Send>>,
     /// Why earlier attempts were voided, for the replay.
     voided: Vec<String>,
     /// This machine's directories, as results must not show them: (path, what to say).
@@ -723,10 +783,13 @@ impl Prepared {
     fn run(self, containment: &Containment) -> Finished {
         match self {
             Prepared::Game(mut g) => {
+                if let Some(ready) = g.ready.take() {
+                    ready();
+                }
                 let t0 = Instant::now();
                 let live = Live {
                     observer: g.observer.as_deref_mut().map(|o| o as &mut dyn Observer),
-                    remote: Vec::new(),
+                    remote: std::mem::take(&mut g.remote),
                 };
                 let bots: Vec<&BotSpec> = g.bots.iter().collect();
                 let mut played = game::play_live(&g.spec, &bots, &g.seats, containment, live);

@@ -46,6 +46,35 @@ pub struct ContestFile {
     /// The live games' page.
     #[serde(default)]
     pub live: LiveSection,
+    /// The games students ask for to try their bots (`/test-games`).
+    #[serde(default)]
+    pub test_games: TestGamesSection,
+}
+
+/// `[test_games]`: how many test games a student may start.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TestGamesSection {
+    /// Test games one student may start in an hour (0: none; the page says so).
+    #[serde(default = "TestGamesSection::default_per_hour")]
+    pub per_hour: u32,
+}
+
+impl TestGamesSection {
+    /// The most a contest may allow: a test game is a game a worker plays.
+    pub const MAX_PER_HOUR: u32 = 1000;
+
+    fn default_per_hour() -> u32 {
+        10
+    }
+}
+
+impl Default for TestGamesSection {
+    fn default() -> Self {
+        TestGamesSection {
+            per_hour: Self::default_per_hour(),
+        }
+    }
 }
 
 /// `[live]`: what spectators of a game in progress see.
@@ -335,6 +364,13 @@ impl Contest {
             anyhow::bail!("{origin}: no [languages.*]: students could not submit anything");
         }
         file.check_schedule(origin)?;
+        if file.test_games.per_hour > TestGamesSection::MAX_PER_HOUR {
+            anyhow::bail!(
+                "{origin}: test_games.per_hour = {}: at most {}",
+                file.test_games.per_hour,
+                TestGamesSection::MAX_PER_HOUR
+            );
+        }
         let seats = arbiter_engine::AnyGame::new(&game.game)
             .map_err(|e| anyhow::anyhow!("{origin}: [game] {e}"))?
             .seats();
@@ -510,6 +546,9 @@ format = "round-robin"            # every pair; "ladder": a new bot plays oppone
 [live]
 spectators = "public"             # a game that hides something (hands, bids) shows spectators
                                   # what a table of people sees; "full": every hand
+
+[test_games]                      # a student's bot against a built-in level, another student's
+per_hour = 10                     # bot or themselves by clicks; never counted; 0 = none
 
 [scoreboard]
 public = true                     # visitors who are not signed in see the scoreboard and games

@@ -126,7 +126,7 @@ impl AppError {
 impl AppError {
     /// What the error says in the request's language: the messages handlers build are already
     /// in it; the fixed ones are said here.
-    fn said(&self) -> String {
+    pub(crate) fn said(&self) -> String {
         match self {
             AppError::Csrf => crate::lang::t("err-csrf"),
             AppError::Internal(_) => crate::lang::t("err-internal"),

@@ -136,7 +136,7 @@ fn pair_seats(s0: String, s1: String) -> Vec<i64> {
 }
 
 /// A game's row from its job and its result (outcome and sequence number), if any.
-fn row(
+pub(crate) fn row(
     id: i64,
     job: i64,
     seats: Vec<i64>,

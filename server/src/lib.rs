@@ -39,6 +39,7 @@ pub mod state;
 pub mod store;
 pub mod submissions;
 pub mod tables;
+pub mod test_games;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -282,6 +283,8 @@ async fn build_state(opts: &ServeOptions, clock: Arc<clock::Clock>) -> anyhow::R
         hub,
         rules: std::sync::RwLock::new(rules),
         clock,
+        people: Default::default(),
+        people_games: opts.workers > 0,
     }))
 }
 
@@ -354,6 +357,12 @@ pub async fn serve_with_clock(
     } else {
         None
     };
+    // Not waited for at the end: a person may think for half an hour, and the game is
+    // played again from the start after a restart (its seat's new link is on its page).
+    let people_worker = match opts.workers > 0 {
+        true => Some(start_people_worker(&state, &prefix, stop_rx.clone()).await?),
+        false => None,
+    };
 
     let listener = tokio::net::TcpListener::bind(opts.listen)
         .await
@@ -396,6 +405,9 @@ pub async fn serve_with_clock(
         let _ = w.await;
     }
     signals.abort();
+    if let Some(w) = people_worker {
+        w.abort();
+    }
     for t in tasks {
         t.abort();
     }
@@ -422,28 +434,9 @@ async fn start_worker(
     let slots = arbiter_match::game::slot_cores(&cpus, opts.workers, 2, None);
     let id = format!("{prefix}{}", std::process::id());
     let mut wopts = WorkerOptions::local(id, slots, opts.dir.join("work"));
-    wopts.kinds = vec![JobKind::Compile, JobKind::Game];
+    wopts.kinds = vec![JobKind::Compile, JobKind::Game, JobKind::TestGame];
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
-    let hub = Arc::clone(&state.hub);
-    let pace = opts.pace;
-    let competition = state.competition;
-    // Live under the game's number; another competition's game (workers may be shared) is
-    // not this contest's to show.
-    let observe: arbiter_queue::worker::Observe = Arc::new(move |job, _spec, bots| {
-        if job.competition != competition {
-            return None;
-        }
-        let title = format!("Game {}: {} vs {}", job.number, bots[0].name, bots[1].name);
-        let game = hub.open_as(job.number as u64, title);
-        let observer: Box<dyn arbiter_match::live::Observer> = Box::new(game.observer());
-        if pace.is_zero() {
-            return Some(observer);
-        }
-        Some(Box::new(arbiter_match::live::Paced {
-            inner: observer,
-            pace,
-        }))
-    });
+    let observe = live_observer(state, opts.pace, stop.clone());
     let worker = Worker::join(state.queue.clone(), wopts, containment)
         .await?
         .with_events(events_tx)
@@ -470,6 +463,123 @@ async fn start_worker(
     Ok(tokio::spawn(async move {
         if let Err(e) = worker.run(stop).await {
             eprintln!("error: local worker: {e}");
+        }
+    }))
+}
+
+/// What the local workers show live: the contest's games under their numbers, test games
+/// unlisted ([`test_games::LIVE_BASE`]), a person's seat of a test game through the hub.
+/// Another competition's game (workers may be shared) is not this contest's to show.
+fn live_observer(
+    state: &Shared,
+    pace: std::time::Duration,
+    stop: watch::Receiver<bool>,
+) -> arbiter_queue::worker::Observe {
+    use arbiter_queue::worker::Followed;
+    let state = Arc::clone(state);
+    Arc::new(move |job, _spec, bots| {
+        if job.competition != state.competition {
+            return Followed::default();
+        }
+        let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+        if job.kind == JobKind::Game {
+            let title = format!("Game {}: {}", job.number, names.join(" vs "));
+            let game = state.hub.open_as(job.number as u64, title);
+            return Some(paced(Box::new(game.observer()), pace)).into();
+        }
+        let person = bots
+            .iter()
+            .position(|b| b.command == arbiter_queue::worker::PERSON);
+        let title = format!("Test game {}: {}", job.number, names.join(" vs "));
+        let game = state
+            .hub
+            .open_unlisted(test_games::live_id(job.id), title, person.is_some());
+        let mut followed = Followed::from(Some(paced(Box::new(game.observer()), pace)));
+        if let Some(seat) = person.and_then(arbiter_engine::Seat::from_index) {
+            let (remote, key) = game.human_seat(seat);
+            followed.remote = (0..bots.len()).map(|_| None).collect();
+            followed.remote[seat.index()] = Some(remote);
+            state.people.set(
+                job.id,
+                test_games::PersonLink {
+                    seat: seat.index(),
+                    key,
+                },
+            );
+            let stop = stop.clone();
+            followed.ready = Some(Box::new(move || {
+                // Not for ever: a person who never comes loses on time. Nor past the server's
+                // stop (its process would wait for this thread).
+                let t0 = std::time::Instant::now();
+                let step = std::time::Duration::from_millis(250);
+                while !game.wait_for_seat(seat, step) && t0.elapsed() < test_games::PERSON_WAIT {
+                    if stop.has_changed().is_err() || *stop.borrow() {
+                        break;
+                    }
+                }
+            }));
+        }
+        followed
+    })
+}
+
+/// `observer`, held `pace` after each move where a pace is set.
+fn paced(
+    observer: Box<dyn arbiter_match::live::Observer>,
+    pace: std::time::Duration,
+) -> Box<dyn arbiter_match::live::Observer> {
+    if pace.is_zero() {
+        return observer;
+    }
+    Box::new(arbiter_match::live::Paced {
+        inner: observer,
+        pace,
+    })
+}
+
+/// The worker of games a person plays by clicks: a slot of its own, so that a person thinking
+/// never holds a slot the contest's games need.
+async fn start_people_worker(
+    state: &Shared,
+    prefix: &str,
+    stop: watch::Receiver<bool>,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let containment = arbiter_sandbox::Containment::detect();
+    let id = format!("{prefix}people-{}", std::process::id());
+    let mut wopts = WorkerOptions::local(id, vec![vec![None]], state.dir.join("work"));
+    wopts.kinds = vec![JobKind::PersonGame];
+    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let worker = Worker::join(state.queue.clone(), wopts, containment)
+        .await?
+        .with_events(events_tx)
+        .with_observer(live_observer(
+            state,
+            std::time::Duration::ZERO,
+            stop.clone(),
+        ));
+    let wake = worker.waker();
+    let server_wake = Arc::clone(&state.wake_workers);
+    tokio::spawn(async move {
+        loop {
+            server_wake.notified().await;
+            wake.notify_waiters();
+        }
+    });
+    let s = Arc::clone(state);
+    tokio::spawn(async move {
+        while let Some(event) = events_rx.recv().await {
+            use arbiter_queue::worker::WorkerEvent;
+            match event {
+                WorkerEvent::Finished { job, .. }
+                | WorkerEvent::Failed { job, .. }
+                | WorkerEvent::Voided { job, .. } => s.people.forget(job),
+                WorkerEvent::Started { .. } => {}
+            }
+        }
+    });
+    Ok(tokio::spawn(async move {
+        if let Err(e) = worker.run(stop).await {
+            eprintln!("error: the worker of people's games: {e}");
         }
     }))
 }

@@ -50,6 +50,10 @@ pub struct AppState {
     pub rules: RwLock<crate::config::Rules>,
     /// The wall clock and the boot clock the submission interval reads (`crate::clock`).
     pub clock: Arc<crate::clock::Clock>,
+    /// The links of the people's seats of test games being played here.
+    pub people: crate::test_games::People,
+    /// Whether this server plays games a person plays by clicks (it has a local worker).
+    pub people_games: bool,
 }
 
 impl AppState {

@@ -182,7 +182,7 @@ fn check_allowance(allowance: &Allowance) -> Result<(), AppError> {
 /// Locks the user's row until the transaction ends, so that one user's submissions are
 /// checked and inserted one at a time. SQLite's `BEGIN IMMEDIATE` (see `Db::begin`) already
 /// holds the database's write lock; PostgreSQL locks the row.
-async fn lock_user(
+pub(crate) async fn lock_user(
     state: &Shared,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
     user_id: i64,
@@ -400,7 +400,8 @@ async fn ready(state: &Shared, sub: &Submission, o: &CompileOutcome) -> Result<(
         tx.rollback().await?;
         return Ok(());
     }
-    // The student's earlier submissions leave: their queued games are not played.
+    // The student's earlier submissions leave: their queued contest games are not played (a
+    // test game asked for with one is still played: the student chose it).
     let older: Vec<i64> = sqlx::query_scalar(
         "SELECT id FROM submissions WHERE user_id = $1 AND id < $2 AND status = 'ready'",
     )
@@ -414,6 +415,7 @@ async fn ready(state: &Shared, sub: &Submission, o: &CompileOutcome) -> Result<(
             &mut tx,
             state.competition,
             &Submission::side(old),
+            Some(JobKind::Game),
         )
         .await?;
     }

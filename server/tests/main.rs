@@ -13,3 +13,4 @@ mod i18n;
 mod protocol_pages;
 mod similarity;
 mod student_words;
+mod test_games;

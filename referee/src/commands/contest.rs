@@ -153,7 +153,11 @@ pub enum ContestCommand {
 
 pub fn run(a: &ContestArgs) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new()?;
-    rt.block_on(run_async(a))
+    let done = rt.block_on(run_async(a));
+    // The contest's games in progress were finished by then; a test game a person plays is
+    // not waited for (it is played again from the start after the next serve).
+    rt.shutdown_timeout(std::time::Duration::from_secs(1));
+    done
 }
 
 async fn run_async(a: &ContestArgs) -> anyhow::Result<ExitCode> {

@@ -149,7 +149,7 @@ async fn worker(a: &WorkerArgs) -> anyhow::Result<ExitCode> {
     opts.lease = Duration::from_secs(a.lease);
     opts.exit_when_idle = a.exit_when_idle.map(Duration::from_secs);
     if a.games_only {
-        opts.kinds = vec![JobKind::Game];
+        opts.kinds = vec![JobKind::Game, JobKind::TestGame];
     }
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
     let worker = Worker::join(queue, opts, containment)

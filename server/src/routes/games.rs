@@ -16,23 +16,32 @@ use crate::store;
 
 #[derive(Template)]
 #[template(path = "game.html")]
-struct GamePage {
-    l: Layout,
-    id: i64,
+pub(crate) struct GamePage {
+    pub(crate) l: Layout,
+    pub(crate) heading: String,
+    /// Where the page's script fetches the replay, and the name it is downloaded under.
+    pub(crate) replay_url: String,
+    pub(crate) download: String,
     /// Each seat: what it is called in this game (Black and White on a board, else first,
     /// second, seat 3 ...) and who sat in it.
-    seats: Vec<(String, String)>,
+    pub(crate) seats: Vec<(String, String)>,
     /// Why there is no result to show (not played yet, frozen); `None` for a finished game,
     /// whose result the player states (once, on the last frame the page opens at).
-    verdict: Option<String>,
-    player: Option<std::sync::Arc<String>>,
-    players_json: String,
+    pub(crate) verdict: Option<String>,
+    /// Lines above the player: a text, and a link it leads to (a test game's live pages).
+    pub(crate) notes: Vec<(String, Option<String>)>,
+    /// Whether the player is shown (a replay may be there).
+    pub(crate) played: bool,
+    /// The page reloads itself (a test game not over yet).
+    pub(crate) refresh: bool,
+    pub(crate) player: Option<std::sync::Arc<String>>,
+    pub(crate) players_json: String,
     /// The frame the page opens at; -1 = the last (the decisive one).
-    start_frame: i64,
+    pub(crate) start_frame: i64,
     /// Allows the page's inline script under the CSP.
-    nonce: String,
+    pub(crate) nonce: String,
     /// The texts the page's script writes, in the page's language (JSON).
-    texts: String,
+    pub(crate) texts: String,
 }
 
 impl GamePage {
@@ -43,7 +52,7 @@ impl GamePage {
 }
 
 /// The texts of the replay controls' script; `{k}`-style holes are filled in by the script.
-fn script_texts(lang: Lang) -> String {
+pub(crate) fn script_texts(lang: Lang) -> String {
     let hole = |name: &'static str| (name, Arg::from(format!("{{{name}}}")));
     crate::pages::script_json(&serde_json::json!({
         "frameOf": lang.ta("game-frame-of", &[hole("k"), hole("last")]),
@@ -100,7 +109,12 @@ pub async fn page(
             lang.ta("game-title", &[("id", id.to_string().into())]),
             "",
         ),
-        id,
+        heading: lang.ta("game-title", &[("id", id.to_string().into())]),
+        replay_url: format!("/games/{id}/replay.json"),
+        download: format!("game-{id}.json"),
+        notes: Vec::new(),
+        played: true,
+        refresh: false,
         players_json: crate::pages::script_json(&names),
         seats: seat_labels(&state, lang, names.len())
             .into_iter()
@@ -116,7 +130,7 @@ pub async fn page(
 /// The seats' names on a game page: "Black / first" where the game has colours (Reversi,
 /// Gomoku), "First" and "Second" where it has none (the 2048 duel, a game module of two
 /// seats), "Seat 1", "Seat 2" ... at a table.
-fn seat_labels(state: &Shared, lang: Lang, seats: usize) -> Vec<String> {
+pub(crate) fn seat_labels(state: &Shared, lang: Lang, seats: usize) -> Vec<String> {
     use arbiter_engine::platform::SeatNaming;
     if seats > 2 {
         return (1..=seats)

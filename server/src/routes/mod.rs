@@ -10,6 +10,7 @@ pub mod games;
 pub mod similarity;
 pub mod starter;
 pub mod submissions;
+pub mod test_games;
 
 use axum::extract::DefaultBodyLimit;
 use std::net::SocketAddr;
@@ -69,6 +70,10 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/replay.json", get(games::replay))
         .route("/modules/{file}", get(games::module))
         .route("/games/modules/{file}", get(games::module))
+        .route("/test-games", get(test_games::list).post(test_games::start))
+        .route("/test-games/{id}", get(test_games::page))
+        .route("/test-games/{id}/replay.json", get(test_games::replay))
+        .route("/test-games/modules/{file}", get(games::module))
         .route("/admin", get(admin::page))
         .route("/admin/freeze", post(admin::freeze))
         .route("/admin/rules", post(admin::rules))
@@ -169,9 +174,22 @@ fn own_host(state: &Shared, request: &Request) -> Option<String> {
 async fn live_gate(
     State(state): State<Shared>,
     crate::auth::Viewer(viewer): crate::auth::Viewer,
-    mut request: Request,
+    request: Request,
     next: Next,
 ) -> Response {
+    // A test game is its student's and the course staff's only, frozen board or not (it
+    // counts for nothing); anyone else is told there is no such game.
+    if let Some(job) = live_test_job(request.uri().path()) {
+        match crate::test_games::may_follow(&state, viewer.as_ref(), job).await {
+            Ok(true) => return follow(&state, viewer.as_ref(), request, next).await,
+            Ok(false) => {
+                let id = crate::test_games::live_id(job).to_string();
+                return AppError::NotFound(crate::lang::ta("err-live-game", &[("id", id.into())]))
+                    .into_response();
+            }
+            Err(e) => return e.into_response(),
+        }
+    }
     if crate::games::may_watch(&state, viewer.as_ref()) {
         // A game followed to its end shows its result: none while the board is frozen.
         match crate::games::Cutoff::of(&state, viewer.as_ref()).await {
@@ -181,26 +199,49 @@ async fn live_gate(
             Ok(_) => {}
             Err(e) => return e.into_response(),
         }
-        if let Some(mut frame) = crate::pages::live_frame(&state, viewer.as_ref()) {
-            frame.nonce = request
-                .extensions()
-                .get::<security::ScriptNonce>()
-                .map(|n| n.0.clone());
-            request.extensions_mut().insert(frame);
-        }
-        // The hub's per-address websocket limit counts clients, not the proxy in front.
-        if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() {
-            let client =
-                crate::client::resolve(peer.ip(), request.headers(), &state.trusted_proxies);
-            let addr = SocketAddr::new(client.ip, peer.port());
-            request.extensions_mut().insert(ConnectInfo(addr));
-        }
-        return next.run(request).await;
+        return follow(&state, viewer.as_ref(), request, next).await;
     }
     AppError::SignIn {
         next: "/live".into(),
     }
     .into_response()
+}
+
+/// Passes an allowed request on to the hub, in the site's frame.
+async fn follow(
+    state: &Shared,
+    viewer: Option<&crate::auth::Session>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if let Some(mut frame) = crate::pages::live_frame(state, viewer) {
+        frame.nonce = request
+            .extensions()
+            .get::<security::ScriptNonce>()
+            .map(|n| n.0.clone());
+        request.extensions_mut().insert(frame);
+    }
+    // The hub's per-address websocket limit counts clients, not the proxy in front.
+    if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() {
+        let client = crate::client::resolve(peer.ip(), request.headers(), &state.trusted_proxies);
+        let addr = SocketAddr::new(client.ip, peer.port());
+        request.extensions_mut().insert(ConnectInfo(addr));
+    }
+    next.run(request).await
+}
+
+/// The test game a path under `/live` names, if any: every part of the decoded path that
+/// could be read as a game's number is looked at (`/{id}`, `/{id}/play`, `/ws/_{id}`,
+/// `/ws/{id}.{key}/{seat}`), so that no spelling of a path reaches one past the gate.
+fn live_test_job(path: &str) -> Option<i64> {
+    let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    path.split('/').find_map(|part| {
+        let part = part.strip_prefix('_').unwrap_or(part);
+        let id = part.split_once('.').map_or(part, |(id, _)| id);
+        id.parse::<u64>()
+            .ok()
+            .and_then(crate::test_games::job_of_live)
+    })
 }
 
 /// Error pages are made without the site's state (AppError::into_response): this makes them
