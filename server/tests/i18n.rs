@@ -266,6 +266,12 @@ async fn played(c: &TestContest) -> (Browser, String, i64, i64) {
 async fn every_page_renders_in_both_languages_with_no_key_left() {
     let c = TestContest::start(None, "", ROSTER, 1).await;
     let (mut ada, token, sub, game) = played(&c).await;
+    // A test game against Alan's bot, played.
+    let (_, form) = ada.get("/test-games").await;
+    let alan = crate::test_games::page_user_id(&form, "alan");
+    let (_, to) = crate::test_games::start(&mut ada, &format!("student:{alan}"), "0").await;
+    assert_eq!(to, "/test-games/1");
+    crate::test_games::replay(&ada, 1).await;
     let mut staff = support::staff(&c).await;
     let student_pages = [
         "/".to_string(),
@@ -285,12 +291,17 @@ async fn every_page_renders_in_both_languages_with_no_key_left() {
         "/protocols/gobang".into(),
         "/protocols/duel".into(),
         "/protocols/kit".into(),
+        "/test-games".into(),
+        "/test-games/1".into(),
+        "/test-games/99".into(),
     ];
     let staff_pages = [
         "/admin".to_string(),
         "/admin?done=x".into(),
         "/admin/similarity".into(),
         "/admin/similarity/pair?a=1&b=2".into(),
+        "/test-games".into(),
+        "/test-games/1".into(),
     ];
     let english_verdicts: Value = api_submission(&c, &token, sub).await["games"].clone();
     let replay_path = format!("/games/{game}/replay.json");

@@ -54,7 +54,7 @@ async fn board(c: &TestContest) -> Value {
 }
 
 /// Starts a test game from the form; the answer (a redirect to its page, or the refusal).
-async fn start(b: &mut Browser, opponent: &str, seat: &str) -> (StatusCode, String) {
+pub(crate) async fn start(b: &mut Browser, opponent: &str, seat: &str) -> (StatusCode, String) {
     let (status, page) = b.get("/test-games").await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let csrf = b.csrf.clone();
@@ -66,7 +66,7 @@ async fn start(b: &mut Browser, opponent: &str, seat: &str) -> (StatusCode, Stri
 }
 
 /// Waits for test game `n`'s replay, as `b` may read it.
-async fn replay(b: &Browser, n: i64) -> Value {
+pub(crate) async fn replay(b: &Browser, n: i64) -> Value {
     let url = format!("{}/test-games/{n}/replay.json", b.base);
     wait_for(
         Duration::from_secs(180),
@@ -282,6 +282,18 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
             assert!(body.contains(says), "{opponent} {seat}: {body}");
         }
 
+        // Nor with another student's submission as one's own.
+        let (_, _) = ada.get("/test-games").await;
+        let csrf = ada.csrf.clone();
+        let theirs = alan_bot.to_string();
+        let (status, body) = ada
+            .post_form(
+                "/test-games",
+                &[("csrf", &csrf), ("submission", &theirs), ("opponent", "level:1")],
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "Ada plays Alan's bot as hers: {body}");
+
         // Played, and the scoreboard is as it was.
         replay(&ada, 3).await;
         tokio::time::sleep(Duration::from_secs(2)).await;
@@ -296,7 +308,7 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
 }
 
 /// The user id the form's opponent list gives `name`.
-fn page_user_id(page: &str, name: &str) -> i64 {
+pub(crate) fn page_user_id(page: &str, name: &str) -> i64 {
     let at = page
         .find(&format!(">{name}<"))
         .expect("the student in the list");

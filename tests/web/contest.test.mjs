@@ -291,3 +291,118 @@ test("hostile redirect targets never take the browser to another host", async ()
   assert.deepEqual([...new Set(seen)], [site], "no request left the contest's host");
   await context.close();
 });
+
+async function signIn(context, login, password) {
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Student number or login").fill(login);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  return page;
+}
+
+/** Starts a test game from the form; its number, once its page is open. */
+async function startTestGame(page, opponent, botSeat) {
+  await page.goto(`${base}/`);
+  await page.getByRole("link", { name: "Test games" }).click();
+  await page.waitForURL(`${base}/test-games`);
+  await page.getByLabel("Opponent").selectOption(opponent);
+  await page.getByLabel("Your bot plays").selectOption(botSeat);
+  await page.getByRole("button", { name: "Start the test game" }).click();
+  await page.waitForURL(/\/test-games\/\d+$/);
+  return Number(page.url().split("/").pop());
+}
+
+/** The game's player on a live page of the site, once it shows the game. */
+async function sitePlayer(page) {
+  return until(async () => {
+    const f = page.frames().find((x) => x !== page.mainFrame());
+    const ok = f && await f.evaluate(() => window.__arbiter?.state?.frames > 0).catch(() => false);
+    return ok ? f : null;
+  }, "the live player to show the game", 30000);
+}
+
+// Issue 38: test games on the site. Ada plays her bot against level 2, then plays a whole game
+// by clicks against her own bot; neither moves the scoreboard, and Alan opens neither.
+test("a student plays a test game against level 2 and one by clicks against her own bot", async () => {
+  await until(async () => (await (await fetch(`${base}/api/scoreboard`)).json()).board.games_done >= 2, "the contest's games", 180000);
+  const board = async () => (await (await fetch(`${base}/api/scoreboard`)).json()).board;
+  const before = await board();
+  const ada = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await signIn(ada, "2301", "correct horse 1");
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+
+  // Against level 2: the page follows the game to its end and shows it in the player.
+  const vsLevel = await startTestGame(page, "level:2", "0");
+  await shot(page, "test-game-queued");
+  await page.waitForSelector("#pos", { timeout: 120000 });
+  await until(async () => /frame (\d+) of \1/.test(await page.textContent("#pos")), "the test game's replay at its end", 30000);
+  assert.match(await page.textContent("main"), /builtin:2/);
+  assert.match(await page.textContent("main"), /\(your bot\)/);
+  await shot(page, "test-game");
+
+  // By clicks: her bot plays Black, she plays White through her seat's page.
+  const byClicks = await startTestGame(page, "me", "0");
+  const seat = page.getByRole("link", { name: "Play your seat" });
+  await seat.waitFor({ timeout: 60000 });
+  await shot(page, "test-game-person");
+  await seat.click();
+  await page.waitForURL(/\/live\/\d+\/play\?seat=1&key=/);
+  const frame = await sitePlayer(page);
+  let clicks = 0;
+  for (let guard = 0; guard < 200; guard++) {
+    const s = await until(async () => {
+      const s = await frame.evaluate(() => ({
+        frames: window.__arbiter.state.frames, k: window.__arbiter.state.k, view: window.__arbiter.state.view,
+        msg: document.getElementById("live-msg").textContent, sent: window.__arbiter.liveSent.length,
+        over: window.__arbiter.state.frames > 0 && document.getElementById("live").hidden,
+      }));
+      const mine = s.view.to_move === 1 && s.k === s.frames - 1 && s.msg.startsWith("Your turn");
+      return (mine || s.over) ? s : null;
+    }, "Ada's turn or the end", 30000);
+    if (s.over) break;
+    if (clicks === 2) await shot(page, "test-game-by-clicks");
+    const [r, c] = s.view.legal[0];
+    const [ox, oy, cell] = await frame.evaluate(() => window.__arbiter.state.geom);
+    await frame.locator("#board").click({ position: { x: ox + (c + 0.5) * cell, y: oy + (r + 0.5) * cell } });
+    clicks++;
+    await until(async () => (await frame.evaluate(() => window.__arbiter.state.frames)) > s.frames, "the move to come back", 30000);
+  }
+  assert.ok(clicks >= 5, `a whole game by clicks: ${clicks} moves`);
+
+  // Its page shows the game; the list says both results; the scoreboard did not move.
+  await page.goto(`${base}/test-games/${byClicks}`);
+  await until(async () => /frame (\d+) of \1/.test(await page.textContent("#pos").catch(() => "")), "the game by clicks in the player", 60000);
+  assert.match(await page.textContent("main"), /\(by clicks\)/);
+  const replay = await (await page.request.get(`${base}/test-games/${byClicks}/replay.json`)).json();
+  assert.equal(replay.moves.filter((m) => m.seat === 1 && m.move !== "pass").length, clicks, "the replay holds her clicks");
+  await page.goto(`${base}/test-games`);
+  const rows = await page.locator("tbody tr").allTextContents();
+  assert.equal(rows.length, 2, rows.join("\n"));
+  for (const r of rows) assert.match(r, /won|lost|drawn/, r);
+  await shot(page, "test-games");
+  const after = await board();
+  assert.equal(after.games_done, before.games_done, "test games counted on the scoreboard");
+  assert.deepEqual(after.rows.map((r) => [r.name, r.games, r.wins]), before.rows.map((r) => [r.name, r.games, r.wins]));
+
+  // Alan opens neither game, nor sees them listed.
+  const alan = await browser.newContext({ viewport: { width: 375, height: 700 } });
+  const other = await signIn(alan, "2302", "correct horse 2");
+  for (const n of [vsLevel, byClicks]) {
+    assert.equal((await other.goto(`${base}/test-games/${n}`)).status(), 404);
+    assert.equal((await other.request.get(`${base}/test-games/${n}/replay.json`)).status(), 404);
+  }
+  await other.goto(`${base}/test-games`);
+  assert.equal(await other.locator("tbody tr").count(), 0);
+  await shot(other, "test-games-phone");
+  assert.deepEqual(page.errors, []);
+  // In Chinese too, for a person to read.
+  await page.goto(`${base}/lang/zh-CN?back=/test-games`);
+  await shot(page, "test-games-zh");
+  await page.goto(`${base}/test-games/${byClicks}`);
+  await shot(page, "test-game-zh");
+  await ada.close();
+  await alan.close();
+});
