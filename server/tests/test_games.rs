@@ -289,10 +289,18 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
         let (status, body) = ada
             .post_form(
                 "/test-games",
-                &[("csrf", &csrf), ("submission", &theirs), ("opponent", "level:1")],
+                &[
+                    ("csrf", &csrf),
+                    ("submission", &theirs),
+                    ("opponent", "level:1"),
+                ],
             )
             .await;
-        assert_eq!(status, StatusCode::NOT_FOUND, "Ada plays Alan's bot as hers: {body}");
+        assert_eq!(
+            status,
+            StatusCode::NOT_FOUND,
+            "Ada plays Alan's bot as hers: {body}"
+        );
 
         // Played, and the scoreboard is as it was.
         replay(&ada, 3).await;
@@ -332,4 +340,72 @@ impl CloneGet for Browser {
             .expect("GET");
         (r.status(), r.text().await.unwrap_or_default())
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
+    for database in support::databases().await {
+        // No local worker: the games stay queued, only the bound is tried.
+        let c = TestContest::start(database, "[test_games]\nper_hour = 3\n", ROSTER, 0).await;
+        let (mut ada, _) = student(&c, "2301", "ada").await;
+        let greedy = std::fs::read(bots().join("c/reversi_greedy.c")).unwrap();
+        ada.submit_file("c", "greedy.c", greedy).await.unwrap();
+        // Ready by hand: nothing compiles without a worker.
+        let db = arbiter_queue::Db::connect(
+            &c.db
+                .clone()
+                .unwrap_or_else(|| c.dir.path().join("contest.db").display().to_string()),
+        )
+        .await
+        .unwrap();
+        sqlx::query("UPDATE submissions SET status = 'ready', artefact = 'x', run = '{file}'")
+            .execute(db.pool())
+            .await
+            .unwrap();
+        let (_, _) = ada.get("/test-games").await;
+        let csrf = ada.csrf.clone();
+        let tries = (0..16).map(|_| {
+            let http = ada.http.clone();
+            let url = c.url("/test-games");
+            let csrf = csrf.clone();
+            async move {
+                http.post(url)
+                    .form(&[("csrf", csrf.as_str()), ("opponent", "level:1")])
+                    .send()
+                    .await
+                    .expect("POST")
+                    .status()
+            }
+        });
+        let answers = futures_join_all(tries).await;
+        let started = answers
+            .iter()
+            .filter(|s| **s == StatusCode::SEE_OTHER)
+            .count();
+        let refused = answers
+            .iter()
+            .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+            .count();
+        assert_eq!((started, refused), (3, 13), "{answers:?}");
+        let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE kind = 'test_game'")
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
+        assert_eq!(queued, 3);
+        db.close().await;
+    }
+}
+
+/// Runs the futures at once on the runtime's threads; their outputs in order.
+async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for h in handles {
+        out.push(h.await.expect("a request"));
+    }
+    out
 }
