@@ -392,6 +392,74 @@ async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
             .await
             .unwrap();
         assert_eq!(queued, 3);
+
+        // The API says the same, and to its student only.
+        let api =
+            |token: &str, path: &str| c.client().http.get(c.url(path)).bearer_auth(token).send();
+        let (_, ada_token) = ada.api_token("2301", "2301 horse battery").await;
+        let ada_token = ada_token["token"].as_str().unwrap().to_string();
+        let list: Value = api(&ada_token, "/api/test-games")
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(list.as_array().map(Vec::len), Some(3), "{list}");
+        assert!(list
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["state"] == "queued"));
+        let one: Value = api(&ada_token, "/api/test-games/1")
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            (one["number"].as_i64(), one["players"][1].as_str()),
+            (Some(1), Some("builtin:1")),
+            "{one}"
+        );
+        let refused = c
+            .client()
+            .http
+            .post(c.url("/api/test-games"))
+            .bearer_auth(&ada_token)
+            .json(&serde_json::json!({"opponent": "level:2"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+        let said: Value = refused.json().await.unwrap();
+        assert!(
+            said["error"].as_str().unwrap().contains("at most 3"),
+            "{said}"
+        );
+        let (_alan, alan_token) = student(&c, "2302", "alan").await;
+        let theirs = api(&alan_token, "/api/test-games/1").await.unwrap();
+        assert_eq!(theirs.status(), StatusCode::NOT_FOUND);
+        let mine: Value = api(&alan_token, "/api/test-games")
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(mine, serde_json::json!([]));
+        let started = c
+            .client()
+            .http
+            .post(c.url("/api/test-games"))
+            .bearer_auth(&alan_token)
+            .json(&serde_json::json!({"opponent": "level:2"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            started.status(),
+            StatusCode::BAD_REQUEST,
+            "Alan has no bot that compiled"
+        );
         db.close().await;
     }
 }

@@ -207,3 +207,106 @@ pub async fn replay(
     let text = games::replay_for(&state, id, viewer.as_ref()).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
+
+#[derive(Deserialize)]
+pub struct TestGameBody {
+    /// `level:N`, `student:ID` or `me`.
+    opponent: String,
+    /// The student's own ready submission; absent: the latest.
+    #[serde(default)]
+    submission: Option<i64>,
+    /// The seat their bot takes (0 = first).
+    #[serde(default)]
+    seat: usize,
+}
+
+/// `POST /api/test-games`: starts a test game (`crate::test_games`).
+pub async fn start_test_game(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+    headers: HeaderMap,
+    Json(body): Json<TestGameBody>,
+) -> Result<Response, AppError> {
+    let csrf = headers
+        .get("x-csrf-token")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    session.check_csrf(csrf)?;
+    let req = crate::test_games::Request {
+        submission: body.submission,
+        opponent: crate::test_games::Opponent::parse(&body.opponent)?,
+        seat: body.seat,
+    };
+    let n = crate::test_games::start(&state, &session.user, &req).await?;
+    Ok((
+        axum::http::StatusCode::CREATED,
+        Json(json!({ "number": n, "state": "queued", "url": format!("/api/test-games/{n}") })),
+    )
+        .into_response())
+}
+
+/// A test game as the API shows it to `session`.
+fn test_game_view(
+    state: &Shared,
+    session: &auth::Session,
+    g: &crate::test_games::TestGame,
+) -> serde_json::Value {
+    let mut v = json!({
+        "number": g.row.id,
+        "state": g.row.state,
+        "players": g.names,
+        "seat": g.seat,
+        "person": g.person,
+        "outcome": g.outcome(),
+        "winner": g.row.winner,
+        "places": g.row.places,
+        "verdict": g.row.verdict,
+        "reason": g.row.reason,
+        "moves": g.row.moves,
+        "created_at": g.created_at,
+        "live": format!("/live/{}", crate::test_games::live_id(g.row.job)),
+    });
+    let link = state.people.get(g.row.job);
+    if let (Some(l), true) = (link, g.user == session.user.id && g.row.state == "running") {
+        v["play"] = json!(format!(
+            "/live/{}/play?seat={}&key={}",
+            crate::test_games::live_id(g.row.job),
+            l.seat,
+            l.key
+        ));
+    }
+    v
+}
+
+/// `GET /api/test-games`: the student's test games, newest first (everyone's for the staff).
+pub async fn test_games(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+) -> Result<Response, AppError> {
+    let list = crate::test_games::list(&state, &session).await?;
+    let out: Vec<_> = list
+        .iter()
+        .map(|g| test_game_view(&state, &session, g))
+        .collect();
+    Ok(Json(out).into_response())
+}
+
+/// `GET /api/test-games/{n}`.
+pub async fn test_game(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+    Path(n): Path<i64>,
+) -> Result<Response, AppError> {
+    let g = crate::test_games::find(&state, &session, n).await?;
+    Ok(Json(test_game_view(&state, &session, &g)).into_response())
+}
+
+/// `GET /api/test-games/{n}/replay`.
+pub async fn test_game_replay(
+    State(state): State<Shared>,
+    ApiUser(session): ApiUser,
+    Path(n): Path<i64>,
+) -> Result<Response, AppError> {
+    let text = crate::test_games::replay_for(&state, &session, n).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}

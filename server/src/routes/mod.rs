@@ -45,6 +45,12 @@ pub fn router(state: Shared) -> Router {
         .route("/scoreboard", get(api::scoreboard))
         .route("/games", get(api::games_of))
         .route("/games/{id}/replay", get(api::replay))
+        .route(
+            "/test-games",
+            post(api::start_test_game).get(api::test_games),
+        )
+        .route("/test-games/{id}", get(api::test_game))
+        .route("/test-games/{id}/replay", get(api::test_game_replay))
         .fallback(api_not_found)
         .layer(map_response(api::json_errors));
     Router::new()
