@@ -661,3 +661,40 @@ async fn processes_opening_a_new_database_at_once_all_succeed() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn test_games_wait_for_the_contests_games_and_share_one_numbering() {
+    for db in support::databases().await {
+        let q = support::queue(&db.url).await;
+        let c = q.competition("contest", "c", "{}").await.unwrap();
+        let of = |kind: JobKind, n: usize| NewJob {
+            kind,
+            ..job("u1", n)
+        };
+        // Test games first, in the lane that has been served least: the contest's game, queued
+        // after them in another lane, is claimed first all the same.
+        let tests = q
+            .enqueue(c, &[of(JobKind::TestGame, 1), of(JobKind::PersonGame, 2)])
+            .await
+            .unwrap();
+        let contest = q.enqueue(c, &[job("u2", 3)]).await.unwrap();
+        let every = [JobKind::Game, JobKind::TestGame, JobKind::PersonGame];
+        let first = q.claim("w1", &every, LEASE).await.unwrap().unwrap();
+        // A person's game is claimed like a compile (someone waits at the page) ...
+        assert_eq!(first.id, tests[1], "{}", db.name);
+        let second = q.claim("w1", &every, LEASE).await.unwrap().unwrap();
+        // ... then the contest's game, then the test game.
+        assert_eq!(second.id, contest[0], "{}", db.name);
+        let third = q.claim("w1", &every, LEASE).await.unwrap().unwrap();
+        assert_eq!(third.id, tests[0], "{}", db.name);
+        // Test games are numbered 1, 2 with or without a person, apart from the games.
+        assert_eq!((first.number, third.number, second.number), (2, 1, 1));
+        // A worker that does not take people's games never gets one.
+        q.enqueue(c, &[of(JobKind::PersonGame, 4)]).await.unwrap();
+        assert!(q
+            .claim("w2", &[JobKind::Game, JobKind::TestGame], LEASE)
+            .await
+            .unwrap()
+            .is_none());
+    }
+}
