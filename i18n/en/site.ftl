@@ -230,6 +230,7 @@ admin-counts = { $queued } queued, { $running } running, { $done } done, { $fail
 admin-compiles = Compiles
 admin-compiles-counts = { $waiting } waiting or running, { $done } done
 admin-compiles-failed = , { $failed } failed to run
+admin-test-games = Test games (never counted)
 admin-game = Game
 admin-game-value = { $game }, { $games } games a pairing
 admin-state = State

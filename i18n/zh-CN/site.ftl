@@ -228,6 +228,7 @@ admin-counts = 排队 { $queued } 局，进行中 { $running } 局，已完成 {
 admin-compiles = 编译
 admin-compiles-counts = { $waiting } 个排队或进行中，{ $done } 个已完成
 admin-compiles-failed = ，{ $failed } 个未能运行
+admin-test-games = 测试对局（不计分）
 admin-game = 游戏
 admin-game-value = { $game }，每对选手 { $games } 局
 admin-state = 状态

@@ -392,6 +392,11 @@ async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
             .await
             .unwrap();
         assert_eq!(queued, 3);
+        let (_, admin) = support::staff(&c).await.get("/admin").await;
+        assert!(
+            admin.contains("Test games (never counted)</dt><dd>3 queued, 0 running"),
+            "the staff see the test games: {admin}"
+        );
 
         // The API says the same, and to its student only.
         let api =

@@ -41,6 +41,8 @@ struct AdminPage {
     /// stored in English and said here in the reader's language).
     voids: Vec<String>,
     compiles: arbiter_queue::jobs::Counts,
+    /// The students' test games (never counted), with or without a person.
+    tests: arbiter_queue::jobs::Counts,
     game: String,
     rules: crate::config::Rules,
     file_max_bytes: u64,
@@ -50,7 +52,15 @@ struct AdminPage {
 impl AdminPage {
     /// The judging line: how many games are in each state.
     fn counts_text(&self) -> String {
-        let c = &self.counts;
+        self.in_states(&self.counts)
+    }
+
+    /// The test games' line, as the games'.
+    fn tests_text(&self) -> String {
+        self.in_states(&self.tests)
+    }
+
+    fn in_states(&self, c: &arbiter_queue::jobs::Counts) -> String {
         self.l.lang.ta(
             "admin-counts",
             &[
@@ -83,6 +93,21 @@ impl AdminPage {
         }
         text
     }
+}
+
+/// The test games by state, with or without a person.
+async fn test_counts(state: &Shared) -> Result<arbiter_queue::jobs::Counts, AppError> {
+    let (a, b) = (
+        job_counts(state, "test_game").await?,
+        job_counts(state, "person_game").await?,
+    );
+    Ok(arbiter_queue::jobs::Counts {
+        queued: a.queued + b.queued,
+        running: a.running + b.running,
+        done: a.done + b.done,
+        cancelled: a.cancelled + b.cancelled,
+        failed: a.failed + b.failed,
+    })
 }
 
 /// The contest's jobs of one kind (`game`, `compile`) by state.
@@ -167,6 +192,7 @@ pub async fn page(
         frozen: scoreboard::frozen(&state).await?.is_some(),
         counts: job_counts(&state, "game").await?,
         compiles: job_counts(&state, "compile").await?,
+        tests: test_counts(&state).await?,
         judging: held_up(&state).await.map(|(what, seconds)| {
             arbiter_i18n::machine::judging_paused(crate::lang::current(), &what, seconds)
         }),
