@@ -435,31 +435,13 @@ async fn start_worker(
     let id = format!("{prefix}{}", std::process::id());
     let mut wopts = WorkerOptions::local(id, slots, opts.dir.join("work"));
     wopts.kinds = vec![JobKind::Compile, JobKind::Game, JobKind::TestGame];
-    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
     let observe = live_observer(state, opts.pace, stop.clone());
     let worker = Worker::join(state.queue.clone(), wopts, containment)
         .await?
         .with_events(events_tx)
         .with_observer(observe);
-    // The server's enqueues wake the worker; the worker's results wake the reconciler and
-    // the scoreboard.
-    let wake = worker.waker();
-    let server_wake = Arc::clone(&state.wake_workers);
-    tokio::spawn(async move {
-        loop {
-            server_wake.notified().await;
-            wake.notify_waiters();
-        }
-    });
-    let s = Arc::clone(state);
-    tokio::spawn(async move {
-        while let Some(event) = events_rx.recv().await {
-            if let arbiter_queue::worker::WorkerEvent::Finished { .. } = event {
-                s.wake_reconciler.notify_one();
-                s.wake_board.notify_one();
-            }
-        }
-    });
+    follow_worker(state, &worker, events_rx);
     Ok(tokio::spawn(async move {
         if let Err(e) = worker.run(stop).await {
             eprintln!("error: local worker: {e}");
@@ -548,7 +530,7 @@ async fn start_people_worker(
     let id = format!("{prefix}people-{}", std::process::id());
     let mut wopts = WorkerOptions::local(id, vec![vec![None]], state.dir.join("work"));
     wopts.kinds = vec![JobKind::PersonGame];
-    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
     let worker = Worker::join(state.queue.clone(), wopts, containment)
         .await?
         .with_events(events_tx)
@@ -557,6 +539,22 @@ async fn start_people_worker(
             std::time::Duration::ZERO,
             stop.clone(),
         ));
+    follow_worker(state, &worker, events_rx);
+    Ok(tokio::spawn(async move {
+        if let Err(e) = worker.run(stop).await {
+            eprintln!("error: the worker of people's games: {e}");
+        }
+    }))
+}
+
+/// The server's enqueues wake a local worker; its results wake the reconciler and the
+/// scoreboard, and a game's end forgets its person's seat link.
+fn follow_worker(
+    state: &Shared,
+    worker: &Worker,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<arbiter_queue::worker::WorkerEvent>,
+) {
+    use arbiter_queue::worker::WorkerEvent;
     let wake = worker.waker();
     let server_wake = Arc::clone(&state.wake_workers);
     tokio::spawn(async move {
@@ -567,21 +565,20 @@ async fn start_people_worker(
     });
     let s = Arc::clone(state);
     tokio::spawn(async move {
-        while let Some(event) = events_rx.recv().await {
-            use arbiter_queue::worker::WorkerEvent;
+        while let Some(event) = events.recv().await {
             match event {
-                WorkerEvent::Finished { job, .. }
-                | WorkerEvent::Failed { job, .. }
-                | WorkerEvent::Voided { job, .. } => s.people.forget(job),
+                WorkerEvent::Finished { job, .. } => {
+                    s.people.forget(job);
+                    s.wake_reconciler.notify_one();
+                    s.wake_board.notify_one();
+                }
+                WorkerEvent::Failed { job, .. } | WorkerEvent::Voided { job, .. } => {
+                    s.people.forget(job)
+                }
                 WorkerEvent::Started { .. } => {}
             }
         }
     });
-    Ok(tokio::spawn(async move {
-        if let Err(e) = worker.run(stop).await {
-            eprintln!("error: the worker of people's games: {e}");
-        }
-    }))
 }
 
 /// Every half minute, pauses workers whose games fail far more often than the same bots' games

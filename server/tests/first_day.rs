@@ -8,21 +8,12 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use support::{api_submission, bots, wait_for, Browser, TestContest};
+use support::{api_submission, bots, student, wait_for, Browser, TestContest};
 
 const ROSTER: &str = "student_id,name\n2301,Ada\n2302,Alan\n2303,Grace\n";
 
 fn source(path: &str) -> Vec<u8> {
     std::fs::read(bots().join(path)).expect("a sample bot")
-}
-
-/// A student past the first sign-in, with an API token.
-async fn student(c: &TestContest, login: &str, nickname: &str) -> (Browser, String) {
-    let mut b = c.client();
-    let password = format!("{login} horse battery");
-    b.first_sign_in(login, nickname, &password).await;
-    let (_, token) = b.api_token(login, &password).await;
-    (b, token["token"].as_str().expect("a token").to_string())
 }
 
 /// Waits until `id` is compiled (or failed) and all its games are over.

@@ -8,20 +8,12 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use support::{api_submission, bots, wait_for, Browser, TestContest};
+use support::{api_submission, bots, student, wait_for, Browser, TestContest};
 
 const ROSTER: &str = "student_id,name\n2301,Ada\n2302,Alan\n";
 
 /// What Alan's bot writes in its DEBUG lines: only he and the course staff may read it.
 const ALAN_SECRET: &str = "ALAN-SECRET-7f3a";
-
-async fn student(c: &TestContest, login: &str, nickname: &str) -> (Browser, String) {
-    let mut b = c.client();
-    let password = format!("{login} horse battery");
-    b.first_sign_in(login, nickname, &password).await;
-    let (_, token) = b.api_token(login, &password).await;
-    (b, token["token"].as_str().expect("a token").to_string())
-}
 
 async fn ready(c: &TestContest, token: &str, id: i64) {
     wait_for(

@@ -425,3 +425,12 @@ pub async fn api_submission(c: &TestContest, token: &str, id: i64) -> serde_json
         .await
         .expect("JSON")
 }
+
+/// A student past the first sign-in (password "LOGIN horse battery"), with an API token.
+pub async fn student(c: &TestContest, login: &str, nickname: &str) -> (Browser, String) {
+    let mut b = c.client();
+    let password = format!("{login} horse battery");
+    b.first_sign_in(login, nickname, &password).await;
+    let (_, token) = b.api_token(login, &password).await;
+    (b, token["token"].as_str().expect("a token").to_string())
+}
