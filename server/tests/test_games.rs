@@ -391,69 +391,36 @@ async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
         );
 
         // The API says the same, and to its student only.
-        let api =
-            |token: &str, path: &str| c.client().http.get(c.url(path)).bearer_auth(token).send();
         let (_, ada_token) = ada.api_token("2301", "2301 horse battery").await;
         let ada_token = ada_token["token"].as_str().unwrap().to_string();
-        let list: Value = api(&ada_token, "/api/test-games")
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (_, list) = api(&c, &ada_token, "/api/test-games", None).await;
         assert_eq!(list.as_array().map(Vec::len), Some(3), "{list}");
         assert!(list
             .as_array()
             .unwrap()
             .iter()
             .all(|g| g["state"] == "queued"));
-        let one: Value = api(&ada_token, "/api/test-games/1")
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (_, one) = api(&c, &ada_token, "/api/test-games/1", None).await;
         assert_eq!(
             (one["number"].as_i64(), one["players"][1].as_str()),
             (Some(1), Some("builtin:1")),
             "{one}"
         );
-        let refused = c
-            .client()
-            .http
-            .post(c.url("/api/test-games"))
-            .bearer_auth(&ada_token)
-            .json(&serde_json::json!({"opponent": "level:2"}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
-        let said: Value = refused.json().await.unwrap();
+        let level2 = serde_json::json!({"opponent": "level:2"});
+        let (status, said) = api(&c, &ada_token, "/api/test-games", Some(&level2)).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
         assert!(
             said["error"].as_str().unwrap().contains("at most 3"),
             "{said}"
         );
         let (_alan, alan_token) = student(&c, "2302", "alan").await;
-        let theirs = api(&alan_token, "/api/test-games/1").await.unwrap();
-        assert_eq!(theirs.status(), StatusCode::NOT_FOUND);
-        let mine: Value = api(&alan_token, "/api/test-games")
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (status, _) = api(&c, &alan_token, "/api/test-games/1", None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (_, mine) = api(&c, &alan_token, "/api/test-games", None).await;
         assert_eq!(mine, serde_json::json!([]));
-        let started = c
-            .client()
-            .http
-            .post(c.url("/api/test-games"))
-            .bearer_auth(&alan_token)
-            .json(&serde_json::json!({"opponent": "level:2"}))
-            .send()
-            .await
-            .unwrap();
+        let (status, _) = api(&c, &alan_token, "/api/test-games", Some(&level2)).await;
         assert_eq!(
-            started.status(),
+            status,
             StatusCode::BAD_REQUEST,
             "Alan has no bot that compiled"
         );
@@ -473,4 +440,20 @@ where
         out.push(h.await.expect("a request"));
     }
     out
+}
+
+/// An API call with a bearer token: a GET, or a POST of `body`; the status and the JSON.
+async fn api(
+    c: &TestContest,
+    token: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> (StatusCode, Value) {
+    let http = &c.client().http;
+    let request = match body {
+        Some(b) => http.post(c.url(path)).json(b),
+        None => http.get(c.url(path)),
+    };
+    let r = request.bearer_auth(token).send().await.expect("the API");
+    (r.status(), r.json().await.unwrap_or_default())
 }
