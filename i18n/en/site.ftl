@@ -490,6 +490,7 @@ err-test-opponent = no such opponent: { $value } (choose one from the list)
 err-test-off = this contest has no test games
 err-test-seat = no such seat: the game has { $seats }
 err-test-no-person = this server plays no games by clicks (it has no judge of its own)
+err-test-person-open = you have a game by clicks not over yet: play it (its page has your seat's link) or wait for its end
 err-test-per-hour = at most { $n } test games an hour: try again later
 err-test-not-ready = submission { $id } is not ready (it must compile first)
 err-test-no-submission = you have no bot that compiled yet: submit one first

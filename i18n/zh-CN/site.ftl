@@ -482,6 +482,7 @@ err-test-opponent = 没有这个对手：{ $value }（请从列表中选择）
 err-test-off = 本比赛没有测试对局
 err-test-seat = 没有这个座位：本游戏有 { $seats } 个座位
 err-test-no-person = 这台服务器不进行点击下棋的对局（它没有自己的评测机）
+err-test-person-open = 你还有一局点击下棋的对局没有结束：去下完它（它的页面上有你的座位链接），或等它结束
 err-test-per-hour = 每小时最多 { $n } 局测试对局：请稍后再试
 err-test-not-ready = 提交 { $id } 还没有就绪（需要先编译成功）
 err-test-no-submission = 你还没有编译成功的程序：请先提交

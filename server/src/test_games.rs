@@ -166,6 +166,38 @@ pub async fn start(state: &Shared, user: &User, req: &Request) -> Result<i64, Ap
     let job = new_job(state, user, req, &mine, theirs.as_ref()).await?;
     let mut tx = state.db.begin().await?;
     crate::submissions::lock_user(state, &mut tx, user.id).await?;
+    within_bounds(state, &mut tx, &job, per_hour).await?;
+    let ids = jobs::enqueue(&state.db, &mut tx, state.competition, &[job]).await?;
+    tx.commit().await?;
+    state.wake_workers.notify_waiters();
+    games::number_of(state, ids[0]).await
+}
+
+/// Refuses a test game past the student's bounds: one game by clicks at a time, `per_hour`
+/// test games an hour. Read in the transaction that holds the student's lock and inserts.
+async fn within_bounds(
+    state: &Shared,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    job: &NewJob,
+    per_hour: u32,
+) -> Result<(), AppError> {
+    // One game by clicks at a time: a person plays one, and the people's slot is shared.
+    if job.kind == JobKind::PersonGame {
+        let open: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM jobs WHERE competition = $1 AND lane = $2 \
+             AND kind = 'person_game' AND state IN ('queued', 'running')",
+        )
+        .bind(state.competition)
+        .bind(&job.lane)
+        .fetch_one(&mut **tx)
+        .await?;
+        if open > 0 {
+            return Err(AppError::TooMany {
+                message: crate::lang::t("err-test-person-open"),
+                retry_after_s: 60,
+            });
+        }
+    }
     let since: i64 = sqlx::query_scalar(&format!(
         "SELECT COUNT(*) FROM jobs WHERE competition = $1 AND lane = $2 AND kind IN {KINDS} \
          AND created_at > {} - 3600000",
@@ -173,7 +205,7 @@ pub async fn start(state: &Shared, user: &User, req: &Request) -> Result<i64, Ap
     ))
     .bind(state.competition)
     .bind(&job.lane)
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut **tx)
     .await?;
     if since >= i64::from(per_hour) {
         return Err(AppError::TooMany {
@@ -181,10 +213,7 @@ pub async fn start(state: &Shared, user: &User, req: &Request) -> Result<i64, Ap
             retry_after_s: 600,
         });
     }
-    let ids = jobs::enqueue(&state.db, &mut tx, state.competition, &[job]).await?;
-    tx.commit().await?;
-    state.wake_workers.notify_waiters();
-    games::number_of(state, ids[0]).await
+    Ok(())
 }
 
 /// The student's own ready submission `id`, or their latest ready one.

@@ -231,6 +231,12 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
             (StatusCode::SEE_OTHER, "/test-games/4")
         );
         assert_eq!(job_of(&db, 4).await.1, "person_game");
+        let (status, refused) = start(&mut ada, "me", "1").await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+        assert!(
+            refused.contains("a game by clicks not over yet"),
+            "{refused}"
+        );
         let (status, refused) = start(&mut ada, "level:1", "0").await;
         assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
         assert!(
