@@ -188,9 +188,13 @@ struct LiveFrame {
 
 /// The site around the live hub's pages for this viewer: its header (with the viewer's
 /// account links) and style, the Live entry current.
-pub fn live_frame(state: &Shared, viewer: Option<&Session>) -> Option<arbiter_live::Frame> {
+pub fn live_frame(
+    state: &Shared,
+    viewer: Option<&Session>,
+    nav: &'static str,
+) -> Option<arbiter_live::Frame> {
     let page = LiveFrame {
-        l: Layout::new(state, viewer, "", "live"),
+        l: Layout::new(state, viewer, "", nav),
     };
     let mut frame = arbiter_live::Frame::split(&page.render().ok()?)?;
     frame.lang = page.l.lang;

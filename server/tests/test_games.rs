@@ -265,8 +265,12 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
         );
         let (status, _) = alan.get(&link).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "Alan opens Ada's seat");
-        let (status, _) = ada.get(&link).await;
+        let (status, seat_page) = ada.get(&link).await;
         assert_eq!(status, StatusCode::OK, "Ada opens her seat");
+        assert!(
+            seat_page.contains("href=\"/test-games\" aria-current=\"page\""),
+            "the seat's page is under Test games in the menu: {seat_page}"
+        );
 
         // Bad requests are refused with a reason, not a failure.
         for (opponent, seat, says) in [

@@ -187,7 +187,7 @@ async fn live_gate(
     // counts for nothing); anyone else is told there is no such game.
     if let Some(job) = live_test_job(request.uri().path()) {
         match crate::test_games::may_follow(&state, viewer.as_ref(), job).await {
-            Ok(true) => return follow(&state, viewer.as_ref(), request, next).await,
+            Ok(true) => return follow(&state, viewer.as_ref(), "test", request, next).await,
             Ok(false) => {
                 let id = crate::test_games::live_id(job).to_string();
                 return AppError::NotFound(crate::lang::ta("err-live-game", &[("id", id.into())]))
@@ -205,7 +205,7 @@ async fn live_gate(
             Ok(_) => {}
             Err(e) => return e.into_response(),
         }
-        return follow(&state, viewer.as_ref(), request, next).await;
+        return follow(&state, viewer.as_ref(), "live", request, next).await;
     }
     AppError::SignIn {
         next: "/live".into(),
@@ -213,14 +213,15 @@ async fn live_gate(
     .into_response()
 }
 
-/// Passes an allowed request on to the hub, in the site's frame.
+/// Passes an allowed request on to the hub, in the site's frame (`nav`: its menu entry).
 async fn follow(
     state: &Shared,
     viewer: Option<&crate::auth::Session>,
+    nav: &'static str,
     mut request: Request,
     next: Next,
 ) -> Response {
-    if let Some(mut frame) = crate::pages::live_frame(state, viewer) {
+    if let Some(mut frame) = crate::pages::live_frame(state, viewer, nav) {
         frame.nonce = request
             .extensions()
             .get::<security::ScriptNonce>()
