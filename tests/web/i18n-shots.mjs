@@ -13,7 +13,7 @@ const PASSWORD = process.env.PASSWORD || "arbiter-demo";
 mkdirSync(OUT, { recursive: true });
 
 const visitor = ["/", "/login", "/live", "/games/7", "/no-such-page"];
-const student = ["/", "/submit", "/submissions", "/submissions/all", "/submissions/1", "/account", "/games/9", "/submissions/5"];
+const student = ["/", "/submit", "/submissions", "/submissions/all", "/submissions/1", "/account", "/games/9", "/submissions/5", "/test-games"];
 const staff = ["/admin", "/admin/similarity"];
 
 async function signIn(page, login) {
