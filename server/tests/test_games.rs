@@ -185,13 +185,7 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
         assert_eq!(status, StatusCode::FORBIDDEN, "Alan's source stays his");
 
         // Nobody else opens Ada's test games: page, replay, live pages, websockets.
-        let db = arbiter_queue::Db::connect(
-            &c.db
-                .clone()
-                .unwrap_or_else(|| c.dir.path().join("contest.db").display().to_string()),
-        )
-        .await
-        .unwrap();
+        let db = c.database().await;
         let (job, kind) = job_of(&db, 1).await;
         assert_eq!(kind, "test_game");
         let live = (1u64 << 40) + job as u64;
@@ -246,7 +240,7 @@ async fn a_student_s_test_games_never_move_the_scoreboard_and_stay_theirs() {
         // Ada's seat's link is on her page once the people's worker takes the game; not on
         // the staff's.
         let link = wait_for(Duration::from_secs(60), "the seat's link", || async {
-            let (_, page) = ada.clone_get("/test-games/4").await;
+            let (_, page) = ada.peek("/test-games/4").await;
             page.split("href=\"")
                 .find(|p| p.contains("/play?seat="))
                 .map(|p| p.split('"').next().unwrap().replace("&#38;", "&"))
@@ -327,23 +321,6 @@ pub(crate) fn page_user_id(page: &str, name: &str) -> i64 {
     value.split('"').next().unwrap().parse().unwrap()
 }
 
-trait CloneGet {
-    async fn clone_get(&self, path: &str) -> (StatusCode, String);
-}
-
-impl CloneGet for Browser {
-    /// A GET that leaves the browser as it was (for polling inside a closure).
-    async fn clone_get(&self, path: &str) -> (StatusCode, String) {
-        let r = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .expect("GET");
-        (r.status(), r.text().await.unwrap_or_default())
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
     for database in support::databases().await {
@@ -353,13 +330,7 @@ async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
         let greedy = std::fs::read(bots().join("c/reversi_greedy.c")).unwrap();
         ada.submit_file("c", "greedy.c", greedy).await.unwrap();
         // Ready by hand: nothing compiles without a worker.
-        let db = arbiter_queue::Db::connect(
-            &c.db
-                .clone()
-                .unwrap_or_else(|| c.dir.path().join("contest.db").display().to_string()),
-        )
-        .await
-        .unwrap();
+        let db = c.database().await;
         sqlx::query("UPDATE submissions SET status = 'ready', artefact = 'x', run = '{file}'")
             .execute(db.pool())
             .await

@@ -194,6 +194,17 @@ impl TestContest {
         rx.await.expect("the server started again")
     }
 
+    /// The contest's database, as the server opened it.
+    pub async fn database(&self) -> arbiter_queue::Db {
+        let url = self
+            .db
+            .clone()
+            .unwrap_or_else(|| self.dir.path().join("contest.db").display().to_string());
+        arbiter_queue::Db::connect(&url)
+            .await
+            .expect("the contest's database")
+    }
+
     pub fn client(&self) -> Browser {
         Browser {
             http: Client::builder()
@@ -255,6 +266,18 @@ impl Browser {
             self.csrf = t;
         }
         (status, location.unwrap_or(body))
+    }
+
+    /// A GET that leaves the browser as it was (no CSRF token taken): for polling in a
+    /// closure.
+    pub async fn peek(&self, path: &str) -> (StatusCode, String) {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("GET");
+        (r.status(), r.text().await.unwrap_or_default())
     }
 
     pub async fn post_form(&mut self, path: &str, fields: &[(&str, &str)]) -> (StatusCode, String) {
