@@ -57,6 +57,10 @@ impl Observer for Paced {
     }
 }
 
+/// The command a person's seat is given (never run): `arbiter match human:Ada` and a
+/// contest's game by clicks name such seats so.
+pub const PERSON_COMMAND: &str = "human";
+
 /// A seat played from outside the machine's processes.
 pub struct RemoteSeat {
     /// Sends a line to the seat's player; `false` when nobody listens any more.

@@ -59,11 +59,6 @@ impl JobKind {
 }
 
 impl JobKind {
-    /// Whether a job of this kind plays a game.
-    pub fn is_game(self) -> bool {
-        self != JobKind::Compile
-    }
-
     /// The kind whose numbers this kind's jobs take: test games share one sequence, with or
     /// without a person, so that a student's test games are 1, 2, 3 ... whoever plays them.
     fn numbered_as(self) -> JobKind {

@@ -131,9 +131,6 @@ impl Unready {
 /// people play through it.
 pub type Observe = Arc<dyn Fn(&Claimed, &GameSpec, &[BotSpec]) -> Followed + Send + Sync>;
 
-/// The command of a person's seat (never run; `arbiter match` names such seats the same).
-pub const PERSON: &str = "human";
-
 /// What follows one game ([`Observe`]).
 #[derive(Default)]
 pub struct Followed {
@@ -672,7 +669,7 @@ impl Worker {
             }
             Run::Command { command, dir } => (command.clone(), dir.clone(), None),
             // Never run: the seat is played through the live hub (`Followed::remote`).
-            Run::Person => (PERSON.to_string(), None, None),
+            Run::Person => (arbiter_match::live::PERSON_COMMAND.to_string(), None, None),
             Run::Builtin { spec } => {
                 let s = arbiter_match::spec::bot_spec(
                     spec,

@@ -435,8 +435,21 @@ async fn start_worker(
     let id = format!("{prefix}{}", std::process::id());
     let mut wopts = WorkerOptions::local(id, slots, opts.dir.join("work"));
     wopts.kinds = vec![JobKind::Compile, JobKind::Game, JobKind::TestGame];
-    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
     let observe = live_observer(state, opts.pace, stop.clone());
+    run_local(state, wopts, containment, observe, stop, "local worker").await
+}
+
+/// Joins a local worker to the contest's queue and runs it until `stop` (`what` names it in
+/// errors), its events followed by [`follow_worker`].
+async fn run_local(
+    state: &Shared,
+    wopts: WorkerOptions,
+    containment: arbiter_sandbox::Containment,
+    observe: arbiter_queue::worker::Observe,
+    stop: watch::Receiver<bool>,
+    what: &'static str,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
     let worker = Worker::join(state.queue.clone(), wopts, containment)
         .await?
         .with_events(events_tx)
@@ -444,7 +457,7 @@ async fn start_worker(
     follow_worker(state, &worker, events_rx);
     Ok(tokio::spawn(async move {
         if let Err(e) = worker.run(stop).await {
-            eprintln!("error: local worker: {e}");
+            eprintln!("error: {what}: {e}");
         }
     }))
 }
@@ -471,7 +484,7 @@ fn live_observer(
         }
         let person = bots
             .iter()
-            .position(|b| b.command == arbiter_queue::worker::PERSON);
+            .position(|b| b.command == arbiter_match::live::PERSON_COMMAND);
         let title = format!("Test game {}: {}", job.number, names.join(" vs "));
         let game = state
             .hub
@@ -530,21 +543,16 @@ async fn start_people_worker(
     let id = format!("{prefix}people-{}", std::process::id());
     let mut wopts = WorkerOptions::local(id, vec![vec![None]], state.dir.join("work"));
     wopts.kinds = vec![JobKind::PersonGame];
-    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
-    let worker = Worker::join(state.queue.clone(), wopts, containment)
-        .await?
-        .with_events(events_tx)
-        .with_observer(live_observer(
-            state,
-            std::time::Duration::ZERO,
-            stop.clone(),
-        ));
-    follow_worker(state, &worker, events_rx);
-    Ok(tokio::spawn(async move {
-        if let Err(e) = worker.run(stop).await {
-            eprintln!("error: the worker of people's games: {e}");
-        }
-    }))
+    let observe = live_observer(state, std::time::Duration::ZERO, stop.clone());
+    run_local(
+        state,
+        wopts,
+        containment,
+        observe,
+        stop,
+        "the worker of people's games",
+    )
+    .await
 }
 
 /// The server's enqueues wake a local worker; its results wake the reconciler and the

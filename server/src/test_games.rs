@@ -256,8 +256,8 @@ async fn latest_ready(state: &Shared, user: i64) -> Result<Option<Submission>, A
     Ok(row.as_ref().map(Submission::from_row).transpose()?)
 }
 
-/// Student `user`'s latest ready submission, as an opponent.
-async fn latest_of(state: &Shared, user: i64) -> Result<Submission, AppError> {
+/// Student `user`'s latest ready submission, as an opponent, and the student.
+async fn latest_of(state: &Shared, user: i64) -> Result<(Submission, User), AppError> {
     let gone = || {
         AppError::BadRequest(crate::lang::ta(
             "err-test-no-opponent",
@@ -268,7 +268,8 @@ async fn latest_of(state: &Shared, user: i64) -> Result<Submission, AppError> {
         .await?
         .filter(|u| !u.disqualified && !u.admin)
         .ok_or_else(gone)?;
-    latest_ready(state, u.id).await?.ok_or_else(gone)
+    let sub = latest_ready(state, u.id).await?.ok_or_else(gone)?;
+    Ok((sub, u))
 }
 
 /// The queue job of a test game.
@@ -277,7 +278,7 @@ async fn new_job(
     user: &User,
     req: &Request,
     mine: &Submission,
-    theirs: Option<&Submission>,
+    theirs: Option<&(Submission, User)>,
 ) -> Result<NewJob, AppError> {
     let contest = &state.contest;
     let me = crate::submissions::job_bot(state, (mine, user))?;
@@ -289,12 +290,7 @@ async fn new_job(
                 spec: level_name(n),
             },
         },
-        (Opponent::Student(_), Some(s)) => {
-            let owner = store::user_by_id(&state.db, s.user_id)
-                .await?
-                .ok_or_else(|| AppError::BadRequest(crate::lang::t("err-test-no-submission")))?;
-            crate::submissions::job_bot(state, (s, &owner))?
-        }
+        (Opponent::Student(_), Some((s, owner))) => crate::submissions::job_bot(state, (s, owner))?,
         _ => JobBot {
             name: user.display().to_string(),
             protocol: contest.game.protocol,
@@ -302,9 +298,9 @@ async fn new_job(
         },
     };
     let seats = contest.seats;
-    let mut bots = vec![other.clone(); seats];
+    let mut bots = vec![other; seats];
     bots[req.seat] = me;
-    let theirs_side = opponent_side(req.opponent, theirs, user);
+    let theirs_side = opponent_side(req.opponent, theirs.map(|(s, _)| s), user);
     let mut sides = vec![theirs_side.clone(); seats];
     sides[req.seat] = Submission::side(mine.id);
     let openings = &contest.game.openings;
@@ -356,6 +352,8 @@ pub struct TestGame {
     pub user: i64,
     /// Each seat's player, as the replay names it.
     pub names: Vec<String>,
+    /// Each seat's side (`s12` a submission, `level:2`, `person:7`).
+    pub sides: Vec<String>,
     /// The seat of the student's bot.
     pub seat: usize,
     /// The seat the student plays by clicks, if any.
@@ -371,7 +369,7 @@ struct SpecView {
 
 impl TestGame {
     /// A test game from its job's row and its seats' sides.
-    fn of_row(r: &sqlx::any::AnyRow, sides: &[String]) -> Result<TestGame, AppError> {
+    fn of_row(r: &sqlx::any::AnyRow, sides: Vec<String>) -> Result<TestGame, AppError> {
         let number: Option<i64> = r.try_get(0)?;
         let job: i64 = r.try_get(1)?;
         let lane: String = r.try_get(2)?;
@@ -396,6 +394,7 @@ impl TestGame {
                 .and_then(|u| u.parse().ok())
                 .unwrap_or(0),
             names: bots.into_iter().map(|b| b.name).collect(),
+            sides,
             seat,
             person,
             created_at: r.try_get(8)?,
@@ -435,10 +434,25 @@ pub async fn list(state: &Shared, viewer: &Session) -> Result<Vec<TestGame>, App
     })
     .fetch_all(state.db.pool())
     .await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let sides = job_sides(state, r.try_get(1)?).await?;
-        out.push(TestGame::of_row(r, &sides)?);
+    let mut sides = seats_of(state, rows.last().map_or(Ok(0), |r| r.try_get(1))?).await?;
+    rows.iter()
+        .map(|r| TestGame::of_row(r, sides.remove(&r.try_get(1)?).unwrap_or_default()))
+        .collect()
+}
+
+/// The seats' sides of the test games from job `from` on, by job: one query for a list.
+async fn seats_of(state: &Shared, from: i64) -> Result<HashMap<i64, Vec<String>>, AppError> {
+    let rows = sqlx::query(&format!(
+        "SELECT t.job, t.side FROM job_seats t JOIN jobs j ON j.id = t.job \
+         WHERE j.competition = $1 AND j.kind IN {KINDS} AND j.id >= $2 ORDER BY t.job, t.seat"
+    ))
+    .bind(state.competition)
+    .bind(from)
+    .fetch_all(state.db.pool())
+    .await?;
+    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
+    for r in rows {
+        out.entry(r.try_get(0)?).or_default().push(r.try_get(1)?);
     }
     Ok(out)
 }
@@ -455,10 +469,7 @@ pub async fn find(state: &Shared, viewer: &Session, number: i64) -> Result<TestG
     .fetch_optional(state.db.pool())
     .await?;
     let game = match &row {
-        Some(r) => Some(TestGame::of_row(
-            r,
-            &job_sides(state, r.try_get(1)?).await?,
-        )?),
+        Some(r) => Some(TestGame::of_row(r, job_sides(state, r.try_get(1)?).await?)?),
         None => None,
     };
     match game {
@@ -509,21 +520,16 @@ pub async fn replay_for(state: &Shared, viewer: &Session, number: i64) -> Result
     let mut replay = arbiter_engine::replay::Replay::from_json(&text).map_err(|e| {
         AppError::Internal(anyhow::anyhow!("stored replay of test game {number}: {e}"))
     })?;
-    let own = own_seats(state, viewer, &g).await?;
-    games::redact(&mut replay, &own);
+    games::redact(&mut replay, &own_seats(state, viewer, &g).await?);
     Ok(replay.to_json())
 }
 
-/// Which seats' logs the viewer may read: the student's own bots', the course staff all.
+/// Which seats' logs the viewer may read: their own bots' (their submissions'), the course
+/// staff all.
 async fn own_seats(state: &Shared, viewer: &Session, g: &TestGame) -> Result<Vec<bool>, AppError> {
-    let n = g.names.len();
-    if viewer.user.admin {
-        return Ok(vec![true; n]);
-    }
-    let mut own = vec![false; n];
-    let sides = job_sides(state, g.row.job).await?;
-    for (i, side) in sides.iter().enumerate() {
-        if let Some(id) = store::side_id(side) {
+    let mut own = vec![viewer.user.admin; g.sides.len()];
+    for (i, side) in g.sides.iter().enumerate() {
+        if let Some(id) = store::side_id(side).filter(|_| !viewer.user.admin) {
             own[i] = store::submission(&state.db, id)
                 .await?
                 .is_some_and(|s| s.user_id == viewer.user.id);
@@ -546,17 +552,18 @@ async fn job_sides(state: &Shared, job: i64) -> Result<Vec<String>, AppError> {
 /// display name), at most 500.
 pub async fn students(state: &Shared, viewer: &User) -> Result<Vec<(i64, String)>, AppError> {
     let current = store::current_submissions(&state.db).await?;
-    let mut out = Vec::new();
-    for s in current.iter().take(500) {
-        if s.user_id == viewer.id {
-            continue;
-        }
-        if let Some(u) = store::user_by_id(&state.db, s.user_id).await? {
-            if !u.admin {
-                out.push((u.id, u.display().to_string()));
-            }
-        }
-    }
+    let users: HashMap<i64, User> = store::users(&state.db)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    let mut out: Vec<(i64, String)> = current
+        .iter()
+        .filter_map(|s| users.get(&s.user_id))
+        .filter(|u| u.id != viewer.id && !u.admin)
+        .take(500)
+        .map(|u| (u.id, u.display().to_string()))
+        .collect();
     out.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(out)
 }

@@ -76,7 +76,7 @@ impl LiveServer {
 }
 
 /// The command of a seat a person plays (never run).
-const HUMAN: &str = "human";
+const HUMAN: &str = arbiter_match::live::PERSON_COMMAND;
 
 /// How long a game waits for a person to open their seat's page before it starts anyway.
 const PERSON_WAIT: Duration = Duration::from_secs(30 * 60);

@@ -7,6 +7,8 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::Deserialize;
 
+use arbiter_queue::JobKind;
+
 use crate::auth::{self, Admin};
 use crate::error::AppError;
 use crate::pages::{game_name, render, url_encode, Layout};
@@ -95,29 +97,20 @@ impl AdminPage {
     }
 }
 
-/// The test games by state, with or without a person.
-async fn test_counts(state: &Shared) -> Result<arbiter_queue::jobs::Counts, AppError> {
-    let (a, b) = (
-        job_counts(state, "test_game").await?,
-        job_counts(state, "person_game").await?,
-    );
-    Ok(arbiter_queue::jobs::Counts {
-        queued: a.queued + b.queued,
-        running: a.running + b.running,
-        done: a.done + b.done,
-        cancelled: a.cancelled + b.cancelled,
-        failed: a.failed + b.failed,
-    })
-}
-
-/// The contest's jobs of one kind (`game`, `compile`) by state.
-async fn job_counts(state: &Shared, kind: &str) -> Result<arbiter_queue::jobs::Counts, AppError> {
+/// The contest's jobs of these kinds by state.
+async fn job_counts(
+    state: &Shared,
+    kinds: &[JobKind],
+) -> Result<arbiter_queue::jobs::Counts, AppError> {
     use sqlx::Row;
-    let rows = sqlx::query(
-        "SELECT state, COUNT(*) FROM jobs WHERE competition = $1 AND kind = $2 GROUP BY state",
-    )
+    // The kinds' names are the queue's own words, not input.
+    let kinds: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
+    let rows = sqlx::query(&format!(
+        "SELECT state, COUNT(*) FROM jobs WHERE competition = $1 AND kind IN ({}) \
+         GROUP BY state",
+        kinds.join(", ")
+    ))
     .bind(state.competition)
-    .bind(kind)
     .fetch_all(state.db.pool())
     .await?;
     let mut c = arbiter_queue::jobs::Counts::default();
@@ -190,9 +183,9 @@ pub async fn page(
         ),
         users,
         frozen: scoreboard::frozen(&state).await?.is_some(),
-        counts: job_counts(&state, "game").await?,
-        compiles: job_counts(&state, "compile").await?,
-        tests: test_counts(&state).await?,
+        counts: job_counts(&state, &[JobKind::Game]).await?,
+        compiles: job_counts(&state, &[JobKind::Compile]).await?,
+        tests: job_counts(&state, &[JobKind::TestGame, JobKind::PersonGame]).await?,
         judging: held_up(&state).await.map(|(what, seconds)| {
             arbiter_i18n::machine::judging_paused(crate::lang::current(), &what, seconds)
         }),

@@ -1,6 +1,8 @@
 //! The test games' pages: the list and the form that starts one (`/test-games`), a test
 //! game's page with its player and live links (`/test-games/{n}`), its replay.
 
+use std::collections::HashMap;
+
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::header;
@@ -77,10 +79,19 @@ async fn list_page(
         .collect();
     let labels = super::games::seat_labels(state, lang, state.contest.seats);
     let games = test_games::list(state, session).await?;
-    let mut rows = Vec::with_capacity(games.len());
-    for g in &games {
-        rows.push(row(state, lang, g, &labels).await?);
-    }
+    // Whose each game is: the staff's list shows everyone's.
+    let students: HashMap<i64, String> = match session.user.admin {
+        true => store::users(&state.db)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u.display().to_string()))
+            .collect(),
+        false => HashMap::new(),
+    };
+    let rows = games
+        .iter()
+        .map(|g| row(lang, g, &labels, &students))
+        .collect();
     render(&ListPage {
         l: Layout::new(state, Some(session), lang.t("test-title"), "test"),
         per_hour: state.contest.file.test_games.per_hour,
@@ -98,20 +109,20 @@ async fn list_page(
         person: state.people_games,
         seats: labels.into_iter().enumerate().collect(),
         error,
-        waiting: rows
+        waiting: games
             .iter()
-            .any(|r| matches!(r.state.as_str(), "queued" | "running")),
+            .any(|g| matches!(g.row.state.as_str(), "queued" | "running")),
         rows,
         all: session.user.admin,
     })
 }
 
-async fn row(
-    state: &Shared,
+fn row(
     lang: arbiter_i18n::Lang,
     g: &TestGame,
     labels: &[String],
-) -> Result<Row, AppError> {
+    students: &HashMap<i64, String>,
+) -> Row {
     let opponent = g
         .names
         .iter()
@@ -122,20 +133,16 @@ async fn row(
             false => n.clone(),
         })
         .unwrap_or_default();
-    let student = match store::user_by_id(&state.db, g.user).await? {
-        Some(u) => u.display().to_string(),
-        None => String::new(),
-    };
-    Ok(Row {
+    Row {
         number: g.row.id,
-        student,
+        student: students.get(&g.user).cloned().unwrap_or_default(),
         opponent,
         seat: labels.get(g.seat).cloned().unwrap_or_default(),
         state: g.row.state.clone(),
         outcome: g.outcome(),
         moves: g.row.moves.map(|m| m.to_string()).unwrap_or_default(),
         when: when(g.created_at),
-    })
+    }
 }
 
 #[derive(Deserialize)]

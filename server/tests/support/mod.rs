@@ -248,28 +248,17 @@ pub fn scrape_csrf(html: &str) -> Option<String> {
 }
 
 impl Browser {
+    /// A GET: the status, and the redirect's target or the body; the page's CSRF token kept.
     pub async fn get(&mut self, path: &str) -> (StatusCode, String) {
-        let r = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .expect("GET");
-        let status = r.status();
-        let location = r
-            .headers()
-            .get("location")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        let body = r.text().await.unwrap_or_default();
+        let (status, body) = self.peek(path).await;
         if let Some(t) = scrape_csrf(&body) {
             self.csrf = t;
         }
-        (status, location.unwrap_or(body))
+        (status, body)
     }
 
-    /// A GET that leaves the browser as it was (no CSRF token taken): for polling in a
-    /// closure.
+    /// [`Browser::get`] that leaves the browser as it was (no CSRF token taken): for polling
+    /// in a closure.
     pub async fn peek(&self, path: &str) -> (StatusCode, String) {
         let r = self
             .http
@@ -277,7 +266,7 @@ impl Browser {
             .send()
             .await
             .expect("GET");
-        (r.status(), r.text().await.unwrap_or_default())
+        read(r).await
     }
 
     pub async fn post_form(&mut self, path: &str, fields: &[(&str, &str)]) -> (StatusCode, String) {
