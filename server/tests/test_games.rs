@@ -438,3 +438,42 @@ async fn api(
     let r = request.bearer_auth(token).send().await.expect("the API");
     (r.status(), r.json().await.unwrap_or_default())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_requests_for_games_by_clicks_start_one() {
+    for database in support::databases().await {
+        let c = TestContest::start(database, "", ROSTER, 1).await;
+        let (mut ada, token) = student(&c, "2301", "ada").await;
+        let greedy = std::fs::read(bots().join("c/reversi_greedy.c")).unwrap();
+        let id = ada.submit_file("c", "greedy.c", greedy).await.unwrap();
+        ready(&c, &token, id).await;
+        let (_, _) = ada.get("/test-games").await;
+        let csrf = ada.csrf.clone();
+        let tries = (0..8).map(|_| {
+            let http = ada.http.clone();
+            let url = c.url("/test-games");
+            let csrf = csrf.clone();
+            async move {
+                http.post(url)
+                    .form(&[("csrf", csrf.as_str()), ("opponent", "me")])
+                    .send()
+                    .await
+                    .expect("POST")
+                    .status()
+            }
+        });
+        let answers = futures_join_all(tries).await;
+        let started = answers
+            .iter()
+            .filter(|s| **s == StatusCode::SEE_OTHER)
+            .count();
+        assert_eq!(started, 1, "one game by clicks at a time: {answers:?}");
+        let db = c.database().await;
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE kind = 'person_game'")
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
+        assert_eq!(games, 1);
+        db.close().await;
+    }
+}
