@@ -298,11 +298,23 @@ async fn new_job(
         },
     };
     let seats = contest.seats;
-    let mut bots = vec![other; seats];
-    bots[req.seat] = me;
     let theirs_side = opponent_side(req.opponent, theirs.map(|(s, _)| s), user);
-    let mut sides = vec![theirs_side.clone(); seats];
-    sides[req.seat] = Submission::side(mine.id);
+    let mine_side = Submission::side(mine.id);
+    // The student's bot takes its seat and the opponent every other; a person, who plays one
+    // seat, takes the next one, and the student's bot the rest (at a table of more than two).
+    let (mut bots, mut sides) = match req.opponent {
+        Opponent::Person => {
+            let person = (req.seat + 1) % seats;
+            let mut bots = vec![me.clone(); seats];
+            let mut sides = vec![mine_side.clone(); seats];
+            bots[person] = other;
+            sides[person] = theirs_side.clone();
+            (bots, sides)
+        }
+        _ => (vec![other; seats], vec![theirs_side.clone(); seats]),
+    };
+    bots[req.seat] = me;
+    sides[req.seat] = mine_side.clone();
     let openings = &contest.game.openings;
     let pick = rand::random::<u64>() as usize;
     let spec = GameJob {
@@ -329,7 +341,7 @@ async fn new_job(
         spec: serde_json::to_string(&spec).map_err(anyhow::Error::from)?,
         // The student's side first, whatever their seat; the seats in order (a test game
         // is never read as a pairing of the contest's).
-        sides: [Submission::side(mine.id), theirs_side],
+        sides: [mine_side, theirs_side],
         seats: sides,
         priority: 0,
     })

@@ -477,3 +477,47 @@ async fn simultaneous_requests_for_games_by_clicks_start_one() {
         db.close().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn at_a_table_of_three_a_person_takes_one_seat_and_the_game_is_played() {
+    let module =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/dist/goofspiel.wasm");
+    let c = TestContest::start_module(None, &module, Some(r#"{"players": 3}"#), ROSTER, 1).await;
+    let (mut ada, token) = student(&c, "2301", "ada").await;
+    let bot = std::fs::read(bots().join("python/kit_random.py")).unwrap();
+    let id = ada
+        .submit_file("python", "kit_random.py", bot)
+        .await
+        .unwrap();
+    ready(&c, &token, id).await;
+    let (status, to) = start(&mut ada, "me", "0").await;
+    assert_eq!(
+        (status, to.as_str()),
+        (StatusCode::SEE_OTHER, "/test-games/1")
+    );
+    // The people's worker takes it and waits for her (a job it cannot seat fails at once).
+    let db = c.database().await;
+    let (state, spec): (String, String) =
+        wait_for(Duration::from_secs(30), "the game taken", || async {
+            let row: (String, String) =
+                sqlx::query_as("SELECT state, spec FROM jobs WHERE kind = 'person_game'")
+                    .fetch_one(db.pool())
+                    .await
+                    .ok()?;
+            (row.0 != "queued").then_some(row)
+        })
+        .await;
+    assert_eq!(state, "running", "{spec}");
+    let spec: Value = serde_json::from_str(&spec).unwrap();
+    let people: Vec<usize> = (0..3)
+        .filter(|&i| {
+            spec["bots"][i]["run"] == "person" || spec["bots"][i]["run"].get("person").is_some()
+        })
+        .collect();
+    assert_eq!(
+        people,
+        vec![1],
+        "one person's seat, after her bot's: {spec}"
+    );
+    db.close().await;
+}
