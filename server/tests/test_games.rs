@@ -335,22 +335,7 @@ async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
             .execute(db.pool())
             .await
             .unwrap();
-        let (_, _) = ada.get("/test-games").await;
-        let csrf = ada.csrf.clone();
-        let tries = (0..16).map(|_| {
-            let http = ada.http.clone();
-            let url = c.url("/test-games");
-            let csrf = csrf.clone();
-            async move {
-                http.post(url)
-                    .form(&[("csrf", csrf.as_str()), ("opponent", "level:1")])
-                    .send()
-                    .await
-                    .expect("POST")
-                    .status()
-            }
-        });
-        let answers = futures_join_all(tries).await;
+        let answers = at_once(&mut ada, &c, 16, "level:1").await;
         let started = answers
             .iter()
             .filter(|s| **s == StatusCode::SEE_OTHER)
@@ -409,13 +394,17 @@ async fn simultaneous_requests_start_no_more_test_games_than_the_hour_allows() {
     }
 }
 
-/// Runs the futures at once on the runtime's threads; their outputs in order.
-async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
-where
-    F: std::future::Future + Send + 'static,
-    F::Output: Send + 'static,
-{
-    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+/// `n` requests for a test game against `opponent` sent at once; their statuses in order.
+async fn at_once(b: &mut Browser, c: &TestContest, n: usize, opponent: &str) -> Vec<StatusCode> {
+    b.get("/test-games").await;
+    let tries = (0..n).map(|_| {
+        let post = b
+            .http
+            .post(c.url("/test-games"))
+            .form(&[("csrf", b.csrf.as_str()), ("opponent", opponent)]);
+        tokio::spawn(async move { post.send().await.expect("POST").status() })
+    });
+    let handles: Vec<_> = tries.collect();
     let mut out = Vec::new();
     for h in handles {
         out.push(h.await.expect("a request"));
@@ -447,22 +436,7 @@ async fn simultaneous_requests_for_games_by_clicks_start_one() {
         let greedy = std::fs::read(bots().join("c/reversi_greedy.c")).unwrap();
         let id = ada.submit_file("c", "greedy.c", greedy).await.unwrap();
         ready(&c, &token, id).await;
-        let (_, _) = ada.get("/test-games").await;
-        let csrf = ada.csrf.clone();
-        let tries = (0..8).map(|_| {
-            let http = ada.http.clone();
-            let url = c.url("/test-games");
-            let csrf = csrf.clone();
-            async move {
-                http.post(url)
-                    .form(&[("csrf", csrf.as_str()), ("opponent", "me")])
-                    .send()
-                    .await
-                    .expect("POST")
-                    .status()
-            }
-        });
-        let answers = futures_join_all(tries).await;
+        let answers = at_once(&mut ada, &c, 8, "me").await;
         let started = answers
             .iter()
             .filter(|s| **s == StatusCode::SEE_OTHER)
